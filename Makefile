@@ -1,0 +1,80 @@
+# Fathom — build, test, demo, bench, install.
+# `make demo` and `make test` work on a fresh Debian machine: they install what is missing first.
+
+PREFIX ?= /usr/local
+PYTHON ?= python3
+SWIFT ?= swift
+
+# Debian packages the build needs (headers + libraries), and Python modules the tests need.
+DEB_PACKAGES := liblapacke-dev libopenblas-dev zlib1g-dev libedit-dev pkg-config
+PY_MODULES := numpy pytest pycparser
+
+# Use AVX2 + FMA where the machine has them; otherwise the portable x86-64 baseline.
+# Override with `make CPU_FLAGS=` for a portable build.
+CPU_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo 2>/dev/null && echo "-Xswiftc -target-cpu -Xswiftc haswell")
+# The Swift standard library is linked statically, so libfathom.so and bin/fathom run without the toolchain.
+SWIFT_FLAGS := -c release -Xswiftc -static-stdlib $(CPU_FLAGS)
+BUILD_DIR := .build/release
+LIB := $(BUILD_DIR)/libfathom.so
+CLI := $(BUILD_DIR)/fathom-cli
+export FATHOM_LIBRARY := $(CURDIR)/$(LIB)
+
+.PHONY: all deps build lib cli demo test test-swift test-c test-python test-repl test-abi bench install clean
+
+all: build
+
+## deps: install missing Debian packages and Python modules (no-op when all are present).
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing Debian packages:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; fi
+	@for m in $(PY_MODULES); do $(PYTHON) -c "import $$m" 2>/dev/null || \
+	  { echo "installing Python module $$m"; $(PYTHON) -m pip install -q $$m; }; done
+
+## build: the library, the REPL and the Python package's copy of the library (release).
+build: deps
+	$(SWIFT) build $(SWIFT_FLAGS)
+	cp $(LIB) Bindings/python/fathom/libfathom.so
+
+lib: deps
+	$(SWIFT) build $(SWIFT_FLAGS) --product fathom
+	cp $(LIB) Bindings/python/fathom/libfathom.so
+
+## demo: the capture app's box flow on built-in data.
+demo: build
+	$(CLI) run examples/box_flow.fathom
+
+## test: every test — Swift core, C ABI, Python binding, REPL scripts. Fails on the first failing suite.
+test: build test-swift test-abi test-c test-python test-repl
+
+test-swift:
+	$(SWIFT) test $(SWIFT_FLAGS)
+
+test-abi:
+	sh Tests/abi/check_exports.sh $(LIB) include/fathom.h
+
+test-c:
+	$(MAKE) -C Tests/c LIB_DIR=$(CURDIR)/$(BUILD_DIR) INCLUDE_DIR=$(CURDIR)/include
+
+test-python:
+	cd Bindings/python && $(PYTHON) -m pytest -q tests
+
+test-repl:
+	sh Tests/repl/run.sh $(CLI)
+
+## bench: side-by-side speed against the anchors (installs numpy/open3d into bench/.venv).
+bench: build
+	$(MAKE) -C bench LIB=$(CURDIR)/$(LIB)
+
+## install: lib/libfathom.so, include/fathom.h, lib/pkgconfig/fathom.pc, bin/fathom under PREFIX.
+install: build
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libfathom.so
+	install -m 644 include/fathom.h $(DESTDIR)$(PREFIX)/include/fathom.h
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/fathom
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define FATHOM_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)/\2/p' include/fathom.h | paste -sd.)|' \
+	  fathom.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fathom.pc
+
+clean:
+	rm -rf .build Bindings/python/fathom/libfathom.so

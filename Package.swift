@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+// Fathom: geometry and measurement engine for AR capture data.
+// Layers and rules: see README.md and the design notes it links.
+import PackageDescription
+
+let package = Package(
+    name: "Fathom",
+    products: [
+        // libfathom.so: the C ABI declared in include/fathom.h.
+        .library(name: "fathom", type: .dynamic, targets: ["Fathom"]),
+        // The REPL; `make install` installs it as bin/fathom.
+        .executable(name: "fathom-cli", targets: ["fathom-cli"]),
+        // The engine for Swift users.
+        .library(name: "FathomCore", targets: ["FathomCore"]),
+    ],
+    targets: [
+        // The public C header, imported by Swift so C and Swift share one struct layout.
+        .systemLibrary(name: "CFathom", path: "include"),
+        // LAPACKE + OpenBLAS (Debian: liblapacke-dev, libopenblas-dev).
+        .systemLibrary(name: "CLapack", path: "Sources/CLapack",
+                       providers: [.apt(["liblapacke-dev", "libopenblas-dev"])]),
+        // zlib (Debian: zlib1g-dev), for the scanner file formats.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
+        // libedit (Debian: libedit-dev), line editing and history for the REPL.
+        .systemLibrary(name: "CEdit", path: "Sources/CEdit", pkgConfig: "libedit",
+                       providers: [.apt(["libedit-dev"])]),
+        .target(name: "FathomCore", dependencies: ["CLapack", "CZlib"]),
+        .target(name: "Fathom", dependencies: ["FathomCore", "CFathom"]),
+        .executableTarget(name: "fathom-cli", dependencies: ["FathomCore", "CEdit"]),
+        .testTarget(name: "FathomCoreTests", dependencies: ["FathomCore"]),
+    ]
+)

@@ -1,0 +1,2 @@
+/* LAPACKE (C interface to LAPACK) over OpenBLAS. */
+#include <lapacke.h>

@@ -1,0 +1,2 @@
+/* zlib, for the compressed streams of scanner capture files. */
+#include <zlib.h>

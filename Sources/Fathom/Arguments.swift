@@ -1,0 +1,121 @@
+import CFathom
+import FathomCore
+
+/// Argument checks and conversions between the header's structs and the core's types.
+
+/// `pointer`, or a NULL-pointer error naming the argument.
+@inline(__always)
+func required<T>(_ pointer: UnsafePointer<T>?, _ name: String) throws -> UnsafePointer<T> {
+    guard let pointer else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "\(name) must not be NULL") }
+    return pointer
+}
+
+@inline(__always)
+func required<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String) throws -> UnsafeMutablePointer<T> {
+    guard let pointer else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "\(name) must not be NULL") }
+    return pointer
+}
+
+/// A validated point buffer (pointer, count, byte stride).
+func pointBuffer(_ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int) throws -> PointBuffer {
+    let base = try required(points, "points")
+    // size_t values above Int.max arrive negative.
+    guard count >= 0 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(UInt(bitPattern: count)) is too large") }
+    guard stride >= 0 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "stride \(UInt(bitPattern: stride)) is too large") }
+    return try PointBuffer(base: base, count: count, strideBytes: stride)
+}
+
+extension SIMD3 where Scalar == Float {
+    init(_ v: fathom_vec3) { self.init(v.x, v.y, v.z) }
+}
+
+extension fathom_vec3 {
+    init(_ v: SIMD3<Float>) { self.init(x: v.x, y: v.y, z: v.z) }
+}
+
+extension Quaternion {
+    init(_ q: fathom_quat) { self.init(q.x, q.y, q.z, q.w) }
+}
+
+extension fathom_quat {
+    init(_ q: Quaternion) { self.init(x: q.vector.x, y: q.vector.y, z: q.vector.z, w: q.vector.w) }
+}
+
+/// The finite vector `v`, or a not-finite error naming it.
+func finite(_ v: fathom_vec3, _ name: String) throws -> SIMD3<Float> {
+    let vector = SIMD3<Float>(v)
+    try Check.finite(vector, name)
+    return vector
+}
+
+func finite(_ q: fathom_quat, _ name: String) throws -> Quaternion {
+    for (c, value) in zip(["x", "y", "z", "w"], [q.x, q.y, q.z, q.w]) { try Check.finite(value, "\(name).\(c)") }
+    return Quaternion(q)
+}
+
+/// The 16 floats of a pose struct, column-major.
+func floats(_ p: fathom_pose) -> [Float] {
+    withUnsafeBytes(of: p.m) { Array($0.bindMemory(to: Float.self)) }
+}
+
+extension fathom_pose {
+    init(_ pose: Pose) {
+        self.init()
+        let values = pose.columnMajor
+        withUnsafeMutableBytes(of: &m) { raw in
+            for (i, v) in values.enumerated() { raw.storeBytes(of: v, toByteOffset: i * 4, as: Float.self) }
+        }
+    }
+}
+
+/// A rigid pose read from a pointer, or the error naming the argument.
+func rigidPose(_ pointer: UnsafePointer<fathom_pose>?, _ name: String) throws -> Pose {
+    try Pose(columnMajor: floats(required(pointer, name).pointee), name: name)
+}
+
+/// Reads `count` floats from a C array argument.
+func floatArray(_ pointer: UnsafePointer<Float>?, _ count: Int, _ name: String) throws -> [Float] {
+    let base = try required(pointer, name)
+    let values = Array(UnsafeBufferPointer(start: base, count: count))
+    for (i, v) in values.enumerated() where !v.isFinite {
+        throw FathomError(.notFinite, "\(name)[\(i)] must be finite, got \(v)")
+    }
+    return values
+}
+
+/// Writes `values` to a C array argument.
+func write(_ values: [Float], to pointer: UnsafeMutablePointer<Float>) {
+    for (i, v) in values.enumerated() { pointer[i] = v }
+}
+
+extension Box {
+    /// A validated core box from the C struct.
+    init(_ b: fathom_box, name: String = "box") throws {
+        guard b.has_floor == 0 || b.has_floor == 1 else {
+            throw FathomError(.outOfRange, "\(name).has_floor must be 0 or 1, got \(b.has_floor)")
+        }
+        if b.has_floor == 1 { try Check.finite(b.floor, "\(name).floor") }
+        try self.init(center: finite(b.center, "\(name).center"), scale: SIMD3(b.scale),
+                      rotY: b.rot_y, floor: b.has_floor == 1 ? b.floor : nil)
+    }
+}
+
+extension fathom_box {
+    init(_ box: Box) {
+        self.init(center: fathom_vec3(box.center), scale: fathom_vec3(box.scale), rot_y: box.rotY,
+                  floor: box.floor ?? 0, has_floor: box.floor == nil ? 0 : 1)
+    }
+}
+
+extension OrientedBox {
+    init(_ b: fathom_obb, name: String = "obb") throws {
+        try self.init(center: finite(b.center, "\(name).center"), scale: SIMD3(b.scale),
+                      rotation: finite(b.rotation, "\(name).rotation"))
+    }
+}
+
+extension fathom_obb {
+    init(_ box: OrientedBox) {
+        self.init(center: fathom_vec3(box.center), scale: fathom_vec3(box.scale), rotation: fathom_quat(box.rotation))
+    }
+}

@@ -1,0 +1,75 @@
+import CFathom
+import FathomCore
+
+// Tags and label placement — see include/fathom.h.
+
+@_cdecl("fathom_tag_world_pose")
+public func fathom_tag_world_pose(_ camera: UnsafePointer<fathom_pose>?, _ tag: UnsafePointer<fathom_pose>?,
+                                  _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
+    abiCall("fathom_tag_world_pose") {
+        let world = TagPose.world(camera: try rigidPose(camera, "camera_to_world"), tagInOptical: try rigidPose(tag, "tag_in_optical"))
+        try required(out, "out").pointee = fathom_pose(world)
+    }
+}
+
+@_cdecl("fathom_tag_snap_vertical")
+public func fathom_tag_snap_vertical(_ tag: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
+    abiCall("fathom_tag_snap_vertical") {
+        let snapped = try TagPose.snappedVertical(rigidPose(tag, "tag"))
+        try required(out, "out").pointee = fathom_pose(snapped)
+    }
+}
+
+@_cdecl("fathom_covariance_rotate")
+public func fathom_covariance_rotate(_ rotation: UnsafePointer<fathom_pose>?, _ covariance: UnsafePointer<Float>?,
+                                     _ out: UnsafeMutablePointer<Float>?) -> fathom_status {
+    abiCall("fathom_covariance_rotate") {
+        let pose = try rigidPose(rotation, "rotation")
+        guard let s = Matrix3(columnMajor: try floatArray(covariance, 9, "covariance")) else { return }
+        let out = try required(out, "out")
+        write(TagPose.rotate(covariance: s, by: pose.rotation).columnMajor, to: out)
+    }
+}
+
+@_cdecl("fathom_tag_fuse")
+public func fathom_tag_fuse(_ poses: UnsafePointer<fathom_pose>?, _ covariances: UnsafePointer<Float>?, _ count: Int,
+                            _ out: UnsafeMutablePointer<fathom_pose>?, _ outCovariance: UnsafeMutablePointer<Float>?) -> fathom_status {
+    abiCall("fathom_tag_fuse") {
+        let base = try required(poses, "poses")
+        guard count >= 1 else {
+            throw ArgumentError(status: count < 0 ? FATHOM_ERR_OVERFLOW : FATHOM_ERR_OUT_OF_RANGE, message: "count must be >= 1, got \(UInt(bitPattern: count))")
+        }
+        guard count <= Int.max / 64 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(count) is too large") }
+        let out = try required(out, "out")
+        let list = try (0..<count).map { i in try Pose(columnMajor: floats(base[i]), name: "poses[\(i)]") }
+        var matrices: [Matrix3]?
+        if let covariances {
+            matrices = try (0..<count).map { i in
+                Matrix3(columnMajor: try floatArray(covariances + 9 * i, 9, "covariances[\(i)]")) ?? .identity
+            }
+        }
+        let fused = try TagFusion.fuse(list, covariances: matrices)
+        out.pointee = fathom_pose(fused.pose)
+        if let outCovariance { write(fused.covariance.columnMajor, to: outCovariance) }
+    }
+}
+
+@_cdecl("fathom_label_place")
+public func fathom_label_place(_ request: UnsafePointer<fathom_label_request>?, _ out: UnsafeMutablePointer<fathom_label_placement>?) -> fathom_status {
+    abiCall("fathom_label_place") {
+        let r = try required(request, "request").pointee
+        guard let anchor = LabelPlacement.Anchor(rawValue: r.anchor) else {
+            throw FathomError(.outOfRange, "request.anchor must be a fathom_anchor_point (0...6), got \(r.anchor)")
+        }
+        guard let target = LabelPlacement.Target(rawValue: r.target) else {
+            throw FathomError(.outOfRange, "request.target must be a fathom_label_target (0 or 1), got \(r.target)")
+        }
+        let used = Set(LabelPlacement.Anchor.allCases.filter { $0.rawValue < 32 && r.used_anchors & (1 << UInt32($0.rawValue)) != 0 })
+        let placement = try LabelPlacement.place(.init(
+            anchor: anchor, target: target, targetSize: SIMD2(r.target_width, r.target_height),
+            panelSize: SIMD2(r.panel_width, r.panel_height), relativePosition: SIMD3(r.relative_position),
+            positionOffset: SIMD3(r.position_offset), used: used))
+        try required(out, "out").pointee = fathom_label_placement(
+            position: fathom_vec3(placement.position), orientation: fathom_quat(placement.orientation), anchor: placement.anchor.rawValue)
+    }
+}

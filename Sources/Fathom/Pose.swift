@@ -1,0 +1,129 @@
+import CFathom
+import FathomCore
+
+// Rigid poses (4x4 column-major) — see include/fathom.h.
+
+@_cdecl("fathom_pose_from_rotation_translation")
+public func fathom_pose_from_rotation_translation(_ q: fathom_quat, _ t: fathom_vec3, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
+    abiCall("fathom_pose_from_rotation_translation") {
+        let pose = try Pose(rotation: finite(q, "q"), translation: finite(t, "t"))
+        try required(out, "out").pointee = fathom_pose(pose)
+    }
+}
+
+@_cdecl("fathom_pose_to_rotation_translation")
+public func fathom_pose_to_rotation_translation(_ pose: UnsafePointer<fathom_pose>?, _ outRotation: UnsafeMutablePointer<fathom_quat>?,
+                                                _ outTranslation: UnsafeMutablePointer<fathom_vec3>?) -> fathom_status {
+    abiCall("fathom_pose_to_rotation_translation") {
+        let p = try rigidPose(pose, "pose")
+        let rotation = try required(outRotation, "out_rotation")
+        let translation = try required(outTranslation, "out_translation")
+        rotation.pointee = fathom_quat(p.quaternion)
+        translation.pointee = fathom_vec3(p.translation)
+    }
+}
+
+@_cdecl("fathom_pose_from_row_major")
+public func fathom_pose_from_row_major(_ rows: UnsafePointer<Float>?, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
+    abiCall("fathom_pose_from_row_major") {
+        let pose = try Pose(rowMajor: floatArray(rows, 16, "rows"))
+        try required(out, "out").pointee = fathom_pose(pose)
+    }
+}
+
+@_cdecl("fathom_pose_to_row_major")
+public func fathom_pose_to_row_major(_ pose: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<Float>?) -> fathom_status {
+    abiCall("fathom_pose_to_row_major") {
+        let p = try rigidPose(pose, "pose")
+        write(p.rowMajor, to: try required(out, "out_rows"))
+    }
+}
+
+@_cdecl("fathom_pose_check_rigid")
+public func fathom_pose_check_rigid(_ pose: UnsafePointer<fathom_pose>?, _ tolerance: Float) -> fathom_status {
+    abiCall("fathom_pose_check_rigid") {
+        try Check.positive(tolerance, "tolerance")
+        _ = try Pose(columnMajor: floats(required(pose, "pose").pointee), tolerance: tolerance)
+    }
+}
+
+@_cdecl("fathom_pose_orthonormalize")
+public func fathom_pose_orthonormalize(_ pose: UnsafePointer<fathom_pose>?, _ maxDeviation: Float, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
+    abiCall("fathom_pose_orthonormalize") {
+        let m = floats(try required(pose, "pose").pointee)
+        let out = try required(out, "out")
+        out.pointee = fathom_pose(try Pose.orthonormalized(columnMajor: m, maxDeviation: maxDeviation))
+    }
+}
+
+@_cdecl("fathom_pose_compose")
+public func fathom_pose_compose(_ a: UnsafePointer<fathom_pose>?, _ b: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
+    abiCall("fathom_pose_compose") {
+        let product = try rigidPose(a, "a") * rigidPose(b, "b")
+        try required(out, "out").pointee = fathom_pose(product)
+    }
+}
+
+@_cdecl("fathom_pose_invert")
+public func fathom_pose_invert(_ pose: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
+    abiCall("fathom_pose_invert") {
+        let inverse = try rigidPose(pose, "pose").inverse
+        try required(out, "out").pointee = fathom_pose(inverse)
+    }
+}
+
+@_cdecl("fathom_pose_transform_point")
+public func fathom_pose_transform_point(_ pose: UnsafePointer<fathom_pose>?, _ point: fathom_vec3, _ out: UnsafeMutablePointer<fathom_vec3>?) -> fathom_status {
+    abiCall("fathom_pose_transform_point") {
+        let p = try rigidPose(pose, "pose")
+        let mapped = p.apply(point: try finite(point, "point"))
+        try required(out, "out").pointee = fathom_vec3(mapped)
+    }
+}
+
+@_cdecl("fathom_pose_transform_direction")
+public func fathom_pose_transform_direction(_ pose: UnsafePointer<fathom_pose>?, _ direction: fathom_vec3, _ out: UnsafeMutablePointer<fathom_vec3>?) -> fathom_status {
+    abiCall("fathom_pose_transform_direction") {
+        let p = try rigidPose(pose, "pose")
+        let mapped = p.apply(direction: try finite(direction, "direction"))
+        try required(out, "out").pointee = fathom_vec3(mapped)
+    }
+}
+
+@_cdecl("fathom_pose_transform_points")
+public func fathom_pose_transform_points(_ pose: UnsafePointer<fathom_pose>?, _ points: UnsafePointer<Float>?, _ count: Int,
+                                         _ stride: Int, _ out: UnsafeMutablePointer<Float>?) -> fathom_status {
+    abiCall("fathom_pose_transform_points") {
+        let p = try rigidPose(pose, "pose")
+        let buffer = try pointBuffer(points, count, stride)
+        let out = try required(out, "out")
+        try buffer.requireFinite()
+        if UnsafeRawPointer(out) == UnsafeRawPointer(buffer.base) && buffer.floatStride != 3 {
+            throw ArgumentError(status: FATHOM_ERR_OUT_OF_RANGE, message: "out may equal points only when stride is 12")
+        }
+        for i in 0..<buffer.count {
+            let q = p.apply(point: buffer[i])
+            out[3 &* i] = q.x; out[3 &* i &+ 1] = q.y; out[3 &* i &+ 2] = q.z
+        }
+    }
+}
+
+@_cdecl("fathom_pose_yaw")
+public func fathom_pose_yaw(_ pose: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<Float>?) -> fathom_status {
+    abiCall("fathom_pose_yaw") {
+        let yaw = try rigidPose(pose, "pose").yaw
+        try required(out, "out_radians").pointee = yaw
+    }
+}
+
+@_cdecl("fathom_pose_distance")
+public func fathom_pose_distance(_ a: UnsafePointer<fathom_pose>?, _ b: UnsafePointer<fathom_pose>?,
+                                 _ outMeters: UnsafeMutablePointer<Float>?, _ outRadians: UnsafeMutablePointer<Float>?) -> fathom_status {
+    abiCall("fathom_pose_distance") {
+        let d = try rigidPose(a, "a").distance(to: rigidPose(b, "b"))
+        let meters = try required(outMeters, "out_meters")
+        let radians = try required(outRadians, "out_radians")
+        meters.pointee = d.meters
+        radians.pointee = d.radians
+    }
+}

@@ -1,0 +1,108 @@
+import CFathom
+import FathomCore
+import Glibc
+
+/// An argument problem found by the ABI layer itself (NULL pointers, sizes), before the core runs.
+struct ArgumentError: Error {
+    let status: fathom_status
+    let message: String
+}
+
+/// Runs the body of an exported function: any thrown error becomes a status code and a thread-local
+/// message "function: message". Nothing is written through out-pointers unless the body succeeds.
+@inline(__always)
+func abiCall(_ function: StaticString, _ body: () throws -> Void) -> fathom_status {
+    do {
+        try body()
+        return FATHOM_OK
+    } catch let error as FathomError {
+        return fail(function, status(of: error.kind), error.message)
+    } catch let error as ArgumentError {
+        return fail(function, error.status, error.message)
+    } catch {
+        return fail(function, FATHOM_ERR_OUT_OF_RANGE, "\(error)")
+    }
+}
+
+@inline(never)
+func fail(_ function: StaticString, _ status: fathom_status, _ message: String) -> fathom_status {
+    LastError.set("\(function): \(message)")
+    return status
+}
+
+func status(of kind: FathomError.Kind) -> fathom_status {
+    switch kind {
+    case .notFinite: FATHOM_ERR_NOT_FINITE
+    case .outOfRange: FATHOM_ERR_OUT_OF_RANGE
+    case .overflow: FATHOM_ERR_OVERFLOW
+    case .bufferTooSmall: FATHOM_ERR_BUFFER_TOO_SMALL
+    case .notRigid: FATHOM_ERR_NOT_RIGID
+    case .degenerate: FATHOM_ERR_DEGENERATE
+    case .invalidState: FATHOM_ERR_INVALID_STATE
+    case .parse: FATHOM_ERR_PARSE
+    case .format: FATHOM_ERR_FORMAT
+    case .notABox: FATHOM_ERR_NOT_A_BOX
+    case .io: FATHOM_ERR_IO
+    case .lapack: FATHOM_ERR_LAPACK
+    case .outOfMemory: FATHOM_ERR_OUT_OF_MEMORY
+    }
+}
+
+/// The calling thread's last error message, in a malloc'd C string owned by a pthread key (freed when
+/// the thread exits or the next error replaces it).
+enum LastError {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { free($0) }
+        return key
+    }()
+
+    static func set(_ message: String) {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, strdup(message))
+        free(previous)
+    }
+
+    static var current: UnsafePointer<CChar> {
+        if let p = pthread_getspecific(key) { return UnsafePointer(p.assumingMemoryBound(to: CChar.self)) }
+        return cString("")
+    }
+}
+
+/// A C string with static lifetime from a string literal.
+func cString(_ literal: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+@_cdecl("fathom_version")
+public func fathom_version() -> UnsafePointer<CChar> { cString("0.1.0") }
+
+@_cdecl("fathom_version_number")
+public func fathom_version_number() -> UInt32 {
+    UInt32(FathomVersion.major * 10000 + FathomVersion.minor * 100 + FathomVersion.patch)
+}
+
+@_cdecl("fathom_status_name")
+public func fathom_status_name(_ status: fathom_status) -> UnsafePointer<CChar> {
+    switch status {
+    case FATHOM_OK: cString("FATHOM_OK")
+    case FATHOM_ERR_NULL_POINTER: cString("FATHOM_ERR_NULL_POINTER")
+    case FATHOM_ERR_NOT_FINITE: cString("FATHOM_ERR_NOT_FINITE")
+    case FATHOM_ERR_OUT_OF_RANGE: cString("FATHOM_ERR_OUT_OF_RANGE")
+    case FATHOM_ERR_OVERFLOW: cString("FATHOM_ERR_OVERFLOW")
+    case FATHOM_ERR_BUFFER_TOO_SMALL: cString("FATHOM_ERR_BUFFER_TOO_SMALL")
+    case FATHOM_ERR_NOT_RIGID: cString("FATHOM_ERR_NOT_RIGID")
+    case FATHOM_ERR_DEGENERATE: cString("FATHOM_ERR_DEGENERATE")
+    case FATHOM_ERR_INVALID_STATE: cString("FATHOM_ERR_INVALID_STATE")
+    case FATHOM_ERR_PARSE: cString("FATHOM_ERR_PARSE")
+    case FATHOM_ERR_FORMAT: cString("FATHOM_ERR_FORMAT")
+    case FATHOM_ERR_NOT_A_BOX: cString("FATHOM_ERR_NOT_A_BOX")
+    case FATHOM_ERR_IO: cString("FATHOM_ERR_IO")
+    case FATHOM_ERR_LAPACK: cString("FATHOM_ERR_LAPACK")
+    case FATHOM_ERR_OUT_OF_MEMORY: cString("FATHOM_ERR_OUT_OF_MEMORY")
+    default: cString("FATHOM_UNKNOWN_STATUS")
+    }
+}
+
+@_cdecl("fathom_last_error")
+public func fathom_last_error() -> UnsafePointer<CChar> { LastError.current }

@@ -1,0 +1,87 @@
+/// The capture app's edits. Each validates the new state first, so on a throw the box is unchanged.
+extension Box {
+    /// center = `newCenter`.
+    public mutating func setCenter(_ newCenter: SIMD3<Float>) throws(FathomError) {
+        try Check.finite(newCenter, "center")
+        center = newCenter
+    }
+
+    /// center += offset (world).
+    public mutating func updateCenter(_ offset: SIMD3<Float>) throws(FathomError) {
+        try Check.finite(offset, "offset")
+        let moved = center + offset
+        try Check.finite(moved, "center + offset")
+        center = moved
+    }
+
+    /// center += R_camera * offset: a translation given in the camera's frame.
+    public mutating func updateCenter(_ offset: SIMD3<Float>, inFrameOf camera: Pose) throws(FathomError) {
+        try Check.finite(offset, "offset")
+        try updateCenter(camera.apply(direction: offset))
+    }
+
+    /// center = (x, floor + sy/2, z). Throws `.invalidState` without a floor.
+    public mutating func setCenterOnFloor(x: Float, z: Float) throws(FathomError) {
+        try Check.finite(x, "x")
+        try Check.finite(z, "z")
+        guard let floor else { throw FathomError(.invalidState, "the box has no floor: set one first") }
+        center = SIMD3(x, floor + scale.y / 2, z)
+    }
+
+    /// scale = `newScale` (each > 0); with a floor, re-seated: center.y = floor + sy/2.
+    public mutating func setScale(_ newScale: SIMD3<Float>) throws(FathomError) {
+        try Check.positive(newScale, "scale")
+        scale = newScale
+        if let floor { center.y = floor + scale.y / 2 }
+    }
+
+    /// scale *= multiplier per axis (each > 0); with a floor, re-seated.
+    public mutating func updateScale(_ multiplier: SIMD3<Float>) throws(FathomError) {
+        try Check.positive(multiplier, "multiplier")
+        try Check.positive(scale * multiplier, "scale * multiplier")
+        try setScale(scale * multiplier)
+    }
+
+    /// rot_y = radians.
+    public mutating func setAngle(_ radians: Float) throws(FathomError) {
+        try Check.finite(radians, "radians")
+        rotY = radians
+    }
+
+    /// rot_y += radians.
+    public mutating func updateAngle(_ radians: Float) throws(FathomError) {
+        try Check.finite(radians, "radians")
+        try Check.finite(rotY + radians, "rot_y + radians")
+        rotY += radians
+    }
+
+    /// Sets the floor height; the box does not move.
+    public mutating func setFloor(_ height: Float) throws(FathomError) {
+        try Check.finite(height, "height")
+        floor = height
+    }
+
+    /// Removes the floor.
+    public mutating func clearFloor() { floor = nil }
+
+    /// The face on the offset's side moves out by |offset|; the opposite face stays.
+    public mutating func extendSide(_ offset: SIMD3<Float>) throws(FathomError) {
+        try Check.finite(offset, "offset")
+        try applySide(scale: scale + componentAbs(offset), offset: offset, name: "scale + |offset|")
+    }
+
+    /// The face opposite the offset's sign moves in by |offset|. Throws `.outOfRange` if a scale would
+    /// become <= 0.
+    public mutating func shrinkSide(_ offset: SIMD3<Float>) throws(FathomError) {
+        try Check.finite(offset, "offset")
+        try applySide(scale: scale - componentAbs(offset), offset: offset, name: "scale - |offset|")
+    }
+
+    private mutating func applySide(scale newScale: SIMD3<Float>, offset: SIMD3<Float>, name: String) throws(FathomError) {
+        try Check.positive(newScale, name)
+        let newCenter = center + rotation * (offset / 2)
+        try Check.finite(newCenter, "center")
+        scale = newScale
+        center = newCenter
+    }
+}

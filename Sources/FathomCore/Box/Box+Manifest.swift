@@ -1,0 +1,158 @@
+import FoundationEssentials
+import Glibc
+
+/// The capture app's `boundingbox.json`: centre, angle, the eight corners and an anchor matrix.
+/// The scale is not stored; reading recovers it (and a clamping floor) from the corners.
+extension Box {
+    /// The manifest's JSON, written with JSONEncoder as the app does, keys in the app's order.
+    public func manifestJSON() throws(FathomError) -> String {
+        let c = corners
+        let manifest = ManifestFile(
+            center: .init(center),
+            rad_rot_about_y: Double(rotY),
+            positions: ManifestFile.Positions(corners: c.map(ManifestFile.Point.init)),
+            entity_anchor_4x4: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
+        do {
+            return String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self)
+        } catch {
+            throw FathomError(.format, "cannot encode the manifest: \(error)")
+        }
+    }
+
+    /// Reads a manifest. Throws `.parse` for text that is not JSON, `.format` for a missing, mistyped or
+    /// non-finite field or a non-identity anchor, `.notABox` when the corners are not the box of the
+    /// stated centre and angle.
+    public init(manifestJSON text: some Collection<UInt8>) throws(FathomError) {
+        let file: ManifestFile
+        do {
+            file = try JSONDecoder().decode(ManifestFile.self, from: Data(text))
+        } catch let error as DecodingError {
+            throw Box.describe(error)
+        } catch {
+            throw FathomError(.parse, "not valid JSON: \(error)")
+        }
+        try self.init(manifest: file)
+    }
+
+    private init(manifest file: ManifestFile) throws(FathomError) {
+        let center = try file.center.vector("center")
+        let angle = Float(file.rad_rot_about_y)
+        guard angle.isFinite else {
+            throw FathomError(.format, "rad_rot_about_y must be a finite number, got \(file.rad_rot_about_y)")
+        }
+        var corners = [SIMD3<Float>]()
+        for (name, point) in zip(Box.cornerNames, file.positions.all) {
+            corners.append(try point.vector("positions.\(name)"))
+        }
+        try Box.checkIdentity(file.entity_anchor_4x4)
+
+        // Top corners are never clamped: they give the scale and the angle.
+        let maxAbs = ([center] + corners).map { componentAbs($0).max() }.max() ?? 0
+        let tolerance = 1e-4 + 4e-6 * maxAbs
+        let sx = length(corners[1] - corners[0])
+        let sz = length(corners[4] - corners[0])
+        let sy = 2 * (corners[0].y - center.y)
+        guard sx > tolerance, sy > tolerance, sz > tolerance else {
+            throw FathomError(.notABox, "the corners span no volume (extents \(sx), \(sy), \(sz) from top_left_front)")
+        }
+        let xAxis = corners[1] - corners[0]
+        let cornerAngle = atan2(-xAxis.z, xAxis.x)
+        var difference = remainder(cornerAngle - angle, 2 * .pi)
+        difference = abs(difference)
+        guard difference <= 1e-3 + tolerance / sx else {
+            throw FathomError(.notABox, "the corners are turned by \(cornerAngle) rad about y, but rad_rot_about_y is \(angle)")
+        }
+        // Bottom corners raised above the unclamped bottom reveal the floor.
+        let bottomY = [2, 3, 6, 7].map { corners[$0].y }
+        let meanBottom = bottomY.reduce(0, +) / 4
+        let floor: Float? = meanBottom > center.y - sy / 2 + tolerance ? meanBottom : nil
+        let box = try Box(center: center, scale: SIMD3(sx, sy, sz), rotY: angle, floor: floor)
+
+        let expected = box.corners
+        var worst = (index: 0, distance: Float(0))
+        for i in 0..<8 {
+            let d = length(expected[i] - corners[i])
+            if d > worst.distance { worst = (i, d) }
+        }
+        guard worst.distance <= tolerance else {
+            throw FathomError(.notABox, "the corners do not form a box rotated about y: \(Box.cornerNames[worst.index]) is \(worst.distance) m from where the other corners put it")
+        }
+        self = box
+    }
+
+    private static func checkIdentity(_ m: [[Double]]) throws(FathomError) {
+        guard m.count == 4, m.allSatisfy({ $0.count == 4 }) else {
+            throw FathomError(.format, "entity_anchor_4x4 must be 4 columns of 4 numbers")
+        }
+        for c in 0..<4 { for r in 0..<4 where abs(m[c][r] - (c == r ? 1 : 0)) > 1e-6 {
+            throw FathomError(.format, "entity_anchor_4x4 must be the identity (the app always writes it so); got \(m[c][r]) at column \(c), row \(r)")
+        } }
+    }
+
+    /// Maps a decoding failure to a status: syntax errors are `.parse`, everything else `.format`.
+    private static func describe(_ error: DecodingError) -> FathomError {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.reduce(into: "") { text, key in
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return FathomError(.format, "missing field \(path(context.codingPath + [key]))")
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return FathomError(.format, "field \(path(context.codingPath)) must be \(type == Double.self ? "a number" : "\(type)")")
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return FathomError(.parse, "not valid JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
+        case .dataCorrupted(let context):
+            return FathomError(.format, "field \(path(context.codingPath)): \(context.debugDescription)")
+        @unknown default:
+            return FathomError(.format, "\(error)")
+        }
+    }
+
+    /// Writes the manifest to `path` (created or replaced).
+    public func saveManifest(to path: String) throws(FathomError) {
+        try FileIO.write(Array(manifestJSON().utf8), to: path)
+    }
+
+    /// Reads the manifest at `path`.
+    public init(manifestAt path: String) throws(FathomError) {
+        try self.init(manifestJSON: FileIO.read(path))
+    }
+}
+
+/// The manifest's JSON schema (field names as the app writes them).
+struct ManifestFile: Codable {
+    struct Point: Codable {
+        var x: Double, y: Double, z: Double
+        init(_ v: SIMD3<Float>) { x = Double(v.x); y = Double(v.y); z = Double(v.z) }
+
+        func vector(_ name: String) throws(FathomError) -> SIMD3<Float> {
+            let v = SIMD3(Float(x), Float(y), Float(z))
+            for (axis, value) in zip(["x", "y", "z"], [v.x, v.y, v.z]) where !value.isFinite {
+                throw FathomError(.format, "\(name).\(axis) must be a finite float, got \(value)")
+            }
+            return v
+        }
+    }
+
+    struct Positions: Codable {
+        var top_left_front, top_right_front, bot_right_front, bot_left_front: Point
+        var top_left_back, top_right_back, bot_right_back, bot_left_back: Point
+
+        init(corners c: [Point]) {
+            (top_left_front, top_right_front, bot_right_front, bot_left_front) = (c[0], c[1], c[2], c[3])
+            (top_left_back, top_right_back, bot_right_back, bot_left_back) = (c[4], c[5], c[6], c[7])
+        }
+
+        var all: [Point] {
+            [top_left_front, top_right_front, bot_right_front, bot_left_front,
+             top_left_back, top_right_back, bot_right_back, bot_left_back]
+        }
+    }
+
+    var center: Point
+    var rad_rot_about_y: Double
+    var positions: Positions
+    var entity_anchor_4x4: [[Double]]
+}

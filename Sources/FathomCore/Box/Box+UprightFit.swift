@@ -1,0 +1,96 @@
+import Glibc
+
+/// Fitting the capture app's yaw-only box to the points of an object standing upright.
+extension Box {
+    /// The yaw-only box of least footprint: the minimum-area rectangle of the convex hull of the points'
+    /// x-z projection (rotating calipers, O(n log n)), y from the lowest to the highest point.
+    /// rot_y is in [0, pi/2); the result has no floor. Throws `.notFinite` for a non-finite point and
+    /// `.degenerate` when the points span no area in x-z or no height in y.
+    public static func fitUpright(_ points: PointBuffer) throws(FathomError) -> Box {
+        try points.requireFinite()
+        var xz = [SIMD2<Double>]()
+        xz.reserveCapacity(points.count)
+        var yLow = Float.infinity, yHigh = -Float.infinity
+        for i in 0..<points.count {
+            let p = points[i]
+            xz.append(SIMD2(Double(p.x), Double(p.z)))
+            yLow = Swift.min(yLow, p.y)
+            yHigh = Swift.max(yHigh, p.y)
+        }
+        guard yHigh > yLow else { throw FathomError(.degenerate, "the points span no height in y") }
+        let hull = convexHull(xz)
+        guard hull.count >= 3 else { throw FathomError(.degenerate, "the points span no area in the x-z plane") }
+        let rect = minimumAreaRectangle(hull)
+        guard rect.size.x > 0, rect.size.y > 0 else {
+            throw FathomError(.degenerate, "the points span no area in the x-z plane")
+        }
+        // The rectangle's first edge direction u = (ux, uz) is the box's local x: R_y(a) * (1, 0, 0) =
+        // (cos a, 0, -sin a), so a = atan2(-uz, ux). A quarter turn swaps the x and z extents.
+        var angle = atan2(-rect.axis.y, rect.axis.x)
+        var size = rect.size
+        while angle < 0 { angle += .pi / 2; size = SIMD2(size.y, size.x) }
+        while angle >= .pi / 2 { angle -= .pi / 2; size = SIMD2(size.y, size.x) }
+        let center = SIMD3(Float(rect.center.x), (yLow + yHigh) / 2, Float(rect.center.y))
+        let scale = SIMD3(Float(size.x), yHigh - yLow, Float(size.y))
+        let pad = 4 * Float.ulpOfOne * Swift.max(1, componentAbs(center).max())
+        return try Box(center: center, scale: scale * (1 + 4 * .ulpOfOne) + pad, rotY: Float(angle))
+    }
+
+    /// Convex hull, counter-clockwise, without collinear points (Andrew's monotone chain).
+    static func convexHull(_ input: [SIMD2<Double>]) -> [SIMD2<Double>] {
+        let points = input.sorted { $0.x < $1.x || ($0.x == $1.x && $0.y < $1.y) }
+        guard points.count >= 3 else { return points }
+        func turn(_ o: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
+            (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+        }
+        var hull = [SIMD2<Double>]()
+        hull.reserveCapacity(2 * points.count)
+        for p in points {
+            while hull.count >= 2 && turn(hull[hull.count - 2], hull[hull.count - 1], p) <= 0 { hull.removeLast() }
+            hull.append(p)
+        }
+        let lowerCount = hull.count + 1
+        for p in points.reversed().dropFirst() {
+            while hull.count >= lowerCount && turn(hull[hull.count - 2], hull[hull.count - 1], p) <= 0 { hull.removeLast() }
+            hull.append(p)
+        }
+        hull.removeLast()
+        return hull
+    }
+
+    /// The minimum-area enclosing rectangle of a convex CCW polygon: one of its sides lies on a hull
+    /// edge, so for each edge the extents along the edge and its normal are tracked with three calipers
+    /// that only move forward (O(h)).
+    static func minimumAreaRectangle(_ hull: [SIMD2<Double>]) -> (center: SIMD2<Double>, axis: SIMD2<Double>, size: SIMD2<Double>) {
+        let h = hull.count
+        func edge(_ i: Int) -> SIMD2<Double> {
+            let d = hull[(i + 1) % h] - hull[i]
+            return d / (d * d).sum().squareRoot()
+        }
+        func along(_ p: SIMD2<Double>, _ u: SIMD2<Double>) -> Double { (p * u).sum() }
+        var best = (area: Double.infinity, center: SIMD2<Double>.zero, axis: SIMD2<Double>(1, 0), size: SIMD2<Double>.zero)
+        var far = 1, right = 1, left = 1  // calipers: max along normal, max along edge, min along edge
+        for i in 0..<h {
+            let u = edge(i)
+            let n = SIMD2(-u.y, u.x)  // inward normal of a CCW polygon
+            let o = hull[i]
+            if i == 0 {
+                far = (0..<h).max { along(hull[$0] - o, n) < along(hull[$1] - o, n) } ?? 0
+                right = (0..<h).max { along(hull[$0], u) < along(hull[$1], u) } ?? 0
+                left = (0..<h).min { along(hull[$0], u) < along(hull[$1], u) } ?? 0
+            } else {
+                while along(hull[(far + 1) % h] - o, n) >= along(hull[far] - o, n) && (far + 1) % h != i { far = (far + 1) % h }
+                while along(hull[(right + 1) % h], u) >= along(hull[right], u) && (right + 1) % h != i { right = (right + 1) % h }
+                while along(hull[(left + 1) % h], u) <= along(hull[left], u) && (left + 1) % h != far { left = (left + 1) % h }
+            }
+            let lo = along(hull[left], u), hi = along(hull[right], u)
+            let width = along(hull[far] - o, n)
+            let area = (hi - lo) * width
+            if area < best.area {
+                let mid = u * (lo + hi) / 2 + n * (along(o, n) + width / 2)
+                best = (area, mid, u, SIMD2(hi - lo, width))
+            }
+        }
+        return (best.center, best.axis, best.size)
+    }
+}

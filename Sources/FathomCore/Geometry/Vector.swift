@@ -1,0 +1,38 @@
+/// Small helpers on SIMD vectors, the engine's point and direction type (meters, world frame unless named).
+
+@inlinable
+public func dot(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float { (a * b).sum() }
+
+@inlinable
+public func cross(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
+    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+}
+
+@inlinable
+public func length(_ a: SIMD3<Float>) -> Float { dot(a, a).squareRoot() }
+
+@inlinable
+public func dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { (a * b).sum() }
+
+@inlinable
+public func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
+    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+}
+
+@inlinable
+public func length(_ a: SIMD3<Double>) -> Double { dot(a, a).squareRoot() }
+
+extension SIMD3 where Scalar == Float {
+    /// True when x, y and z are all finite.
+    @inlinable public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
+}
+
+/// The world's up direction (+y).
+public let worldUp = SIMD3<Float>(0, 1, 0)
+
+/// |v| per component.
+@inlinable
+public func componentAbs(_ v: SIMD3<Float>) -> SIMD3<Float> { pointwiseMax(v, -v) }
+
+@inlinable
+public func componentAbs(_ v: SIMD3<Double>) -> SIMD3<Double> { pointwiseMax(v, -v) }

@@ -1,0 +1,492 @@
+/*
+ * fathom.h — the C interface of Fathom, a geometry and measurement engine for AR capture data.
+ *
+ * This header is the reference for the C ABI of libfathom.so. Swift imports the same file (module
+ * CFathom), so the structs below are the single definition of every value that crosses the ABI.
+ *
+ * Conventions (every function, unless its comment says otherwise):
+ *  - Units are meters and radians. The world frame is right-handed, +y up (gravity aligned).
+ *  - Every fallible function returns a fathom_status; FATHOM_OK (0) is success. Results are written
+ *    through out-pointers, and only on success. On failure, an object the call was to change keeps its
+ *    old value, and fathom_last_error() names the function and the argument that was wrong.
+ *  - Every pointer argument is required (non-NULL) unless its comment says "may be NULL".
+ *  - Every float argument must be finite (no NaN, no infinity) unless its comment says otherwise.
+ *  - Matrices are 4x4 float, column-major like simd and ARKit: element (row r, column c) at m[c*4 + r].
+ *    3x3 matrices are 9 floats, column-major: element (r, c) at m[c*3 + r].
+ *  - Quaternions are stored (x, y, z, w): vector part first, real part last, like simd_quatf.
+ *  - Point buffers are (pointer, count, stride in bytes): point i's x, y, z are three consecutive
+ *    float32 at byte offset i * stride. The pointer must be 4-byte aligned, the stride a multiple of 4
+ *    and at least 12, and count >= 1. The caller owns the buffer; it is read only during the call.
+ *  - Thread safety: every function is reentrant and may be called from many threads at once, as long
+ *    as no two threads write the same output or the same in-out value (such as a fathom_box being edited).
+ *
+ * C99; usable from C++.
+ */
+#ifndef FATHOM_H
+#define FATHOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Version                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+#define FATHOM_VERSION_MAJOR 0
+#define FATHOM_VERSION_MINOR 1
+#define FATHOM_VERSION_PATCH 0
+/** MAJOR * 10000 + MINOR * 100 + PATCH, comparable with fathom_version_number(). */
+#define FATHOM_VERSION_NUMBER (FATHOM_VERSION_MAJOR * 10000 + FATHOM_VERSION_MINOR * 100 + FATHOM_VERSION_PATCH)
+
+/** The library's version as "MAJOR.MINOR.PATCH"; a constant string, never NULL. */
+const char *fathom_version(void);
+
+/** The library's version as MAJOR * 10000 + MINOR * 100 + PATCH; compare with FATHOM_VERSION_NUMBER
+ *  to check at run time that the library matches the header a program was built with. */
+uint32_t fathom_version_number(void);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Status codes and errors                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef enum fathom_status {
+    FATHOM_OK = 0,                      /**< success */
+    FATHOM_ERR_NULL_POINTER = 1,        /**< a required pointer argument was NULL */
+    FATHOM_ERR_NOT_FINITE = 2,          /**< a number was NaN or infinite */
+    FATHOM_ERR_OUT_OF_RANGE = 3,        /**< a value outside its documented range (scale <= 0, count 0, bad enum) */
+    FATHOM_ERR_OVERFLOW = 4,            /**< a size computation (count * stride) overflows */
+    FATHOM_ERR_BUFFER_TOO_SMALL = 5,    /**< an output buffer's capacity is less than the size needed */
+    FATHOM_ERR_NOT_RIGID = 6,           /**< a matrix is not a rigid transform (rotation + translation) within tolerance */
+    FATHOM_ERR_DEGENERATE = 7,          /**< geometry too degenerate for the operation (coincident points, zero vector) */
+    FATHOM_ERR_INVALID_STATE = 8,       /**< the object lacks what the call needs (a box without a floor) */
+    FATHOM_ERR_PARSE = 9,               /**< text that is not well-formed (truncated or malformed JSON) */
+    FATHOM_ERR_FORMAT = 10,             /**< well-formed data with a missing, extra or mistyped field */
+    FATHOM_ERR_NOT_A_BOX = 11,          /**< eight corners that do not form a box of the kind expected */
+    FATHOM_ERR_IO = 12,                 /**< a file could not be opened, read or written */
+    FATHOM_ERR_LAPACK = 13,             /**< a LAPACK routine reported failure */
+    FATHOM_ERR_OUT_OF_MEMORY = 14       /**< an allocation failed */
+} fathom_status;
+
+/** The name of a status code ("FATHOM_ERR_NOT_RIGID"); a constant string, "FATHOM_UNKNOWN_STATUS" for
+ *  values not in the enum. Never NULL. */
+const char *fathom_status_name(fathom_status status);
+
+/** The message of the last failed call on the calling thread, naming the function and the argument
+ *  ("fathom_box_set_scale: scale.y must be > 0, got -0.2"); "" if no call on this thread has failed.
+ *  The string is owned by the library and stays valid until the next failing call on the same thread.
+ *  Successful calls do not clear it. Thread-local: other threads' errors never overwrite it. */
+const char *fathom_last_error(void);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Value types                                                                                     */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** A 3-vector: a point (meters) or a direction, in the frame its function names. */
+typedef struct fathom_vec3 {
+    float x, y, z;
+} fathom_vec3;
+
+/** A quaternion stored (x, y, z, w): vector part first, real part w last (the simd_quatf order).
+ *  Rotations are unit quaternions; functions taking a rotation require |q| within 1e-3 of 1 and
+ *  normalize it before use. q and -q are the same rotation. */
+typedef struct fathom_quat {
+    float x, y, z, w;
+} fathom_quat;
+
+/** A 4x4 float matrix, column-major: element (row r, column c) at m[c*4 + r]; translation at
+ *  m[12], m[13], m[14]. As a pose it maps points of its local frame into its parent frame
+ *  (a camera pose is camera-to-world: world = T * camera). */
+typedef struct fathom_pose {
+    float m[16];
+} fathom_pose;
+
+/** Pinhole camera intrinsics in pixels of an image of width x height pixels. Pixel (0, 0) is the
+ *  top-left corner of the top-left pixel; u grows to the right, v downward. */
+typedef struct fathom_intrinsics {
+    float fx, fy;        /**< focal lengths, pixels, > 0 */
+    float cx, cy;        /**< principal point from the image's top-left corner, pixels */
+    uint32_t width;      /**< image width, pixels, >= 1 */
+    uint32_t height;     /**< image height, pixels, >= 1 */
+} fathom_intrinsics;
+
+/** Tolerance used where a function checks that a pose is rigid: the largest absolute entry of
+ *  R^T R - I and of the bottom row minus (0, 0, 0, 1). */
+#define FATHOM_RIGID_TOLERANCE 1e-3f
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Quaternions                                                                                     */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** The rotation by `angle` radians about `axis` (right-hand rule). `axis` need not be unit length
+ *  but must not be zero (FATHOM_ERR_DEGENERATE). */
+fathom_status fathom_quat_from_axis_angle(fathom_vec3 axis, float angle, fathom_quat *out);
+
+/** The unit quaternion of a 3x3 rotation matrix (column-major). FATHOM_ERR_NOT_RIGID if the matrix
+ *  is not a proper rotation within FATHOM_RIGID_TOLERANCE (orthonormal, determinant +1). */
+fathom_status fathom_quat_from_matrix(const float matrix[9], fathom_quat *out);
+
+/** The 3x3 rotation matrix (column-major) of a rotation quaternion. */
+fathom_status fathom_quat_to_matrix(fathom_quat q, float out[9]);
+
+/** The Hamilton product a * b: the rotation b followed by a. Inputs need not be unit. */
+fathom_status fathom_quat_multiply(fathom_quat a, fathom_quat b, fathom_quat *out);
+
+/** q / |q|. FATHOM_ERR_DEGENERATE if |q| is 0 (or too small to normalize). */
+fathom_status fathom_quat_normalize(fathom_quat q, fathom_quat *out);
+
+/** Spherical linear interpolation between rotations a (t = 0) and b (t = 1) along the shorter arc.
+ *  t is any finite number (values outside [0, 1] extrapolate). The result is unit. */
+fathom_status fathom_quat_slerp(fathom_quat a, fathom_quat b, float t, fathom_quat *out);
+
+/** The angle of the rotation taking a to b, radians in [0, pi] (q and -q give the same angle). */
+fathom_status fathom_quat_angle_between(fathom_quat a, fathom_quat b, float *out_radians);
+
+/** v rotated by the rotation q. */
+fathom_status fathom_quat_rotate(fathom_quat q, fathom_vec3 v, fathom_vec3 *out);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Rigid poses                                                                                     */
+/* ---------------------------------------------------------------------------------------------- */
+/* Functions reading a pose check it is rigid within FATHOM_RIGID_TOLERANCE and return
+ * FATHOM_ERR_NOT_RIGID otherwise (use fathom_pose_orthonormalize to repair a slightly off one). */
+
+/** The pose with rotation q and translation t. */
+fathom_status fathom_pose_from_rotation_translation(fathom_quat q, fathom_vec3 t, fathom_pose *out);
+
+/** The rotation (unit quaternion, w >= 0) and translation of a rigid pose. */
+fathom_status fathom_pose_to_rotation_translation(const fathom_pose *pose, fathom_quat *out_rotation,
+                                                 fathom_vec3 *out_translation);
+
+/** A pose from 16 floats in row-major order (element (r, c) at rows[r*4 + c]), as written by tools
+ *  that nest matrices row by row. The result must be rigid. */
+fathom_status fathom_pose_from_row_major(const float rows[16], fathom_pose *out);
+
+/** The 16 floats of a pose in row-major order. */
+fathom_status fathom_pose_to_row_major(const fathom_pose *pose, float out_rows[16]);
+
+/** FATHOM_OK if `pose` is rigid within `tolerance` (> 0; see FATHOM_RIGID_TOLERANCE for the measure),
+ *  else FATHOM_ERR_NOT_RIGID with the deviation in the message. */
+fathom_status fathom_pose_check_rigid(const fathom_pose *pose, float tolerance);
+
+/** The rigid pose nearest to `pose`: the rotation part replaced by the closest rotation matrix
+ *  (polar decomposition by SVD, LAPACK), the bottom row set to (0, 0, 0, 1), translation kept.
+ *  FATHOM_ERR_NOT_RIGID if the input deviates from rigid by more than `max_deviation` (> 0), so that a
+ *  matrix that was never a pose (a scale, a shear, a projection) is refused rather than "repaired". */
+fathom_status fathom_pose_orthonormalize(const fathom_pose *pose, float max_deviation, fathom_pose *out);
+
+/** a * b: the pose b followed by a (if b is camera-to-world and a is world-to-map, the result is
+ *  camera-to-map). */
+fathom_status fathom_pose_compose(const fathom_pose *a, const fathom_pose *b, fathom_pose *out);
+
+/** The inverse of a rigid pose: (R^T, -R^T t). */
+fathom_status fathom_pose_invert(const fathom_pose *pose, fathom_pose *out);
+
+/** pose * (p, 1): a point mapped from the pose's local frame to its parent frame. */
+fathom_status fathom_pose_transform_point(const fathom_pose *pose, fathom_vec3 point, fathom_vec3 *out);
+
+/** pose * (d, 0): a direction rotated from the pose's local frame to its parent frame. */
+fathom_status fathom_pose_transform_direction(const fathom_pose *pose, fathom_vec3 direction, fathom_vec3 *out);
+
+/** Maps `count` points (stride `stride` bytes) through the pose into `out`, packed as count * 3 floats.
+ *  `out` may equal `points` only when stride == 12. Every input point must be finite. */
+fathom_status fathom_pose_transform_points(const fathom_pose *pose, const float *points, size_t count,
+                                           size_t stride, float *out);
+
+/** The heading of a pose about world +y, radians in (-pi, pi]: the angle a with R_y(a) taking local +z
+ *  to the horizontal projection of the pose's local +z axis (so a box with rot_y = yaw faces the same
+ *  way). When local +z is vertical (a camera looking straight down), local +x decides instead. */
+fathom_status fathom_pose_yaw(const fathom_pose *pose, float *out_radians);
+
+/** The distance between the two poses' origins (meters) and the angle of the rotation between them
+ *  (radians, [0, pi]). */
+fathom_status fathom_pose_distance(const fathom_pose *a, const fathom_pose *b, float *out_meters,
+                                   float *out_radians);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The capture app's box: yaw-only, optionally standing on a floor                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** An oriented box rotated about world +y only, as the capture app places it around an object.
+ *  Local axes: +x right, +y up, +z back; the front face is local -z. */
+typedef struct fathom_box {
+    fathom_vec3 center;   /**< world meters */
+    fathom_vec3 scale;    /**< full extents along local x, y, z, meters, each > 0 */
+    float rot_y;          /**< rotation about world +y, radians (any finite value; not wrapped) */
+    float floor;          /**< world height (y) of the surface the box stands on; used when has_floor != 0 */
+    int32_t has_floor;    /**< 0: no floor; 1: floor set (bottom corners are clamped to y >= floor) */
+} fathom_box;
+
+/** Corner indices (the capture app's order). */
+enum {
+    FATHOM_CORNER_TOP_LEFT_FRONT = 0,   /* local sign (-, +, -) */
+    FATHOM_CORNER_TOP_RIGHT_FRONT = 1,  /* (+, +, -) */
+    FATHOM_CORNER_BOT_RIGHT_FRONT = 2,  /* (+, -, -) */
+    FATHOM_CORNER_BOT_LEFT_FRONT = 3,   /* (-, -, -) */
+    FATHOM_CORNER_TOP_LEFT_BACK = 4,    /* (-, +, +) */
+    FATHOM_CORNER_TOP_RIGHT_BACK = 5,   /* (+, +, +) */
+    FATHOM_CORNER_BOT_RIGHT_BACK = 6,   /* (+, -, +) */
+    FATHOM_CORNER_BOT_LEFT_BACK = 7     /* (-, -, +) */
+};
+
+/** Face indices (the capture app's order, also used for face coverage). */
+enum {
+    FATHOM_FACE_FRONT = 0,   /* local -z */
+    FATHOM_FACE_LEFT = 1,    /* local -x */
+    FATHOM_FACE_RIGHT = 2,   /* local +x */
+    FATHOM_FACE_BOTTOM = 3,  /* local -y */
+    FATHOM_FACE_TOP = 4,     /* local +y */
+    FATHOM_FACE_BACK = 5     /* local +z */
+};
+
+/** One face of a box. */
+typedef struct fathom_face {
+    fathom_vec3 center;       /**< mean of the face's four corners, world meters */
+    fathom_vec3 normal;       /**< outward unit normal, world */
+    fathom_quat orientation;  /**< the face's frame: local x along an edge, local z = the outward normal */
+} fathom_face;
+
+/** A box with the given centre, scale (each > 0) and rotation about +y, without a floor. */
+fathom_status fathom_box_init(fathom_vec3 center, fathom_vec3 scale, float rot_y, fathom_box *out);
+
+/** FATHOM_OK if every field of `box` is valid (finite, scale > 0, has_floor 0 or 1); otherwise the
+ *  status of the first bad field. Every function taking a box performs this check. */
+fathom_status fathom_box_check(const fathom_box *box);
+
+/** The 8 corners in FATHOM_CORNER_* order: center + R_y(rot_y) * (±sx/2, ±sy/2, ±sz/2), with each
+ *  bottom corner's y raised to the floor when a floor is set and the corner is below it. */
+fathom_status fathom_box_corners(const fathom_box *box, fathom_vec3 out_corners[8]);
+
+/* Edits. Each changes *box in place and on success leaves the new values there (the caller reads the
+ * changed fields back, as the capture app does with its return values). On failure *box is unchanged. */
+
+/** center = `center`. */
+fathom_status fathom_box_set_center(fathom_box *box, fathom_vec3 center);
+
+/** center += offset (world). */
+fathom_status fathom_box_update_center(fathom_box *box, fathom_vec3 offset);
+
+/** center += R_camera * offset: a translation given in the frame of `camera` (camera-to-world, rigid),
+ *  so "0.1 m to the right of where the phone points" is (0.1, 0, 0). */
+fathom_status fathom_box_update_center_in_camera(fathom_box *box, fathom_vec3 offset, const fathom_pose *camera);
+
+/** center = (x, floor + sy/2, z): the box stands on the floor at (x, z). FATHOM_ERR_INVALID_STATE if
+ *  the box has no floor. (The capture app calls this set_center_xy.) */
+fathom_status fathom_box_set_center_on_floor(fathom_box *box, float x, float z);
+
+/** scale = `scale` (each > 0). With a floor set, the box is re-seated: center.y = floor + sy/2. */
+fathom_status fathom_box_set_scale(fathom_box *box, fathom_vec3 scale);
+
+/** scale *= multiplier per axis (each > 0). With a floor set, re-seated as in fathom_box_set_scale. */
+fathom_status fathom_box_update_scale(fathom_box *box, fathom_vec3 multiplier);
+
+/** rot_y = radians. */
+fathom_status fathom_box_set_angle(fathom_box *box, float radians);
+
+/** rot_y += radians. */
+fathom_status fathom_box_update_angle(fathom_box *box, float radians);
+
+/** Sets the floor height (world y); the box does not move, its bottom corners are clamped to it. */
+fathom_status fathom_box_set_floor(fathom_box *box, float height);
+
+/** Removes the floor. */
+fathom_status fathom_box_clear_floor(fathom_box *box);
+
+/** Moves the face on the side of `offset` (a local vector such as (0, 0, -0.1) for the front) outward
+ *  by |offset| per axis while the opposite face stays: scale += |offset|, center += R_y * offset / 2. */
+fathom_status fathom_box_extend_side(fathom_box *box, fathom_vec3 offset);
+
+/** Moves the face opposite the sign of `offset` inward: scale -= |offset|, center += R_y * offset / 2.
+ *  FATHOM_ERR_OUT_OF_RANGE if any resulting scale would be <= 0 (the box is left unchanged). */
+fathom_status fathom_box_shrink_side(fathom_box *box, fathom_vec3 offset);
+
+/** The 6 faces in FATHOM_FACE_* order, built from the (floor-clamped) corners: centre = mean of the
+ *  face's corners; orientation from corner triples (A, B, C) with x = normalize(B - A),
+ *  z = normalize(cross(x, C - A)), y = cross(z, x); normal = z. FATHOM_ERR_DEGENERATE if the floor
+ *  clamps the box flat (its top is at or below the floor). */
+fathom_status fathom_box_faces(const fathom_box *box, fathom_face out_faces[6]);
+
+/** Signed distance (meters) from `point` to the plane of each face, in FATHOM_FACE_* order: positive
+ *  on the outer side of the face, negative inside. The point is inside the box when all six are <= 0. */
+fathom_status fathom_box_face_distances(const fathom_box *box, fathom_vec3 point, float out_distances[6]);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The capture app's manifest: boundingbox.json                                                    */
+/* ---------------------------------------------------------------------------------------------- */
+/* {"center": {"x":..,"y":..,"z":..}, "rad_rot_about_y": .., "positions": {"top_left_front": {..}, ...
+ *  all eight corners ...}, "entity_anchor_4x4": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}
+ * The scale is not stored: a reader recovers it from the corners, and the floor from the bottom corners
+ * when they are clamped above the box's unclamped bottom. An unclamped box reads back without a floor. */
+
+/** Writes the manifest of `box` as JSON (UTF-8, NUL-terminated) into `buffer` of `capacity` bytes.
+ *  *out_length receives the length without the NUL. If capacity < length + 1, returns
+ *  FATHOM_ERR_BUFFER_TOO_SMALL with *out_length set and nothing written; `buffer` may then be NULL
+ *  (pass capacity 0 to ask for the size). */
+fathom_status fathom_box_manifest_write(const fathom_box *box, char *buffer, size_t capacity, size_t *out_length);
+
+/** Reads a manifest from `length` bytes of JSON text. FATHOM_ERR_PARSE for text that is not JSON
+ *  (truncated, malformed), FATHOM_ERR_FORMAT for a missing, mistyped or non-finite field or a
+ *  non-identity entity_anchor_4x4, FATHOM_ERR_NOT_A_BOX when the corners do not form a yaw-rotated box
+ *  about the stated center and angle (the message gives the reason and the worst corner). */
+fathom_status fathom_box_manifest_read(const char *json, size_t length, fathom_box *out);
+
+/** fathom_box_manifest_write to the file at `path` (created or replaced). FATHOM_ERR_IO on failure. */
+fathom_status fathom_box_manifest_save(const fathom_box *box, const char *path);
+
+/** fathom_box_manifest_read from the file at `path`. FATHOM_ERR_IO if it cannot be read. */
+fathom_status fathom_box_manifest_load(const char *path, fathom_box *out);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* General oriented boxes, point culling and box fits                                               */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** An oriented box with any 3D rotation. Its local frame: center + rotation * local. */
+typedef struct fathom_obb {
+    fathom_vec3 center;    /**< meters */
+    fathom_vec3 scale;     /**< full extents along local x, y, z, meters, each > 0 */
+    fathom_quat rotation;  /**< local-to-world rotation, unit within 1e-3 */
+} fathom_obb;
+
+/** The oriented box a fathom_box describes: its corners' box, i.e. with the bottom raised to the floor
+ *  when a floor is set and the box reaches below it. FATHOM_ERR_DEGENERATE if that leaves no height. */
+fathom_status fathom_box_to_obb(const fathom_box *box, fathom_obb *out);
+
+/** FATHOM_OK if every field of `obb` is valid (finite, scale > 0, rotation unit within 1e-3). */
+fathom_status fathom_obb_check(const fathom_obb *obb);
+
+/** The 8 corners in FATHOM_CORNER_* order (local signs as for fathom_box). */
+fathom_status fathom_obb_corners(const fathom_obb *obb, fathom_vec3 out_corners[8]);
+
+/** The box's volume, cubic meters. */
+fathom_status fathom_obb_volume(const fathom_obb *obb, float *out_volume);
+
+/* Point containment: a point is inside when its local coordinates satisfy |l_i| <= scale_i / 2 for each
+ * axis (faces count as inside). Points with a NaN coordinate are outside; infinite ones are outside.
+ * Single-threaded, streaming, SIMD; the points are read once. */
+
+/** The number of points inside `obb`. */
+fathom_status fathom_obb_count_inside(const fathom_obb *obb, const float *points, size_t count, size_t stride,
+                                      size_t *out_inside);
+
+/** out_mask[i] = 1 if point i is inside, else 0 (count bytes). Optionally (may be NULL) the number inside. */
+fathom_status fathom_obb_mask_inside(const fathom_obb *obb, const float *points, size_t count, size_t stride,
+                                     uint8_t *out_mask, size_t *out_inside);
+
+/** The indices of the points inside, ascending, into out_indices (capacity entries). *out_inside gets
+ *  the number of points inside. If that exceeds capacity, the first `capacity` indices are written and
+ *  FATHOM_ERR_BUFFER_TOO_SMALL is returned. out_indices may be NULL when capacity is 0. */
+fathom_status fathom_obb_indices_inside(const fathom_obb *obb, const float *points, size_t count, size_t stride,
+                                        uint64_t *out_indices, size_t capacity, size_t *out_inside);
+
+/** out_distances[i] = signed Euclidean distance (meters) from point i to the box's surface: negative
+ *  inside (minus the distance to the nearest face), positive outside. Points must be finite. */
+fathom_status fathom_obb_signed_distances(const fathom_obb *obb, const float *points, size_t count, size_t stride,
+                                          float *out_distances);
+
+/** The box aligned with the principal axes of the points (eigenvectors of their covariance, LAPACK
+ *  dsyevd, largest variance first as local x) that encloses them all. Needs >= 4 points that do not
+ *  all lie on one plane (FATHOM_ERR_DEGENERATE). Points must be finite. *out_volume = its volume. */
+fathom_status fathom_obb_fit_pca(const float *points, size_t count, size_t stride, fathom_obb *out,
+                                 float *out_volume);
+
+/** The yaw-only box of least footprint around points of an object standing upright: the minimum-area
+ *  rectangle of the convex hull of the points' x-z projection, y from the lowest to the highest point.
+ *  rot_y in [0, pi/2) (the local x axis is the rectangle's first edge direction). The result has no
+ *  floor. Needs points that span an area in x-z and a height in y (FATHOM_ERR_DEGENERATE).
+ *  *out_volume = its volume. */
+fathom_status fathom_box_fit_upright(const float *points, size_t count, size_t stride, fathom_box *out,
+                                     float *out_volume);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Tags and placement                                                                              */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** A fiducial tag's world pose from the camera pose (camera-to-world, ARKit axes) and the tag's pose in
+ *  the camera's optical frame (x right, y down, z forward, as a PnP solve gives it):
+ *  T_world_tag = camera_to_world * F * tag_in_optical, F = diag(1, -1, -1, 1). */
+fathom_status fathom_tag_world_pose(const fathom_pose *camera_to_world, const fathom_pose *tag_in_optical,
+                                    fathom_pose *out);
+
+/** The tag turned about its own x axis so that its z axis (the normal) is horizontal, keeping the
+ *  z direction nearest to the original; translation kept. FATHOM_ERR_DEGENERATE if the tag's x axis is
+ *  vertical (within 1e-4), where no turn about x can make z horizontal. */
+fathom_status fathom_tag_snap_vertical(const fathom_pose *tag, fathom_pose *out);
+
+/** R * S * R^T: a 3x3 covariance (column-major, symmetric) expressed in the frame the rotation of
+ *  `rotation` maps into. The translation of `rotation` is ignored. */
+fathom_status fathom_covariance_rotate(const fathom_pose *rotation, const float covariance[9], float out[9]);
+
+/** Fuses `count` (>= 1) observations of one tag (world poses) into one pose.
+ *  With `covariances` (count * 9 floats, each a symmetric positive definite 3x3 position covariance,
+ *  column-major): position = information-weighted mean (sum S_i^-1)^-1 * sum S_i^-1 p_i, and rotation =
+ *  the weighted quaternion average (eigenvector of sum w_i q_i q_i^T, LAPACK) with w_i = 1 / trace(S_i).
+ *  `covariances` may be NULL: equal weights. `out_covariance` (may be NULL) receives the fused position
+ *  covariance: (sum S_i^-1)^-1, or without input covariances the sample covariance of the positions
+ *  divided by count (all zeros for a single observation). FATHOM_ERR_OUT_OF_RANGE for a covariance that
+ *  is not symmetric positive definite; FATHOM_ERR_DEGENERATE when the rotations cancel out. */
+fathom_status fathom_tag_fuse(const fathom_pose *poses, const float *covariances, size_t count, fathom_pose *out,
+                              float out_covariance[9]);
+
+/** Where a label (a flat panel) goes relative to its target. */
+typedef enum fathom_anchor_point {
+    FATHOM_ANCHOR_AUTO = 0,      /**< the first of TOP, BOTTOM, LEADING, TRAILING not in used_anchors, else TOP */
+    FATHOM_ANCHOR_CENTER = 1,    /**< centred on the target */
+    FATHOM_ANCHOR_LEADING = 2,   /**< beside the target's left edge */
+    FATHOM_ANCHOR_TRAILING = 3,  /**< beside the target's right edge */
+    FATHOM_ANCHOR_TOP = 4,       /**< above the target's top edge */
+    FATHOM_ANCHOR_BOTTOM = 5,    /**< below the target's bottom edge */
+    FATHOM_ANCHOR_COVER = 6      /**< covering the target (same place as CENTER) */
+} fathom_anchor_point;
+
+/** What a label is placed against. */
+typedef enum fathom_label_target {
+    FATHOM_LABEL_ON_IMAGE = 0,   /**< a tracked image: it lies in its own x-z plane, +x right, +z toward its
+                                      bottom edge; the panel is turned -90 degrees about x to lie on it */
+    FATHOM_LABEL_ON_PANEL = 1    /**< a parent panel: placed in the parent's x-y plane, top = +y; not turned */
+} fathom_label_target;
+
+/** A label placement request (a struct so it can grow without new functions). */
+typedef struct fathom_label_request {
+    int32_t anchor;                  /**< a fathom_anchor_point */
+    int32_t target;                  /**< a fathom_label_target */
+    float target_width;              /**< W: the tracked image's (or parent panel's) width, meters, > 0 */
+    float target_height;             /**< H: its height, meters, > 0 */
+    float panel_width;               /**< w: the label panel's width, meters, > 0 */
+    float panel_height;              /**< h: its height, meters, > 0 */
+    fathom_vec3 relative_position;   /**< added to the position, in the target's frame, meters */
+    fathom_vec3 position_offset;     /**< added to the position, in the target's frame, meters */
+    uint32_t used_anchors;           /**< for AUTO: bit (1u << point) set for each fathom_anchor_point already
+                                          taken by another label of the same target */
+} fathom_label_request;
+
+/** A label's placement in its target's frame. */
+typedef struct fathom_label_placement {
+    fathom_vec3 position;      /**< panel centre: relative_position + position_offset + anchor offset */
+    fathom_quat orientation;   /**< panel rotation: -90 degrees about x on an image, identity on a panel */
+    int32_t anchor;            /**< the anchor point used (AUTO resolved) */
+} fathom_label_placement;
+
+/** Places a label. Anchor offsets on an image (x, 0, z): center/cover (0, 0), top (0, -(H/2 + h/2)),
+ *  bottom (0, +(H/2 + h/2)), leading (-(W/2 + w/2), 0), trailing (+(W/2 + w/2), 0). On a panel the same
+ *  offsets lie in x-y with top = +y: top (0, +(H/2 + h/2), 0), bottom (0, -(H/2 + h/2), 0).
+ *  FATHOM_ERR_OUT_OF_RANGE for an unknown anchor or target, or a size <= 0. */
+fathom_status fathom_label_place(const fathom_label_request *request, fathom_label_placement *out);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Cameras                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** The intrinsics of the same sensor at another resolution: fx' = fx * w'/w, cx' = cx * w'/w,
+ *  fy' = fy * h'/h, cy' = cy * h'/h (e.g. from the 1920x1440 RGB image to the 256x192 depth map).
+ *  FATHOM_ERR_OUT_OF_RANGE for a zero size or focal length <= 0. */
+fathom_status fathom_intrinsics_scale(const fathom_intrinsics *intrinsics, uint32_t width, uint32_t height,
+                                      fathom_intrinsics *out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* FATHOM_H */
