@@ -4,19 +4,18 @@ import Glibc
 /// The capture app's `boundingbox.json`: centre, angle, the eight corners and an anchor matrix.
 /// The scale is not stored; reading recovers it (and a clamping floor) from the corners.
 extension Box {
-    /// The manifest's JSON, written with JSONEncoder as the app does, keys in the app's order.
-    public func manifestJSON() throws(FathomError) -> String {
-        let c = corners
-        let manifest = ManifestFile(
-            center: .init(center),
-            rad_rot_about_y: Double(rotY),
-            positions: ManifestFile.Positions(corners: c.map(ManifestFile.Point.init)),
-            entity_anchor_4x4: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
-        do {
-            return String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self)
-        } catch {
-            throw FathomError(.format, "cannot encode the manifest: \(error)")
+    /// The manifest's JSON (compact, keys in the app's order: center, rad_rot_about_y, positions in
+    /// corner order, entity_anchor_4x4). Numbers are the shortest text that reads back as the same
+    /// Float, as JSONEncoder writes a Float.
+    public func manifestJSON() -> String {
+        func number(_ v: Float) -> String {
+            let text = "\(v)"
+            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
         }
+        func point(_ p: SIMD3<Float>) -> String { "{\"x\":\(number(p.x)),\"y\":\(number(p.y)),\"z\":\(number(p.z))}" }
+        let positions = zip(Box.cornerNames, corners).map { "\"\($0)\":\(point($1))" }.joined(separator: ",")
+        return "{\"center\":\(point(center)),\"rad_rot_about_y\":\(number(rotY)),\"positions\":{\(positions)},"
+            + "\"entity_anchor_4x4\":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}"
     }
 
     /// Reads a manifest. Throws `.parse` for text that is not JSON, `.format` for a missing, mistyped or
@@ -122,10 +121,9 @@ extension Box {
 }
 
 /// The manifest's JSON schema (field names as the app writes them).
-struct ManifestFile: Codable {
-    struct Point: Codable {
+struct ManifestFile: Decodable {
+    struct Point: Decodable {
         var x: Double, y: Double, z: Double
-        init(_ v: SIMD3<Float>) { x = Double(v.x); y = Double(v.y); z = Double(v.z) }
 
         func vector(_ name: String) throws(FathomError) -> SIMD3<Float> {
             let v = SIMD3(Float(x), Float(y), Float(z))
@@ -136,14 +134,9 @@ struct ManifestFile: Codable {
         }
     }
 
-    struct Positions: Codable {
+    struct Positions: Decodable {
         var top_left_front, top_right_front, bot_right_front, bot_left_front: Point
         var top_left_back, top_right_back, bot_right_back, bot_left_back: Point
-
-        init(corners c: [Point]) {
-            (top_left_front, top_right_front, bot_right_front, bot_left_front) = (c[0], c[1], c[2], c[3])
-            (top_left_back, top_right_back, bot_right_back, bot_left_back) = (c[4], c[5], c[6], c[7])
-        }
 
         var all: [Point] {
             [top_left_front, top_right_front, bot_right_front, bot_left_front,

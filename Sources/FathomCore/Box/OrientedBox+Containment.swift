@@ -19,12 +19,39 @@ extension OrientedBox {
             half = box.scale / 2
         }
 
+        /// 1 if (x, y, z) is inside, else 0. Three selects joined with `&`, not `&&`: no branches, so
+        /// the loops around it vectorise.
         @inlinable @inline(__always)
-        func contains(_ x: Float, _ y: Float, _ z: Float) -> Bool {
+        func inside(_ x: Float, _ y: Float, _ z: Float) -> Int {
             let lx = r0.x * x + r0.y * y + r0.z * z - offset.x
             let ly = r1.x * x + r1.y * y + r1.z * z - offset.y
             let lz = r2.x * x + r2.y * y + r2.z * z - offset.z
-            return (abs(lx) <= half.x) && (abs(ly) <= half.y) && (abs(lz) <= half.z)
+            return (abs(lx) <= half.x ? 1 : 0) & (abs(ly) <= half.y ? 1 : 0) & (abs(lz) <= half.z ? 1 : 0)
+        }
+
+        /// mask[k] = inside(point start + k) for k in 0..<count; returns how many are inside.
+        @inlinable
+        func mask(_ points: PointBuffer, from start: Int, count: Int, into mask: UnsafeMutablePointer<UInt8>) -> Int {
+            let s = points.floatStride
+            var inside = 0
+            if s == 3 {
+                let p = points.base + start &* 3
+                for k in 0..<count {
+                    let q = p + k &* 3
+                    let flag = self.inside(q[0], q[1], q[2])
+                    mask[k] = UInt8(truncatingIfNeeded: flag)
+                    inside &+= flag
+                }
+            } else {
+                let p = points.base + start &* s
+                for k in 0..<count {
+                    let q = p + k &* s
+                    let flag = self.inside(q[0], q[1], q[2])
+                    mask[k] = UInt8(truncatingIfNeeded: flag)
+                    inside &+= flag
+                }
+            }
+            return inside
         }
     }
 
@@ -36,13 +63,13 @@ extension OrientedBox {
         if points.floatStride == 3 {
             for i in 0..<n {
                 let q = p + i &* 3
-                inside &+= test.contains(q[0], q[1], q[2]) ? 1 : 0
+                inside &+= test.inside(q[0], q[1], q[2])
             }
         } else {
             let s = points.floatStride
             for i in 0..<n {
                 let q = p + i &* s
-                inside &+= test.contains(q[0], q[1], q[2]) ? 1 : 0
+                inside &+= test.inside(q[0], q[1], q[2])
             }
         }
         return inside
@@ -50,56 +77,38 @@ extension OrientedBox {
 
     /// mask[i] = 1 if point i is inside, else 0; returns the number inside. `mask` holds count bytes.
     public func maskInside(_ points: PointBuffer, mask: UnsafeMutablePointer<UInt8>) -> Int {
-        let test = InsideTest(self)
-        let p = points.base, n = points.count, s = points.floatStride
-        var inside = 0
-        if s == 3 {
-            for i in 0..<n {
-                let q = p + i &* 3
-                let flag: UInt8 = test.contains(q[0], q[1], q[2]) ? 1 : 0
-                mask[i] = flag
-                inside &+= Int(flag)
-            }
-        } else {
-            for i in 0..<n {
-                let q = p + i &* s
-                let flag: UInt8 = test.contains(q[0], q[1], q[2]) ? 1 : 0
-                mask[i] = flag
-                inside &+= Int(flag)
-            }
-        }
-        return inside
+        InsideTest(self).mask(points, from: 0, count: points.count, into: mask)
     }
 
     /// Writes the indices of the points inside, ascending, up to `capacity`; returns the total number
     /// inside (which may exceed capacity: then only the first `capacity` were written).
+    ///
+    /// Works in blocks: a vectorised mask of `block` points, then a compaction that skips eight
+    /// outside points at a time.
     public func indicesInside(_ points: PointBuffer, into out: UnsafeMutablePointer<UInt64>?, capacity: Int) -> Int {
         let test = InsideTest(self)
-        let p = points.base, n = points.count, s = points.floatStride
-        var found = 0
-        var i = 0
-        // Branch-free stores while a whole block is sure to fit: out[found] is written every step and
-        // kept only when the point is inside.
-        let block = 256
-        if let out {
-            while i &+ block <= n && capacity &- found >= block {
-                for j in i..<(i &+ block) {
-                    let q = p + j &* s
-                    out[found] = UInt64(j)
-                    found &+= test.contains(q[0], q[1], q[2]) ? 1 : 0
+        let block = 1024
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: block / 8) { words in
+            let mask = UnsafeMutableRawPointer(words.baseAddress!).assumingMemoryBound(to: UInt8.self)
+            var found = 0
+            var start = 0
+            while start < points.count {
+                let m = Swift.min(block, points.count &- start)
+                let inBlock = test.mask(points, from: start, count: m, into: mask)
+                if inBlock > 0 {
+                    // Zero the tail so whole words can be tested.
+                    for k in m..<((m &+ 7) / 8 &* 8) { mask[k] = 0 }
+                    for w in 0..<((m &+ 7) / 8) where words[w] != 0 {
+                        for k in (w &* 8)..<(w &* 8 &+ 8) where mask[k] != 0 {
+                            if found < capacity, let out { out[found] = UInt64(start &+ k) }
+                            found &+= 1
+                        }
+                    }
                 }
-                i &+= block
+                start &+= m
             }
+            return found
         }
-        while i < n {
-            let q = p + i &* s
-            if test.contains(q[0], q[1], q[2]) {
-                if found < capacity, let out { out[found] = UInt64(i) }
-                found &+= 1
-            }
-            i &+= 1
-        }
-        return found
     }
 
     /// out[i] = signed distance from point i to the surface: negative inside, positive outside (meters).
