@@ -27,7 +27,9 @@ let package = Package(
                        providers: [.apt(["libedit-dev"])]),
         .target(name: "FathomCore", dependencies: ["CLapack", "CZlib"]),
         .target(name: "Fathom", dependencies: ["FathomCore", "CFathom"]),
-        .executableTarget(name: "fathom-cli", dependencies: ["FathomCore", "CEdit"]),
+        // Swift 5 mode: the CLI is single-threaded and uses the C stdio globals (stdin, stdout, stderr).
+        .executableTarget(name: "fathom-cli", dependencies: ["FathomCore", "CEdit"],
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "FathomCoreTests", dependencies: ["FathomCore"]),
     ]
 )

@@ -67,18 +67,22 @@ extension Box {
     /// The face on the offset's side moves out by |offset|; the opposite face stays.
     public mutating func extendSide(_ offset: SIMD3<Float>) throws(FathomError) {
         try Check.finite(offset, "offset")
-        try applySide(scale: scale + componentAbs(offset), offset: offset, name: "scale + |offset|")
+        try applySide(scale: scale + componentAbs(offset), offset: offset)
     }
 
     /// The face opposite the offset's sign moves in by |offset|. Throws `.outOfRange` if a scale would
     /// become <= 0.
     public mutating func shrinkSide(_ offset: SIMD3<Float>) throws(FathomError) {
         try Check.finite(offset, "offset")
-        try applySide(scale: scale - componentAbs(offset), offset: offset, name: "scale - |offset|")
+        try applySide(scale: scale - componentAbs(offset), offset: offset)
     }
 
-    private mutating func applySide(scale newScale: SIMD3<Float>, offset: SIMD3<Float>, name: String) throws(FathomError) {
-        try Check.positive(newScale, name)
+    private mutating func applySide(scale newScale: SIMD3<Float>, offset: SIMD3<Float>) throws(FathomError) {
+        for axis in 0..<3 where !(newScale[axis] > 0) {
+            let name = ["x", "y", "z"][axis]
+            throw FathomError(newScale[axis].isFinite ? .outOfRange : .notFinite,
+                              "offset.\(name) = \(offset[axis]) would leave scale.\(name) = \(newScale[axis]); it must stay > 0")
+        }
         let newCenter = center + rotation * (offset / 2)
         try Check.finite(newCenter, "center")
         scale = newScale

@@ -1,0 +1,74 @@
+import FathomCore
+
+/// Typed access to a call's evaluated arguments, with usage errors that name the argument.
+struct Arguments {
+    let values: [Value]
+    let usage: String
+
+    var count: Int { values.count }
+
+    func expect(_ range: ClosedRange<Int>) throws {
+        guard range.contains(values.count) else {
+            throw FathomError(.outOfRange, "expected \(range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)") argument(s), got \(values.count); usage: \(usage)")
+        }
+    }
+
+    private func wrong(_ i: Int, _ name: String, _ wanted: String) -> FathomError {
+        FathomError(.outOfRange, "\(name) must be \(wanted), got \(values[i].typeName); usage: \(usage)")
+    }
+
+    func number(_ i: Int, _ name: String) throws -> Double {
+        guard case .number(let v) = values[i] else { throw wrong(i, name, "a number") }
+        return v
+    }
+
+    func float(_ i: Int, _ name: String) throws -> Float { Float(try number(i, name)) }
+
+    func integer(_ i: Int, _ name: String) throws -> Int {
+        let v = try number(i, name)
+        guard v.rounded() == v, abs(v) < 1e15 else { throw wrong(i, name, "a whole number") }
+        return Int(v)
+    }
+
+    func vector3(_ i: Int, _ name: String) throws -> SIMD3<Float> {
+        guard case .vector(let v) = values[i], v.count == 3 else { throw wrong(i, name, "a 3-vector (x, y, z)") }
+        return SIMD3(Float(v[0]), Float(v[1]), Float(v[2]))
+    }
+
+    func quaternion(_ i: Int, _ name: String) throws -> Quaternion {
+        guard case .vector(let v) = values[i], v.count == 4 else { throw wrong(i, name, "a quaternion (x, y, z, w)") }
+        return Quaternion(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]))
+    }
+
+    func floats(_ i: Int, _ name: String, count: Int) throws -> [Float] {
+        guard case .vector(let v) = values[i], v.count == count else { throw wrong(i, name, "\(count) numbers") }
+        return v.map(Float.init)
+    }
+
+    func string(_ i: Int, _ name: String) throws -> String {
+        guard case .string(let s) = values[i] else { throw wrong(i, name, "a string in double quotes") }
+        return s
+    }
+
+    func pose(_ i: Int, _ name: String) throws -> Pose {
+        guard case .pose(let p) = values[i] else { throw wrong(i, name, "a pose") }
+        return p
+    }
+
+    func cloud(_ i: Int, _ name: String) throws -> Cloud {
+        guard case .cloud(let c) = values[i] else { throw wrong(i, name, "a point cloud") }
+        return c
+    }
+
+    /// A box or an oriented box, as an oriented box (for culling and distances).
+    func orientedBox(_ i: Int, _ name: String) throws -> OrientedBox {
+        switch values[i] {
+        case .obb(let o): return o
+        case .box(let b): return try b.orientedBox()
+        default: throw wrong(i, name, "a box or an oriented box")
+        }
+    }
+}
+
+func vector(_ v: SIMD3<Float>) -> Value { .vector([Double(v.x), Double(v.y), Double(v.z)]) }
+func vector(_ q: Quaternion) -> Value { .vector([q.vector.x, q.vector.y, q.vector.z, q.vector.w].map(Double.init)) }

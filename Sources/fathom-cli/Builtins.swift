@@ -1,0 +1,197 @@
+import FathomCore
+import Glibc
+
+/// A REPL function: its usage line, one-line summary, and implementation.
+struct Builtin {
+    let usage: String
+    let summary: String
+    let run: (Arguments) throws -> Value
+}
+
+/// Global functions, grouped for `help`.
+let builtinGroups: [(title: String, names: [String])] = [
+    ("Numbers and rotations", ["deg", "rad", "quat", "quat_matrix", "matrix_quat", "qmul", "normalize", "slerp", "angle_between", "rotate"]),
+    ("Poses", ["pose", "pose_rows", "pose_columns", "identity", "compose", "inverse", "apply", "apply_dir", "yaw", "distance", "orthonormalize", "rows"]),
+    ("Boxes", ["box", "obb", "load_manifest", "fit_pca", "fit_upright"]),
+    ("Point clouds", ["random_points", "count_inside", "indices_inside", "signed_distance"]),
+    ("Tags and labels", ["tag_world", "snap_vertical", "rotate_cov", "fuse", "label"]),
+]
+
+let builtins: [String: Builtin] = [
+    "deg": Builtin(usage: "deg(radians)", summary: "radians to degrees (write 30deg for 30 degrees in radians)") { a in
+        try a.expect(1...1); return .number(try a.number(0, "radians") * 180 / .pi)
+    },
+    "rad": Builtin(usage: "rad(degrees)", summary: "degrees to radians") { a in
+        try a.expect(1...1); return .number(try a.number(0, "degrees") * .pi / 180)
+    },
+    "quat": Builtin(usage: "quat(axis, angle)", summary: "rotation quaternion (x, y, z, w) from an axis and an angle (radians)") { a in
+        try a.expect(2...2); return vector(try Quaternion(axis: a.vector3(0, "axis"), angle: a.float(1, "angle")))
+    },
+    "quat_matrix": Builtin(usage: "quat_matrix(q)", summary: "3x3 rotation matrix of q, 9 numbers column-major") { a in
+        try a.expect(1...1)
+        return .vector(try Quaternion.rotation(a.quaternion(0, "q"), "q").matrix.columnMajor.map(Double.init))
+    },
+    "matrix_quat": Builtin(usage: "matrix_quat(m9)", summary: "quaternion of a 3x3 rotation given as 9 numbers column-major") { a in
+        try a.expect(1...1)
+        guard let m = Matrix3(columnMajor: try a.floats(0, "m9", count: 9)) else { return .none }
+        return vector(try Quaternion(checkedRotation: m))
+    },
+    "qmul": Builtin(usage: "qmul(a, b)", summary: "Hamilton product a * b (b first, then a)") { a in
+        try a.expect(2...2); return vector(try a.quaternion(0, "a") * a.quaternion(1, "b"))
+    },
+    "normalize": Builtin(usage: "normalize(q)", summary: "q / |q|") { a in
+        try a.expect(1...1); return vector(try a.quaternion(0, "q").normalized())
+    },
+    "slerp": Builtin(usage: "slerp(a, b, t)", summary: "spherical interpolation of rotations, t = 0 gives a, 1 gives b") { a in
+        try a.expect(3...3)
+        let qa = try Quaternion.rotation(a.quaternion(0, "a"), "a"), qb = try Quaternion.rotation(a.quaternion(1, "b"), "b")
+        return vector(qa.slerp(to: qb, t: try a.float(2, "t")))
+    },
+    "angle_between": Builtin(usage: "angle_between(a, b)", summary: "angle of the rotation from a to b, radians") { a in
+        try a.expect(2...2)
+        let qa = try Quaternion.rotation(a.quaternion(0, "a"), "a"), qb = try Quaternion.rotation(a.quaternion(1, "b"), "b")
+        return .number(Double(qa.angle(to: qb)))
+    },
+    "rotate": Builtin(usage: "rotate(q, v)", summary: "v rotated by q") { a in
+        try a.expect(2...2); return vector(try Quaternion.rotation(a.quaternion(0, "q"), "q").rotate(a.vector3(1, "v")))
+    },
+    "pose": Builtin(usage: "pose(q, t)", summary: "rigid pose from a rotation quaternion and a translation") { a in
+        try a.expect(2...2); return .pose(try Pose(rotation: a.quaternion(0, "q"), translation: a.vector3(1, "t")))
+    },
+    "pose_rows": Builtin(usage: "pose_rows(m16)", summary: "pose from 16 numbers row by row (as NeRF-style files nest them)") { a in
+        try a.expect(1...1); return .pose(try Pose(rowMajor: a.floats(0, "m16", count: 16)))
+    },
+    "pose_columns": Builtin(usage: "pose_columns(m16)", summary: "pose from 16 numbers column by column (simd / ARKit order)") { a in
+        try a.expect(1...1); return .pose(try Pose(columnMajor: a.floats(0, "m16", count: 16)))
+    },
+    "identity": Builtin(usage: "identity()", summary: "the identity pose") { a in
+        try a.expect(0...0); return .pose(.identity)
+    },
+    "compose": Builtin(usage: "compose(a, b)", summary: "a * b: pose b followed by a (also written a * b)") { a in
+        try a.expect(2...2); return .pose(try a.pose(0, "a") * a.pose(1, "b"))
+    },
+    "inverse": Builtin(usage: "inverse(p)", summary: "inverse of a rigid pose") { a in
+        try a.expect(1...1); return .pose(try a.pose(0, "p").inverse)
+    },
+    "apply": Builtin(usage: "apply(p, point)", summary: "pose applied to a point (also written p * point)") { a in
+        try a.expect(2...2); return vector(try a.pose(0, "p").apply(point: a.vector3(1, "point")))
+    },
+    "apply_dir": Builtin(usage: "apply_dir(p, direction)", summary: "pose's rotation applied to a direction") { a in
+        try a.expect(2...2); return vector(try a.pose(0, "p").apply(direction: a.vector3(1, "direction")))
+    },
+    "yaw": Builtin(usage: "yaw(p)", summary: "heading of a pose about +y, radians in (-pi, pi]") { a in
+        try a.expect(1...1); return .number(Double(try a.pose(0, "p").yaw))
+    },
+    "distance": Builtin(usage: "distance(a, b)", summary: "(meters, radians) between two poses") { a in
+        try a.expect(2...2)
+        let d = try a.pose(0, "a").distance(to: a.pose(1, "b"))
+        return .vector([Double(d.meters), Double(d.radians)])
+    },
+    "orthonormalize": Builtin(usage: "orthonormalize(m16, max_deviation)", summary: "nearest rigid pose to a 4x4 column-major matrix (LAPACK SVD)") { a in
+        try a.expect(2...2)
+        return .pose(try Pose.orthonormalized(columnMajor: a.floats(0, "m16", count: 16), maxDeviation: a.float(1, "max_deviation")))
+    },
+    "rows": Builtin(usage: "rows(p)", summary: "the 16 numbers of a pose, row by row") { a in
+        try a.expect(1...1); return .vector(try a.pose(0, "p").rowMajor.map(Double.init))
+    },
+    "box": Builtin(usage: "box(center, scale [, rot_y [, floor]])", summary: "the capture app's box (yaw only), optionally on a floor") { a in
+        try a.expect(2...4)
+        return .box(try Box(center: a.vector3(0, "center"), scale: a.vector3(1, "scale"),
+                            rotY: a.count > 2 ? a.float(2, "rot_y") : 0, floor: a.count > 3 ? a.float(3, "floor") : nil))
+    },
+    "obb": Builtin(usage: "obb(center, scale [, q])", summary: "oriented box with any rotation") { a in
+        try a.expect(2...3)
+        return .obb(try OrientedBox(center: a.vector3(0, "center"), scale: a.vector3(1, "scale"),
+                                    rotation: a.count > 2 ? a.quaternion(2, "q") : .identity))
+    },
+    "load_manifest": Builtin(usage: "load_manifest(\"boundingbox.json\")", summary: "read a box from the capture app's manifest") { a in
+        try a.expect(1...1); return .box(try Box(manifestAt: a.string(0, "path")))
+    },
+    "fit_pca": Builtin(usage: "fit_pca(cloud)", summary: "oriented box along the points' principal axes (LAPACK)") { a in
+        try a.expect(1...1); return .obb(try a.cloud(0, "cloud").withBuffer { try OrientedBox.fitPCA($0) })
+    },
+    "fit_upright": Builtin(usage: "fit_upright(cloud)", summary: "yaw-only box of least footprint (min-area rectangle of the x-z hull)") { a in
+        try a.expect(1...1); return .box(try a.cloud(0, "cloud").withBuffer { try Box.fitUpright($0) })
+    },
+    "random_points": Builtin(usage: "random_points(n, low, high [, seed])", summary: "n points uniform in the axis box [low, high]") { a in
+        try a.expect(3...4)
+        let n = try a.integer(0, "n")
+        guard (1...100_000_000).contains(n) else { throw FathomError(.outOfRange, "n must be in 1...100000000, got \(n)") }
+        let low = try a.vector3(1, "low"), high = try a.vector3(2, "high")
+        var state = UInt64(truncatingIfNeeded: a.count > 3 ? try a.integer(3, "seed") : 1)
+        let xyz = (0..<(3 * n)).map { i -> Float in
+            let u = Float(splitMix64(&state) >> 40) / Float(1 << 24)
+            return low[i % 3] + (high[i % 3] - low[i % 3]) * u
+        }
+        return .cloud(Cloud(xyz: xyz))
+    },
+    "count_inside": Builtin(usage: "count_inside(box, cloud)", summary: "how many points are inside a box or oriented box") { a in
+        try a.expect(2...2)
+        let box = try a.orientedBox(0, "box")
+        return .number(Double(try a.cloud(1, "cloud").withBuffer { box.countInside($0) }))
+    },
+    "indices_inside": Builtin(usage: "indices_inside(box, cloud)", summary: "indices of the points inside (first 20 shown)") { a in
+        try a.expect(2...2)
+        let box = try a.orientedBox(0, "box")
+        let indices = try a.cloud(1, "cloud").withBuffer { points in
+            var out = [UInt64](repeating: 0, count: points.count)
+            let n = out.withUnsafeMutableBufferPointer { box.indicesInside(points, into: $0.baseAddress, capacity: $0.count) }
+            return Array(out.prefix(n))
+        }
+        return .vector(indices.prefix(20).map(Double.init))
+    },
+    "signed_distance": Builtin(usage: "signed_distance(box, point)", summary: "signed distance from a point to the box surface (negative inside)") { a in
+        try a.expect(2...2)
+        let box = try a.orientedBox(0, "box")
+        let point = try a.vector3(1, "point")
+        try Check.finite(point, "point")
+        var xyz = [point.x, point.y, point.z]
+        var d: Float = 0
+        try xyz.withUnsafeMutableBufferPointer { buffer in
+            box.signedDistances(try PointBuffer(base: buffer.baseAddress!, count: 1, strideBytes: 12), into: &d)
+        }
+        return .number(Double(d))
+    },
+    "tag_world": Builtin(usage: "tag_world(camera, tag_in_optical)", summary: "tag's world pose: camera * diag(1,-1,-1,1) * tag") { a in
+        try a.expect(2...2); return .pose(TagPose.world(camera: try a.pose(0, "camera"), tagInOptical: try a.pose(1, "tag_in_optical")))
+    },
+    "snap_vertical": Builtin(usage: "snap_vertical(tag)", summary: "tag turned about its x axis so its normal is horizontal") { a in
+        try a.expect(1...1); return .pose(try TagPose.snappedVertical(a.pose(0, "tag")))
+    },
+    "rotate_cov": Builtin(usage: "rotate_cov(p, cov9)", summary: "R * S * R^T for a 3x3 covariance given column-major") { a in
+        try a.expect(2...2)
+        guard let s = Matrix3(columnMajor: try a.floats(1, "cov9", count: 9)) else { return .none }
+        return .vector(TagPose.rotate(covariance: s, by: try a.pose(0, "p").rotation).columnMajor.map(Double.init))
+    },
+    "fuse": Builtin(usage: "fuse(pose1, pose2, ...)", summary: "one pose from several observations of a tag (equal weights)") { a in
+        guard a.count >= 1 else { throw FathomError(.outOfRange, "fuse needs at least one pose; usage: \(a.usage)") }
+        let poses = try (0..<a.count).map { try a.pose($0, "pose\($0 + 1)") }
+        return .pose(try TagFusion.fuse(poses, covariances: nil).pose)
+    },
+    "label": Builtin(usage: "label(\"anchor\", (W, H), (w, h) [, \"image\"|\"panel\" [, \"used,...\"]])",
+                     summary: "label panel position and orientation next to an image or panel") { a in
+        try a.expect(3...5)
+        let name = try a.string(0, "anchor")
+        guard let anchor = LabelPlacement.Anchor.allCases.first(where: { $0.name == name }) else {
+            throw FathomError(.outOfRange, "anchor must be one of \(LabelPlacement.Anchor.allCases.map(\.name).joined(separator: ", ")), got '\(name)'")
+        }
+        let target = try a.count > 3 ? a.string(3, "target") : "image"
+        guard target == "image" || target == "panel" else { throw FathomError(.outOfRange, "target must be \"image\" or \"panel\", got '\(target)'") }
+        let used = try a.count > 4 ? a.string(4, "used").split(separator: ",").map(String.init) : []
+        let usedAnchors = Set(LabelPlacement.Anchor.allCases.filter { used.contains($0.name) })
+        let t = try a.floats(1, "(W, H)", count: 2), p = try a.floats(2, "(w, h)", count: 2)
+        let placement = try LabelPlacement.place(.init(anchor: anchor, target: target == "image" ? .image : .panel,
+                                                       targetSize: SIMD2(t[0], t[1]), panelSize: SIMD2(p[0], p[1]), used: usedAnchors))
+        return .list([.string("anchor \(placement.anchor.name)"), .string("position \(format(placement.position))"),
+                      .string("orientation \(format(placement.orientation))")])
+    },
+]
+
+/// SplitMix64: a small, seeded generator so generated clouds are reproducible.
+func splitMix64(_ state: inout UInt64) -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+}

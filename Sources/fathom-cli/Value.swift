@@ -1,0 +1,79 @@
+import FathomCore
+import Glibc
+
+/// A point cloud held by the REPL: packed float32 xyz.
+final class Cloud {
+    let xyz: [Float]
+    init(xyz: [Float]) { self.xyz = xyz }
+    var count: Int { xyz.count / 3 }
+
+    /// Runs `body` with a validated view of the points.
+    func withBuffer<R>(_ body: (PointBuffer) throws -> R) throws -> R {
+        try xyz.withUnsafeBufferPointer { raw in
+            guard let base = raw.baseAddress else { throw FathomError(.outOfRange, "the cloud is empty") }
+            return try body(PointBuffer(base: base, count: count, strideBytes: 12))
+        }
+    }
+}
+
+/// A value in the REPL.
+enum Value {
+    case none
+    case number(Double)
+    case vector([Double])      // 2..16 numbers: points, directions, quaternions (x, y, z, w), 4x4 matrices
+    case string(String)
+    case box(Box)
+    case obb(OrientedBox)
+    case pose(Pose)
+    case cloud(Cloud)
+    case list([Value])
+
+    var typeName: String {
+        switch self {
+        case .none: "nothing"
+        case .number: "a number"
+        case .vector(let v): "a \(v.count)-vector"
+        case .string: "a string"
+        case .box: "a box"
+        case .obb: "an oriented box"
+        case .pose: "a pose"
+        case .cloud: "a point cloud"
+        case .list: "a list"
+        }
+    }
+}
+
+/// Numbers as %.6g, so printed values are short and stable.
+func format(_ v: Double) -> String {
+    if v == 0 { return "0" }  // also -0
+    var buffer = [CChar](repeating: 0, count: 64)
+    _ = withVaList([v]) { vsnprintf(&buffer, buffer.count, "%.6g", $0) }
+    return String(cString: buffer)
+}
+
+func format(_ v: Float) -> String { format(Double(v)) }
+
+func format(_ v: SIMD3<Float>) -> String { "(\(format(v.x)), \(format(v.y)), \(format(v.z)))" }
+
+func format(_ q: Quaternion) -> String {
+    "(\(format(q.vector.x)), \(format(q.vector.y)), \(format(q.vector.z)), \(format(q.vector.w)))"
+}
+
+func format(_ value: Value) -> String {
+    switch value {
+    case .none: return ""
+    case .number(let v): return format(v)
+    case .vector(let v): return "(" + v.map(format).joined(separator: ", ") + ")"
+    case .string(let s): return s
+    case .box(let b):
+        let floor = b.floor.map { " floor=\(format($0))" } ?? ""
+        return "box center=\(format(b.center)) scale=\(format(b.scale)) rot_y=\(format(b.rotY)) (\(format(Double(b.rotY) * 180 / .pi))deg)\(floor)"
+    case .obb(let o):
+        return "obb center=\(format(o.center)) scale=\(format(o.scale)) rotation=\(format(o.rotation)) volume=\(format(o.volume))"
+    case .pose(let p):
+        let rows = p.rowMajor
+        return "pose\n" + (0..<4).map { r in "  [" + (0..<4).map { c in format(rows[r * 4 + c]) }.joined(separator: ", ") + "]" }.joined(separator: "\n")
+    case .cloud(let c): return "cloud of \(c.count) points"
+    case .list(let items): return items.map(format).joined(separator: "\n")
+    }
+}
