@@ -53,17 +53,22 @@ func format(_ v: Double) -> String {
 
 func format(_ v: Float) -> String { format(Double(v)) }
 
-func format(_ v: SIMD3<Float>) -> String { "(\(format(v.x)), \(format(v.y)), \(format(v.z)))" }
-
-func format(_ q: Quaternion) -> String {
-    "(\(format(q.vector.x)), \(format(q.vector.y)), \(format(q.vector.z)), \(format(q.vector.w)))"
+/// Components as %.6g, with those below the printed resolution of the largest (1e-6 of it, or of 1)
+/// shown as 0, so float rounding noise such as -1.19209e-07 next to 1 does not clutter the output.
+func format(components: [Double]) -> String {
+    let resolution = 1e-6 * max(1, components.map(abs).max() ?? 0)
+    return "(" + components.map { format(abs($0) < resolution ? 0 : $0) }.joined(separator: ", ") + ")"
 }
+
+func format(_ v: SIMD3<Float>) -> String { format(components: [Double(v.x), Double(v.y), Double(v.z)]) }
+
+func format(_ q: Quaternion) -> String { format(components: [q.vector.x, q.vector.y, q.vector.z, q.vector.w].map(Double.init)) }
 
 func format(_ value: Value) -> String {
     switch value {
     case .none: return ""
     case .number(let v): return format(v)
-    case .vector(let v): return "(" + v.map(format).joined(separator: ", ") + ")"
+    case .vector(let v): return format(components: v)
     case .string(let s): return s
     case .box(let b):
         let floor = b.floor.map { " floor=\(format($0))" } ?? ""
@@ -72,7 +77,7 @@ func format(_ value: Value) -> String {
         return "obb center=\(format(o.center)) scale=\(format(o.scale)) rotation=\(format(o.rotation)) volume=\(format(o.volume))"
     case .pose(let p):
         let rows = p.rowMajor
-        return "pose\n" + (0..<4).map { r in "  [" + (0..<4).map { c in format(rows[r * 4 + c]) }.joined(separator: ", ") + "]" }.joined(separator: "\n")
+        return "pose\n" + (0..<4).map { r in "  " + format(components: (0..<4).map { Double(rows[r * 4 + $0]) }) }.joined(separator: "\n")
     case .cloud(let c): return "cloud of \(c.count) points"
     case .list(let items): return items.map(format).joined(separator: "\n")
     }

@@ -98,9 +98,11 @@ public struct Quaternion: Equatable, Sendable {
     }
 
     /// The angle of the rotation taking `self` to `other`, radians in [0, pi]. Both must be unit.
+    /// Uses 2 atan2(|v|, |w|) of the relative rotation: acos of a dot product near 1 would lose
+    /// about 1e-3 rad to float rounding for nearly equal rotations.
     public func angle(to other: Quaternion) -> Float {
-        let d = Swift.min(abs((vector * other.vector).sum()), 1)
-        return 2 * acos(d)
+        let relative = conjugate * other
+        return 2 * atan2(FathomCore.length(relative.imag), abs(relative.real))
     }
 
     /// Spherical interpolation along the shorter arc from `self` (t = 0) to `other` (t = 1); unit inputs.
