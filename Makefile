@@ -19,7 +19,7 @@ LIB := $(BUILD_DIR)/libfathom.so
 CLI := $(BUILD_DIR)/fathom-cli
 export FATHOM_LIBRARY := $(CURDIR)/$(LIB)
 
-.PHONY: all deps build lib cli demo test test-swift test-c test-python test-repl test-abi bench install clean
+.PHONY: all deps build lib demo test test-swift test-c test-python test-repl test-readme test-abi bench install clean
 
 all: build
 
@@ -46,7 +46,7 @@ demo: build
 	$(CLI) run examples/box_flow.fathom
 
 ## test: every test — Swift core, C ABI, Python binding, REPL scripts. Fails on the first failing suite.
-test: build test-swift test-abi test-c test-python test-repl
+test: build test-swift test-abi test-c test-python test-repl test-readme
 
 test-swift:
 	$(SWIFT) test $(SWIFT_FLAGS)
@@ -62,6 +62,9 @@ test-python:
 
 test-repl:
 	sh Tests/repl/run.sh $(CLI)
+
+test-readme:
+	sh Tests/readme/check_c_example.sh README.md $(CURDIR)/$(BUILD_DIR) $(CURDIR)/include
 
 ## bench: side-by-side speed against the anchors (installs numpy/open3d into bench/.venv).
 bench: build
