@@ -16,7 +16,9 @@
  *  - Quaternions are stored (x, y, z, w): vector part first, real part last, like simd_quatf.
  *  - Point buffers are (pointer, count, stride in bytes): point i's x, y, z are three consecutive
  *    float32 at byte offset i * stride. The pointer must be 4-byte aligned, the stride a multiple of 4
- *    and at least 12, and count >= 1. The caller owns the buffer; it is read only during the call.
+ *    and at least 12, and count >= 1 (else FATHOM_ERR_OUT_OF_RANGE); count * stride must not overflow
+ *    (FATHOM_ERR_OVERFLOW). The caller owns the buffer; it is read only during the call.
+ *  - A quaternion used as a rotation must have |q| within 1e-3 of 1 (else FATHOM_ERR_OUT_OF_RANGE).
  *  - Thread safety: every function is reentrant and may be called from many threads at once, as long
  *    as no two threads write the same output or the same in-out value (such as a fathom_box being edited).
  *
@@ -64,7 +66,7 @@ typedef enum fathom_status {
     FATHOM_ERR_DEGENERATE = 7,          /**< geometry too degenerate for the operation (coincident points, zero vector) */
     FATHOM_ERR_INVALID_STATE = 8,       /**< the object lacks what the call needs (a box without a floor) */
     FATHOM_ERR_PARSE = 9,               /**< text that is not well-formed (truncated or malformed JSON) */
-    FATHOM_ERR_FORMAT = 10,             /**< well-formed data with a missing, extra or mistyped field */
+    FATHOM_ERR_FORMAT = 10,             /**< well-formed data with a missing or mistyped field (unknown fields are ignored) */
     FATHOM_ERR_NOT_A_BOX = 11,          /**< eight corners that do not form a box of the kind expected */
     FATHOM_ERR_IO = 12,                 /**< a file could not be opened, read or written */
     FATHOM_ERR_LAPACK = 13,             /**< a LAPACK routine reported failure */
@@ -192,7 +194,8 @@ fathom_status fathom_pose_transform_point(const fathom_pose *pose, fathom_vec3 p
 fathom_status fathom_pose_transform_direction(const fathom_pose *pose, fathom_vec3 direction, fathom_vec3 *out);
 
 /** Maps `count` points (stride `stride` bytes) through the pose into `out`, packed as count * 3 floats.
- *  `out` may equal `points` only when stride == 12. Every input point must be finite. */
+ *  `out` may equal `points` only when stride == 12. Every input point must be finite, and so must every
+ *  result (FATHOM_ERR_NOT_FINITE; `out` is then partly written). */
 fathom_status fathom_pose_transform_points(const fathom_pose *pose, const float *points, size_t count,
                                            size_t stride, float *out);
 
@@ -252,8 +255,10 @@ typedef struct fathom_face {
 /** A box with the given centre, scale (each > 0) and rotation about +y, without a floor. */
 fathom_status fathom_box_init(fathom_vec3 center, fathom_vec3 scale, float rot_y, fathom_box *out);
 
-/** FATHOM_OK if every field of `box` is valid (finite, scale > 0, has_floor 0 or 1); otherwise the
- *  status of the first bad field. Every function taking a box performs this check. */
+/** FATHOM_OK if every field of `box` is valid (finite, scale > 0, has_floor 0 or 1, and corners and
+ *  volume within float range: |center| + 2 * scale and sx * sy * sz finite, else FATHOM_ERR_NOT_FINITE);
+ *  otherwise the status of the first bad field. Every function taking a box performs this check, and
+ *  an edit whose result would fail it is refused. */
 fathom_status fathom_box_check(const fathom_box *box);
 
 /** The 8 corners in FATHOM_CORNER_* order: center + R_y(rot_y) * (±sx/2, ±sy/2, ±sz/2), with each
@@ -328,7 +333,7 @@ fathom_status fathom_box_face_distances(const fathom_box *box, fathom_vec3 point
 fathom_status fathom_box_manifest_write(const fathom_box *box, char *buffer, size_t capacity, size_t *out_length);
 
 /** Reads a manifest from `length` bytes of JSON text. FATHOM_ERR_PARSE for text that is not JSON
- *  (truncated, malformed), FATHOM_ERR_FORMAT for a missing, mistyped or non-finite field or a
+ *  (truncated, malformed, not UTF-8), FATHOM_ERR_FORMAT for a missing, mistyped or non-finite field or a
  *  non-identity entity_anchor_4x4, FATHOM_ERR_NOT_A_BOX when the corners do not form a yaw-rotated box
  *  about the stated center and angle (the message gives the reason and the worst corner). */
 fathom_status fathom_box_manifest_read(const char *json, size_t length, fathom_box *out);
@@ -354,7 +359,8 @@ typedef struct fathom_obb {
  *  when a floor is set and the box reaches below it. FATHOM_ERR_DEGENERATE if that leaves no height. */
 fathom_status fathom_box_to_obb(const fathom_box *box, fathom_obb *out);
 
-/** FATHOM_OK if every field of `obb` is valid (finite, scale > 0, rotation unit within 1e-3). */
+/** FATHOM_OK if every field of `obb` is valid: finite, scale > 0 (FATHOM_ERR_OUT_OF_RANGE), rotation
+ *  unit within 1e-3 (FATHOM_ERR_OUT_OF_RANGE), corners and volume within float range as for a box. */
 fathom_status fathom_obb_check(const fathom_obb *obb);
 
 /** The 8 corners in FATHOM_CORNER_* order (local signs as for fathom_box). */
@@ -425,7 +431,7 @@ fathom_status fathom_covariance_rotate(const fathom_pose *rotation, const float 
  *  the weighted quaternion average (eigenvector of sum w_i q_i q_i^T, LAPACK) with w_i = 1 / trace(S_i).
  *  `covariances` may be NULL: equal weights. `out_covariance` (may be NULL) receives the fused position
  *  covariance: (sum S_i^-1)^-1, or without input covariances the sample covariance of the positions
- *  divided by count (all zeros for a single observation). FATHOM_ERR_OUT_OF_RANGE for a covariance that
+ *  (normalized by count - 1) divided by count (all zeros for a single observation). FATHOM_ERR_OUT_OF_RANGE for a covariance that
  *  is not symmetric positive definite; FATHOM_ERR_DEGENERATE when the rotations cancel out. */
 fathom_status fathom_tag_fuse(const fathom_pose *poses, const float *covariances, size_t count, fathom_pose *out,
                               float out_covariance[9]);

@@ -103,6 +103,7 @@ public func fathom_pose_transform_points(_ pose: UnsafePointer<fathom_pose>?, _ 
         }
         for i in 0..<buffer.count {
             let q = p.apply(point: buffer[i])
+            guard q.isFinite else { throw FathomError(.notFinite, "points[\(i)] maps beyond the float range") }
             out[3 &* i] = q.x; out[3 &* i &+ 1] = q.y; out[3 &* i &+ 2] = q.z
         }
     }

@@ -33,6 +33,7 @@ public func fathom_quat_to_matrix(_ q: fathom_quat, _ out: UnsafeMutablePointer<
 public func fathom_quat_multiply(_ a: fathom_quat, _ b: fathom_quat, _ out: UnsafeMutablePointer<fathom_quat>?) -> fathom_status {
     abiCall("fathom_quat_multiply") {
         let product = try finite(a, "a") * finite(b, "b")
+        guard product.isFinite else { throw FathomError(.notFinite, "the product of a and b overflows the float range") }
         let out = try required(out, "out")
         out.pointee = fathom_quat(product)
     }

@@ -1,17 +1,22 @@
-/// The capture app's edits. Each validates the new state first, so on a throw the box is unchanged.
+/// The capture app's edits. Each builds the new box through the validating initializer and assigns it
+/// only then, so a throw (bad argument, or a result that overflows) leaves the box unchanged.
 extension Box {
+    /// Replaces self with the validated box of the given fields.
+    private mutating func commit(center: SIMD3<Float>? = nil, scale: SIMD3<Float>? = nil, rotY: Float? = nil,
+                                 floor: Float?? = nil) throws(FathomError) {
+        self = try Box(center: center ?? self.center, scale: scale ?? self.scale, rotY: rotY ?? self.rotY,
+                       floor: floor ?? self.floor)
+    }
+
     /// center = `newCenter`.
     public mutating func setCenter(_ newCenter: SIMD3<Float>) throws(FathomError) {
-        try Check.finite(newCenter, "center")
-        center = newCenter
+        try commit(center: newCenter)
     }
 
     /// center += offset (world).
     public mutating func updateCenter(_ offset: SIMD3<Float>) throws(FathomError) {
         try Check.finite(offset, "offset")
-        let moved = center + offset
-        try Check.finite(moved, "center + offset")
-        center = moved
+        try commit(center: center + offset)
     }
 
     /// center += R_camera * offset: a translation given in the camera's frame.
@@ -25,14 +30,15 @@ extension Box {
         try Check.finite(x, "x")
         try Check.finite(z, "z")
         guard let floor else { throw FathomError(.invalidState, "the box has no floor: set one first") }
-        center = SIMD3(x, floor + scale.y / 2, z)
+        try commit(center: SIMD3(x, floor + scale.y / 2, z))
     }
 
     /// scale = `newScale` (each > 0); with a floor, re-seated: center.y = floor + sy/2.
     public mutating func setScale(_ newScale: SIMD3<Float>) throws(FathomError) {
         try Check.positive(newScale, "scale")
-        scale = newScale
-        if let floor { center.y = floor + scale.y / 2 }
+        var newCenter = center
+        if let floor { newCenter.y = floor + newScale.y / 2 }
+        try commit(center: newCenter, scale: newScale)
     }
 
     /// scale *= multiplier per axis (each > 0); with a floor, re-seated.
@@ -45,20 +51,19 @@ extension Box {
     /// rot_y = radians.
     public mutating func setAngle(_ radians: Float) throws(FathomError) {
         try Check.finite(radians, "radians")
-        rotY = radians
+        try commit(rotY: radians)
     }
 
     /// rot_y += radians.
     public mutating func updateAngle(_ radians: Float) throws(FathomError) {
         try Check.finite(radians, "radians")
-        try Check.finite(rotY + radians, "rot_y + radians")
-        rotY += radians
+        try commit(rotY: rotY + radians)
     }
 
     /// Sets the floor height; the box does not move.
     public mutating func setFloor(_ height: Float) throws(FathomError) {
         try Check.finite(height, "height")
-        floor = height
+        try commit(floor: .some(height))
     }
 
     /// Removes the floor.
@@ -83,9 +88,6 @@ extension Box {
             throw FathomError(newScale[axis].isFinite ? .outOfRange : .notFinite,
                               "offset.\(name) = \(offset[axis]) would leave scale.\(name) = \(newScale[axis]); it must stay > 0")
         }
-        let newCenter = center + rotation * (offset / 2)
-        try Check.finite(newCenter, "center")
-        scale = newScale
-        center = newCenter
+        try commit(center: center + rotation * (offset / 2), scale: newScale)
     }
 }

@@ -22,6 +22,12 @@ extension Box {
     /// non-finite field or a non-identity anchor, `.notABox` when the corners are not the box of the
     /// stated centre and angle.
     public init(manifestJSON text: some Collection<UInt8>) throws(FathomError) {
+        // JSON files are UTF-8 (RFC 8259); JSONDecoder would also guess UTF-16/32, so check first.
+        guard String(validating: text, as: UTF8.self) != nil else {
+            throw FathomError(.parse, "not valid JSON: the text is not UTF-8")
+        }
+        guard !text.contains(0) else { throw FathomError(.parse, "not valid JSON: the text contains a NUL byte") }
+        try JSONSyntax.validate(Array(text))
         let file: ManifestFile
         do {
             file = try JSONDecoder().decode(ManifestFile.self, from: Data(text))
@@ -46,13 +52,14 @@ extension Box {
         try Box.checkIdentity(file.entity_anchor_4x4)
 
         // Top corners are never clamped: they give the scale and the angle.
+        // Corners are float sums: they are exact to a few ulps of the largest coordinate.
         let maxAbs = ([center] + corners).map { componentAbs($0).max() }.max() ?? 0
-        let tolerance = 1e-4 + 4e-6 * maxAbs
+        let tolerance = 32 * Float.ulpOfOne * Swift.max(maxAbs, Float.leastNormalMagnitude)
         let sx = length(corners[1] - corners[0])
         let sz = length(corners[4] - corners[0])
         let sy = 2 * (corners[0].y - center.y)
         guard sx > tolerance, sy > tolerance, sz > tolerance else {
-            throw FathomError(.notABox, "the corners span no volume (extents \(sx), \(sy), \(sz) from top_left_front)")
+            throw FathomError(.notABox, "the corners span no volume at float precision (extents \(sx), \(sy), \(sz) from top_left_front)")
         }
         let xAxis = corners[1] - corners[0]
         let cornerAngle = atan2(-xAxis.z, xAxis.x)
@@ -91,19 +98,27 @@ extension Box {
     /// Maps a decoding failure to a status: syntax errors are `.parse`, everything else `.format`.
     private static func describe(_ error: DecodingError) -> FathomError {
         func path(_ keys: [any CodingKey]) -> String {
-            keys.reduce(into: "") { text, key in
+            let text = keys.reduce(into: "") { text, key in
                 if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
             }
+            return text.isEmpty ? "the top level" : text
+        }
+        func kind(_ type: Any.Type) -> String {
+            let name = "\(type)"
+            if type == Double.self { return "a number" }
+            if name.hasPrefix("Dictionary") || name.hasSuffix("File") || name.hasSuffix("Point") || name.hasSuffix("Positions") { return "an object" }
+            if name.hasPrefix("Array") { return "an array" }
+            return name
         }
         switch error {
         case .keyNotFound(let key, let context):
             return FathomError(.format, "missing field \(path(context.codingPath + [key]))")
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return FathomError(.format, "field \(path(context.codingPath)) must be \(type == Double.self ? "a number" : "\(type)")")
+            return FathomError(.format, "field \(path(context.codingPath)) must be \(kind(type))")
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return FathomError(.parse, "not valid JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
         case .dataCorrupted(let context):
-            return FathomError(.format, "field \(path(context.codingPath)): \(context.debugDescription)")
+            return FathomError(.format, "field \(path(context.codingPath)) is not valid: \(context.debugDescription)")
         @unknown default:
             return FathomError(.format, "\(error)")
         }

@@ -33,7 +33,7 @@ extension Box {
         let center = SIMD3(Float(rect.center.x), (yLow + yHigh) / 2, Float(rect.center.y))
         let scale = SIMD3(Float(size.x), yHigh - yLow, Float(size.y))
         let pad = 4 * Float.ulpOfOne * Swift.max(1, componentAbs(center).max())
-        return try Box(center: center, scale: scale * (1 + 4 * .ulpOfOne) + pad, rotY: Float(angle))
+        return try Box(center: center, scale: scale * (1 + 4 * .ulpOfOne) + pad, rotY: Float(angle) + 0)  // + 0 turns -0 into 0
     }
 
     /// Convex hull, counter-clockwise, without collinear points (Andrew's monotone chain).
@@ -59,30 +59,27 @@ extension Box {
     }
 
     /// The minimum-area enclosing rectangle of a convex CCW polygon: one of its sides lies on a hull
-    /// edge, so for each edge the extents along the edge and its normal are tracked with three calipers
-    /// that only move forward (O(h)).
+    /// edge. For edge i the farthest point along the inward normal (`far`) lies in the arc i+1...i-1,
+    /// the extreme point forward along the edge (`right`) in the arc i+1...far, and the extreme point
+    /// backward (`left`) in the arc far...i; each caliper only moves forward as i does (O(h) in all).
     static func minimumAreaRectangle(_ hull: [SIMD2<Double>]) -> (center: SIMD2<Double>, axis: SIMD2<Double>, size: SIMD2<Double>) {
         let h = hull.count
-        func edge(_ i: Int) -> SIMD2<Double> {
-            let d = hull[(i + 1) % h] - hull[i]
-            return d / (d * d).sum().squareRoot()
-        }
+        func next(_ k: Int) -> Int { (k + 1) % h }
+        func inArc(_ k: Int, from a: Int, to b: Int) -> Bool { (k - a + h) % h <= (b - a + h) % h }
         func along(_ p: SIMD2<Double>, _ u: SIMD2<Double>) -> Double { (p * u).sum() }
         var best = (area: Double.infinity, center: SIMD2<Double>.zero, axis: SIMD2<Double>(1, 0), size: SIMD2<Double>.zero)
-        var far = 1, right = 1, left = 1  // calipers: max along normal, max along edge, min along edge
+        var far = 1, right = 1, left = 1
         for i in 0..<h {
-            let u = edge(i)
+            let d = hull[next(i)] - hull[i]
+            let u = d / (d * d).sum().squareRoot()
             let n = SIMD2(-u.y, u.x)  // inward normal of a CCW polygon
             let o = hull[i]
-            if i == 0 {
-                far = (0..<h).max { along(hull[$0] - o, n) < along(hull[$1] - o, n) } ?? 0
-                right = (0..<h).max { along(hull[$0], u) < along(hull[$1], u) } ?? 0
-                left = (0..<h).min { along(hull[$0], u) < along(hull[$1], u) } ?? 0
-            } else {
-                while along(hull[(far + 1) % h] - o, n) >= along(hull[far] - o, n) && (far + 1) % h != i { far = (far + 1) % h }
-                while along(hull[(right + 1) % h], u) >= along(hull[right], u) && (right + 1) % h != i { right = (right + 1) % h }
-                while along(hull[(left + 1) % h], u) <= along(hull[left], u) && (left + 1) % h != far { left = (left + 1) % h }
-            }
+            if !inArc(far, from: next(i), to: (i + h - 1) % h) { far = next(i) }
+            while next(far) != i && along(hull[next(far)] - o, n) >= along(hull[far] - o, n) { far = next(far) }
+            if !inArc(right, from: next(i), to: far) { right = next(i) }
+            while right != far && along(hull[next(right)], u) >= along(hull[right], u) { right = next(right) }
+            if !inArc(left, from: far, to: i) { left = far }
+            while left != i && along(hull[next(left)], u) <= along(hull[left], u) { left = next(left) }
             let lo = along(hull[left], u), hi = along(hull[right], u)
             let width = along(hull[far] - o, n)
             let area = (hi - lo) * width

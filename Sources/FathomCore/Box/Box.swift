@@ -21,6 +21,12 @@ public struct Box: Equatable, Sendable {
         try Check.positive(scale, "scale")
         try Check.finite(rotY, "rot_y")
         if let floor { try Check.finite(floor, "floor") }
+        guard (componentAbs(center) + scale * 2).isFinite, (scale.x * scale.y * scale.z).isFinite else {
+            throw FathomError(.notFinite, "center \(describe(center)) and scale \(describe(scale)) put corners or volume beyond the float range")
+        }
+        if let floor, !(floor + scale.y).isFinite {
+            throw FathomError(.notFinite, "floor \(floor) and scale.y \(scale.y) put the box beyond the float range")
+        }
         self.center = center
         self.scale = scale
         self.rotY = rotY

@@ -12,6 +12,9 @@ public struct OrientedBox: Equatable, Sendable {
         try Check.finite(center, "center")
         try Check.positive(scale, "scale")
         self.rotation = try Quaternion.rotation(rotation, "rotation")
+        guard (componentAbs(center) + scale * 2).isFinite, (scale.x * scale.y * scale.z).isFinite else {
+            throw FathomError(.notFinite, "center \(describe(center)) and scale \(describe(scale)) put corners or volume beyond the float range")
+        }
         self.center = center
         self.scale = scale
     }

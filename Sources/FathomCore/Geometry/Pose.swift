@@ -86,10 +86,10 @@ public struct Pose: Equatable, Sendable {
     /// Heading about world +y, radians in (-pi, pi]: the angle a with R_y(a) * (0,0,1) along the horizontal
     /// projection of local +z; from local +x when local +z is vertical.
     public var yaw: Float {
-        let z = rotation.c2
-        if (z.x * z.x + z.z * z.z) > 1e-12 { return atan2(z.x, z.z) }
-        let x = rotation.c0
-        return atan2(-x.z, x.x)
+        let z = rotation.c2, x = rotation.c0
+        let angle = (z.x * z.x + z.z * z.z) > 1e-12 ? atan2(z.x, z.z) : atan2(-x.z, x.x)
+        // atan2 gives -pi for a signed-zero argument (and Float(pi) rounds above pi): fold into (-pi, pi].
+        return angle <= -Float.pi ? Float.pi : angle
     }
 
     /// Distance between the origins (meters) and angle of the rotation between the poses (radians, [0, pi]).

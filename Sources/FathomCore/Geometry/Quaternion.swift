@@ -13,24 +13,32 @@ public struct Quaternion: Equatable, Sendable {
 
     @inlinable public var imag: SIMD3<Float> { SIMD3(vector.x, vector.y, vector.z) }
     @inlinable public var real: Float { vector.w }
-    @inlinable public var length: Float { (vector * vector).sum().squareRoot() }
+    /// |q|, scaled by the largest component first so it cannot overflow or underflow.
+    public var length: Float {
+        let largest = pointwiseMax(vector, -vector).max()
+        guard largest > 0, largest.isFinite else { return largest }
+        let v = vector / largest
+        return (v * v).sum().squareRoot() * largest
+    }
     @inlinable public var isFinite: Bool { vector.x.isFinite && vector.y.isFinite && vector.z.isFinite && vector.w.isFinite }
 
     /// The rotation by `angle` radians about `axis` (right-hand rule); `axis` must not be zero.
     public init(axis: SIMD3<Float>, angle: Float) throws(FathomError) {
         try Check.finite(axis, "axis")
         try Check.finite(angle, "angle")
-        let n = FathomCore.length(axis)
-        guard n > 1e-12 else { throw FathomError(.degenerate, "axis must not be zero") }
-        let s = sin(angle / 2) / n
-        self.init(axis.x * s, axis.y * s, axis.z * s, cos(angle / 2))
+        let largest = componentAbs(axis).max()
+        guard largest > 0 else { throw FathomError(.degenerate, "axis must not be zero") }
+        let unit = axis / largest / FathomCore.length(axis / largest)
+        let s = sin(angle / 2)
+        self.init(unit.x * s, unit.y * s, unit.z * s, cos(angle / 2))
     }
 
     /// q / |q|; throws `.degenerate` for a zero (or denormal-small) quaternion.
     public func normalized() throws(FathomError) -> Quaternion {
-        let n = length
-        guard n > 1e-18, n.isFinite else { throw FathomError(.degenerate, "quaternion has zero length") }
-        return Quaternion(vector: vector / n)
+        let largest = pointwiseMax(vector, -vector).max()
+        guard largest > 0 else { throw FathomError(.degenerate, "quaternion has zero length") }
+        let v = vector / largest
+        return Quaternion(vector: v / (v * v).sum().squareRoot())
     }
 
     /// Hamilton product: the rotation `b` followed by `a`.

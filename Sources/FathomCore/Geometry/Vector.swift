@@ -36,3 +36,6 @@ public func componentAbs(_ v: SIMD3<Float>) -> SIMD3<Float> { pointwiseMax(v, -v
 
 @inlinable
 public func componentAbs(_ v: SIMD3<Double>) -> SIMD3<Double> { pointwiseMax(v, -v) }
+
+/// "(x, y, z)" for messages.
+public func describe(_ v: SIMD3<Float>) -> String { "(\(v.x), \(v.y), \(v.z))" }

@@ -73,7 +73,8 @@ public enum LabelPlacement {
             offset = SIMD3(inPlane.x, inPlane.y, 0)
             orientation = .identity
         }
-        return Placement(position: request.relativePosition + request.positionOffset + offset,
-                         orientation: orientation, anchor: anchor)
+        let position = request.relativePosition + request.positionOffset + offset
+        try Check.finite(position, "the resulting position")
+        return Placement(position: position, orientation: orientation, anchor: anchor)
     }
 }

@@ -1,0 +1,133 @@
+/// A strict RFC 8259 syntax check. JSONDecoder is lenient (it takes trailing commas, for one), so text
+/// is checked here first and errors give the byte offset.
+enum JSONSyntax {
+    /// Throws `.parse` with the byte offset of the first error.
+    static func validate(_ bytes: [UInt8]) throws(FathomError) {
+        var reader = Reader(bytes: bytes)
+        reader.skipWhitespace()
+        try reader.value(depth: 0)
+        reader.skipWhitespace()
+        guard reader.atEnd else { throw reader.error("unexpected text after the JSON value") }
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var offset = 0
+
+        var atEnd: Bool { offset >= bytes.count }
+        var peek: UInt8? { atEnd ? nil : bytes[offset] }
+
+        func error(_ message: String) -> FathomError {
+            FathomError(.parse, atEnd ? "not valid JSON: the text ends early (\(message))" : "not valid JSON at byte \(offset): \(message)")
+        }
+
+        mutating func skipWhitespace() {
+            while let c = peek, c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { offset += 1 }
+        }
+
+        mutating func expect(_ c: UInt8, _ what: String) throws(FathomError) {
+            guard peek == c else { throw error("expected \(what)") }
+            offset += 1
+        }
+
+        mutating func value(depth: Int) throws(FathomError) {
+            guard depth < 64 else { throw error("nested too deeply") }
+            switch peek {
+            case UInt8(ascii: "{"): try object(depth: depth)
+            case UInt8(ascii: "["): try array(depth: depth)
+            case UInt8(ascii: "\""): try string()
+            case UInt8(ascii: "t"): try literal("true")
+            case UInt8(ascii: "f"): try literal("false")
+            case UInt8(ascii: "n"): try literal("null")
+            case .some(let c) where c == UInt8(ascii: "-") || (c >= 0x30 && c <= 0x39): try number()
+            default: throw error("expected a value")
+            }
+        }
+
+        mutating func object(depth: Int) throws(FathomError) {
+            offset += 1
+            skipWhitespace()
+            if peek == UInt8(ascii: "}") { offset += 1; return }
+            while true {
+                skipWhitespace()
+                guard peek == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+                try string()
+                skipWhitespace()
+                try expect(UInt8(ascii: ":"), "':'")
+                skipWhitespace()
+                try value(depth: depth + 1)
+                skipWhitespace()
+                if peek == UInt8(ascii: ",") { offset += 1; continue }
+                try expect(UInt8(ascii: "}"), "',' or '}'")
+                return
+            }
+        }
+
+        mutating func array(depth: Int) throws(FathomError) {
+            offset += 1
+            skipWhitespace()
+            if peek == UInt8(ascii: "]") { offset += 1; return }
+            while true {
+                skipWhitespace()
+                try value(depth: depth + 1)
+                skipWhitespace()
+                if peek == UInt8(ascii: ",") { offset += 1; continue }
+                try expect(UInt8(ascii: "]"), "',' or ']'")
+                return
+            }
+        }
+
+        mutating func string() throws(FathomError) {
+            offset += 1
+            while let c = peek {
+                offset += 1
+                switch c {
+                case UInt8(ascii: "\""): return
+                case UInt8(ascii: "\\"):
+                    guard let e = peek else { throw error("unfinished escape") }
+                    offset += 1
+                    if e == UInt8(ascii: "u") {
+                        for _ in 0..<4 {
+                            guard let h = peek, (h >= 0x30 && h <= 0x39) || (h | 0x20 >= 0x61 && h | 0x20 <= 0x66) else {
+                                throw error("bad \\u escape")
+                            }
+                            offset += 1
+                        }
+                    } else if !"\"\\/bfnrt".utf8.contains(e) {
+                        throw error("bad escape")
+                    }
+                case 0..<0x20: offset -= 1; throw error("control character in a string")
+                default: break
+                }
+            }
+            throw error("unterminated string")
+        }
+
+        mutating func literal(_ word: String) throws(FathomError) {
+            for c in word.utf8 { try expect(c, "'\(word)'") }
+        }
+
+        mutating func number() throws(FathomError) {
+            func digits(_ reader: inout Reader) -> Int {
+                var n = 0
+                while let c = reader.peek, c >= 0x30 && c <= 0x39 { reader.offset += 1; n += 1 }
+                return n
+            }
+            if peek == UInt8(ascii: "-") { offset += 1 }
+            if peek == UInt8(ascii: "0") {
+                offset += 1
+            } else if digits(&self) == 0 {
+                throw error("expected a digit")
+            }
+            if peek == UInt8(ascii: ".") {
+                offset += 1
+                guard digits(&self) > 0 else { throw error("expected a digit after '.'") }
+            }
+            if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+                offset += 1
+                if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { offset += 1 }
+                guard digits(&self) > 0 else { throw error("expected a digit in the exponent") }
+            }
+        }
+    }
+}
