@@ -1,0 +1,376 @@
+"""Loading libfathom.so and declaring its C interface for ctypes.
+
+The shared library is loaded once, lazily, on the first call into it:
+
+1. ``$FATHOM_LIBRARY`` if that environment variable is set (a path to ``libfathom.so``);
+2. otherwise ``libfathom.so`` next to this file (the copy a wheel ships, or ``make lib`` installs).
+
+Every C function the binding calls is declared next to the Python wrapper that uses it, with
+:func:`status_function` (functions returning ``fathom_status``, which raise on failure) or
+:func:`c_function`; every declaration lands in :data:`PROTOTYPES` (and its callable in
+:data:`FUNCTIONS`), so a test can compare them with ``include/fathom.h``. The structs below mirror the header's, field by field; :data:`STRUCTS` maps the
+header's type names to them, and :data:`CONSTANTS` holds the header's enum values and macros.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from ctypes import POINTER, c_char_p, c_float, c_int, c_int32, c_uint32
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+__all__ = [
+    "BINDING_VERSION",
+    "CONSTANTS",
+    "FUNCTIONS",
+    "PROTOTYPES",
+    "STRUCTS",
+    "CFunction",
+    "LibraryNotFoundError",
+    "LibraryVersionError",
+    "Prototype",
+    "c_function",
+    "status_function",
+    "library",
+    "library_path",
+]
+
+#: The header version this binding was written against (FATHOM_VERSION_MAJOR, _MINOR, _PATCH).
+BINDING_VERSION = (0, 1, 0)
+
+# ------------------------------------------------------------------------------------------------
+# Structs (mirroring include/fathom.h)
+# ------------------------------------------------------------------------------------------------
+
+
+class Vec3(ctypes.Structure):
+    """``fathom_vec3``: a point or direction, meters."""
+
+    _fields_ = [("x", c_float), ("y", c_float), ("z", c_float)]
+
+
+class Quat(ctypes.Structure):
+    """``fathom_quat``: a quaternion stored (x, y, z, w), real part last."""
+
+    _fields_ = [("x", c_float), ("y", c_float), ("z", c_float), ("w", c_float)]
+
+
+class PoseStruct(ctypes.Structure):
+    """``fathom_pose``: a 4x4 float matrix, column-major (element (r, c) at m[c*4 + r])."""
+
+    _fields_ = [("m", c_float * 16)]
+
+
+class IntrinsicsStruct(ctypes.Structure):
+    """``fathom_intrinsics``: pinhole intrinsics in pixels of a width x height image."""
+
+    _fields_ = [
+        ("fx", c_float),
+        ("fy", c_float),
+        ("cx", c_float),
+        ("cy", c_float),
+        ("width", c_uint32),
+        ("height", c_uint32),
+    ]
+
+
+class BoxStruct(ctypes.Structure):
+    """``fathom_box``: the capture app's yaw-only box, optionally standing on a floor."""
+
+    _fields_ = [
+        ("center", Vec3),
+        ("scale", Vec3),
+        ("rot_y", c_float),
+        ("floor", c_float),
+        ("has_floor", c_int32),
+    ]
+
+
+class FaceStruct(ctypes.Structure):
+    """``fathom_face``: one face of a box (centre, outward normal, orientation)."""
+
+    _fields_ = [("center", Vec3), ("normal", Vec3), ("orientation", Quat)]
+
+
+class ObbStruct(ctypes.Structure):
+    """``fathom_obb``: an oriented box with any 3D rotation."""
+
+    _fields_ = [("center", Vec3), ("scale", Vec3), ("rotation", Quat)]
+
+
+class LabelRequestStruct(ctypes.Structure):
+    """``fathom_label_request``: what :func:`fathom.place_label` sends to the library."""
+
+    _fields_ = [
+        ("anchor", c_int32),
+        ("target", c_int32),
+        ("target_width", c_float),
+        ("target_height", c_float),
+        ("panel_width", c_float),
+        ("panel_height", c_float),
+        ("relative_position", Vec3),
+        ("position_offset", Vec3),
+        ("used_anchors", c_uint32),
+    ]
+
+
+class LabelPlacementStruct(ctypes.Structure):
+    """``fathom_label_placement``: a label's position and orientation in its target's frame."""
+
+    _fields_ = [("position", Vec3), ("orientation", Quat), ("anchor", c_int32)]
+
+
+#: The header's struct names and their ctypes mirrors.
+STRUCTS: dict[str, type[ctypes.Structure]] = {
+    "fathom_vec3": Vec3,
+    "fathom_quat": Quat,
+    "fathom_pose": PoseStruct,
+    "fathom_intrinsics": IntrinsicsStruct,
+    "fathom_box": BoxStruct,
+    "fathom_face": FaceStruct,
+    "fathom_obb": ObbStruct,
+    "fathom_label_request": LabelRequestStruct,
+    "fathom_label_placement": LabelPlacementStruct,
+}
+
+#: ``fathom_status`` and the header's other enums are C ints.
+Status = c_int
+
+#: Enum values and numeric macros of the header that the binding relies on.
+CONSTANTS: dict[str, float] = {
+    "FATHOM_VERSION_MAJOR": BINDING_VERSION[0],
+    "FATHOM_VERSION_MINOR": BINDING_VERSION[1],
+    "FATHOM_VERSION_PATCH": BINDING_VERSION[2],
+    "FATHOM_RIGID_TOLERANCE": 1e-3,
+    # fathom_status
+    "FATHOM_OK": 0,
+    "FATHOM_ERR_NULL_POINTER": 1,
+    "FATHOM_ERR_NOT_FINITE": 2,
+    "FATHOM_ERR_OUT_OF_RANGE": 3,
+    "FATHOM_ERR_OVERFLOW": 4,
+    "FATHOM_ERR_BUFFER_TOO_SMALL": 5,
+    "FATHOM_ERR_NOT_RIGID": 6,
+    "FATHOM_ERR_DEGENERATE": 7,
+    "FATHOM_ERR_INVALID_STATE": 8,
+    "FATHOM_ERR_PARSE": 9,
+    "FATHOM_ERR_FORMAT": 10,
+    "FATHOM_ERR_NOT_A_BOX": 11,
+    "FATHOM_ERR_IO": 12,
+    "FATHOM_ERR_LAPACK": 13,
+    "FATHOM_ERR_OUT_OF_MEMORY": 14,
+    # corners
+    "FATHOM_CORNER_TOP_LEFT_FRONT": 0,
+    "FATHOM_CORNER_TOP_RIGHT_FRONT": 1,
+    "FATHOM_CORNER_BOT_RIGHT_FRONT": 2,
+    "FATHOM_CORNER_BOT_LEFT_FRONT": 3,
+    "FATHOM_CORNER_TOP_LEFT_BACK": 4,
+    "FATHOM_CORNER_TOP_RIGHT_BACK": 5,
+    "FATHOM_CORNER_BOT_RIGHT_BACK": 6,
+    "FATHOM_CORNER_BOT_LEFT_BACK": 7,
+    # faces
+    "FATHOM_FACE_FRONT": 0,
+    "FATHOM_FACE_LEFT": 1,
+    "FATHOM_FACE_RIGHT": 2,
+    "FATHOM_FACE_BOTTOM": 3,
+    "FATHOM_FACE_TOP": 4,
+    "FATHOM_FACE_BACK": 5,
+    # fathom_anchor_point
+    "FATHOM_ANCHOR_AUTO": 0,
+    "FATHOM_ANCHOR_CENTER": 1,
+    "FATHOM_ANCHOR_LEADING": 2,
+    "FATHOM_ANCHOR_TRAILING": 3,
+    "FATHOM_ANCHOR_TOP": 4,
+    "FATHOM_ANCHOR_BOTTOM": 5,
+    "FATHOM_ANCHOR_COVER": 6,
+    # fathom_label_target
+    "FATHOM_LABEL_ON_IMAGE": 0,
+    "FATHOM_LABEL_ON_PANEL": 1,
+}
+
+# Pointer types used by several modules.
+FloatPtr = POINTER(c_float)
+Vec3Ptr = POINTER(Vec3)
+PosePtr = POINTER(PoseStruct)
+
+# ------------------------------------------------------------------------------------------------
+# Loading
+# ------------------------------------------------------------------------------------------------
+
+
+class LibraryNotFoundError(OSError):
+    """libfathom.so could not be found or loaded."""
+
+
+class LibraryVersionError(ImportError):
+    """The loaded libfathom.so is not compatible with this binding."""
+
+
+_LIBRARY_ENV = "FATHOM_LIBRARY"
+_LIBRARY_NAME = "libfathom.so"
+
+_lock = threading.Lock()
+_library: Optional[ctypes.CDLL] = None
+
+
+def library_path() -> Path:
+    """The path the library is (or would be) loaded from: ``$FATHOM_LIBRARY`` or the package copy."""
+    env = os.environ.get(_LIBRARY_ENV)
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent / _LIBRARY_NAME
+
+
+def _load() -> ctypes.CDLL:
+    path = library_path()
+    from_env = bool(os.environ.get(_LIBRARY_ENV))
+    if not path.is_file():
+        if from_env:
+            raise LibraryNotFoundError(
+                f"{_LIBRARY_ENV} is set to {str(path)!r}, but no file exists there. Point {_LIBRARY_ENV} "
+                f"at a built libfathom.so (`make lib` in the Fathom repository writes "
+                f".build/release/libfathom.so), or unset it to use the copy inside the fathom package."
+            )
+        raise LibraryNotFoundError(
+            f"libfathom.so was not found next to the fathom package ({path}). Either build it and copy "
+            f"it there (`make lib` in the Fathom repository does both), or set {_LIBRARY_ENV} to the "
+            f"path of a built libfathom.so, or install a fathom wheel, which ships the library."
+        )
+    try:
+        lib = ctypes.CDLL(str(path))
+    except OSError as exc:
+        raise LibraryNotFoundError(
+            f"{path} exists but could not be loaded ({exc}). Is it a libfathom.so built for this machine "
+            f"(x86-64 Linux, with liblapacke and libopenblas installed)?"
+        ) from exc
+    _check_version(lib, path)
+    return lib
+
+
+def _check_version(lib: ctypes.CDLL, path: Path) -> None:
+    try:
+        number_fn = lib.fathom_version_number
+    except AttributeError as exc:
+        raise LibraryVersionError(f"{path} does not export fathom_version_number: not a libfathom.so") from exc
+    number_fn.argtypes = []
+    number_fn.restype = c_uint32
+    number = int(number_fn())
+    major, minor = number // 10000, (number // 100) % 100
+    if major != BINDING_VERSION[0] or minor < BINDING_VERSION[1]:
+        wanted = ".".join(map(str, BINDING_VERSION))
+        raise LibraryVersionError(
+            f"{path} is libfathom {major}.{minor}.{number % 100}, but this binding needs "
+            f"{BINDING_VERSION[0]}.x with x >= {BINDING_VERSION[1]} (written for {wanted}). "
+            f"Install the matching fathom package or point {_LIBRARY_ENV} at a matching library."
+        )
+
+
+def library() -> ctypes.CDLL:
+    """The loaded library (loaded on the first call; thread-safe)."""
+    global _library
+    lib = _library
+    if lib is None:
+        with _lock:
+            if _library is None:
+                _library = _load()
+            lib = _library
+    return lib
+
+
+# ------------------------------------------------------------------------------------------------
+# Prototypes
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prototype:
+    """One C function's declaration: name, ctypes return type and argument types.
+
+    ``returns_status`` is true for functions returning ``fathom_status``: their wrapper raises the
+    matching :class:`fathom.FathomError` subclass for any status other than ``FATHOM_OK``.
+    """
+
+    name: str
+    restype: Any
+    argtypes: tuple[Any, ...]
+    returns_status: bool
+
+
+#: Every C function the binding declares, by name.
+PROTOTYPES: dict[str, Prototype] = {}
+#: The callable for each declared function (what the wrappers call), by name.
+FUNCTIONS: dict[str, "CFunction"] = {}
+
+
+class CFunction:
+    """A lazily bound C function. Calling it loads the library on first use.
+
+    A function returning ``fathom_status`` raises on any non-OK status and returns ``None``;
+    others return their ctypes result.
+    """
+
+    __slots__ = ("prototype", "_fn")
+
+    def __init__(self, prototype: Prototype) -> None:
+        self.prototype = prototype
+        self._fn: Optional[Callable[..., Any]] = None
+
+    def _bind(self) -> Callable[..., Any]:
+        lib = library()
+        try:
+            fn = getattr(lib, self.prototype.name)
+        except AttributeError as exc:
+            raise LibraryVersionError(
+                f"{library_path()} does not export {self.prototype.name}, which this binding needs; "
+                f"the library is older than or different from the header the binding was written for"
+            ) from exc
+        fn.argtypes = list(self.prototype.argtypes)
+        fn.restype = self.prototype.restype
+        self._fn = fn
+        return fn
+
+    def __call__(self, *args: Any) -> Any:
+        fn = self._fn or self._bind()
+        result = fn(*args)
+        if self.prototype.returns_status:
+            if result != 0:
+                from .errors import _check  # errors imports this module; import it only on failure
+
+                _check(result)
+            return None
+        return result
+
+    def raw(self, *args: Any) -> Any:
+        """Calls the function and returns its result without checking the status."""
+        fn = self._fn or self._bind()
+        return fn(*args)
+
+    def __repr__(self) -> str:
+        return f"<CFunction {self.prototype.name}>"
+
+
+def _register(proto: Prototype) -> CFunction:
+    if proto.name in PROTOTYPES:
+        raise RuntimeError(f"{proto.name} is declared twice")
+    PROTOTYPES[proto.name] = proto
+    FUNCTIONS[proto.name] = fn = CFunction(proto)
+    return fn
+
+
+def c_function(name: str, restype: Any, *argtypes: Any) -> CFunction:
+    """Declares a C function that does not return ``fathom_status`` (its result is returned as is)."""
+    return _register(Prototype(name, restype, tuple(argtypes), returns_status=False))
+
+
+def status_function(name: str, *argtypes: Any) -> CFunction:
+    """Declares a C function returning ``fathom_status``; calling it raises on any non-OK status."""
+    return _register(Prototype(name, Status, tuple(argtypes), returns_status=True))
+
+
+# Functions with no better home than the loader.
+fathom_version = c_function("fathom_version", c_char_p)
+fathom_version_number = c_function("fathom_version_number", c_uint32)
+fathom_status_name = c_function("fathom_status_name", c_char_p, Status)
+fathom_last_error = c_function("fathom_last_error", c_char_p)

@@ -1,0 +1,293 @@
+"""The C ABI below the Pythonic layer: NULL pointers, sizes, strides and capacities.
+
+Python code cannot pass NULL through the classes, so these tests call the registered ctypes
+functions directly. Each function first gets a set of valid arguments (and must succeed with them);
+then each required pointer is replaced by NULL in turn, which must give FATHOM_ERR_NULL_POINTER with
+a message naming the function and the argument.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from ctypes import byref, c_char, c_float, c_size_t, c_uint8, c_uint64
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import fathom
+from fathom import _lib
+from fathom._lib import BoxStruct, FaceStruct, IntrinsicsStruct, LabelPlacementStruct, LabelRequestStruct
+from fathom._lib import ObbStruct, PoseStruct, Quat, Vec3
+
+pytest.importorskip("pycparser")
+from _header import Header, params  # noqa: E402
+
+#: Pointer arguments the header documents as "may be NULL".
+OPTIONAL = {
+    ("fathom_obb_mask_inside", "out_inside"),
+    ("fathom_tag_fuse", "covariances"),
+    ("fathom_tag_fuse", "out_covariance"),
+}
+
+CUBE = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=np.float32)
+
+
+class Args:
+    """Fresh valid arguments for every call (outputs are new buffers each time)."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.manifest = fathom.Box((0, 0, 0), (1, 1, 1), 0.2).to_manifest().encode()
+        self.saved = tmp / "saved.json"
+        self.saved.write_bytes(self.manifest)
+
+    @staticmethod
+    def floats(values: Any) -> Any:
+        a = np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
+        return (c_float * a.size)(*a)
+
+    @staticmethod
+    def pose() -> Any:
+        return byref(PoseStruct(Args.floats(np.eye(4))))
+
+    @staticmethod
+    def box(floor: bool = False) -> Any:
+        c = BoxStruct(Vec3(0, 0.5, 0), Vec3(1, 1, 1), 0.3, 0.0, 1 if floor else 0)
+        return byref(c)
+
+    @staticmethod
+    def obb() -> Any:
+        return byref(ObbStruct(Vec3(0, 0, 0), Vec3(1, 1, 1), Quat(0, 0, 0, 1)))
+
+    @staticmethod
+    def points() -> Any:
+        return Args.floats(CUBE)
+
+    def table(self) -> dict[str, Callable[[], list[Any]]]:
+        Q, V = Quat(0, 0, 0, 1), Vec3(0.1, 0.2, 0.3)
+        f, pose, box, obb, pts = self.floats, self.pose, self.box, self.obb, self.points
+        out_f = lambda n=1: (c_float * n)()  # noqa: E731
+        return {
+            "fathom_quat_from_axis_angle": lambda: [Vec3(0, 1, 0), 0.5, byref(Quat())],
+            "fathom_quat_from_matrix": lambda: [f(np.eye(3)), byref(Quat())],
+            "fathom_quat_to_matrix": lambda: [Q, out_f(9)],
+            "fathom_quat_multiply": lambda: [Q, Q, byref(Quat())],
+            "fathom_quat_normalize": lambda: [Q, byref(Quat())],
+            "fathom_quat_slerp": lambda: [Q, Q, 0.5, byref(Quat())],
+            "fathom_quat_angle_between": lambda: [Q, Q, out_f()],
+            "fathom_quat_rotate": lambda: [Q, V, byref(Vec3())],
+            "fathom_pose_from_rotation_translation": lambda: [Q, V, byref(PoseStruct())],
+            "fathom_pose_to_rotation_translation": lambda: [pose(), byref(Quat()), byref(Vec3())],
+            "fathom_pose_from_row_major": lambda: [f(np.eye(4)), byref(PoseStruct())],
+            "fathom_pose_to_row_major": lambda: [pose(), out_f(16)],
+            "fathom_pose_check_rigid": lambda: [pose(), 1e-3],
+            "fathom_pose_orthonormalize": lambda: [pose(), 0.01, byref(PoseStruct())],
+            "fathom_pose_compose": lambda: [pose(), pose(), byref(PoseStruct())],
+            "fathom_pose_invert": lambda: [pose(), byref(PoseStruct())],
+            "fathom_pose_transform_point": lambda: [pose(), V, byref(Vec3())],
+            "fathom_pose_transform_direction": lambda: [pose(), V, byref(Vec3())],
+            "fathom_pose_transform_points": lambda: [pose(), pts(), 8, 12, out_f(24)],
+            "fathom_pose_yaw": lambda: [pose(), out_f()],
+            "fathom_pose_distance": lambda: [pose(), pose(), out_f(), out_f()],
+            "fathom_box_init": lambda: [V, Vec3(1, 1, 1), 0.0, byref(BoxStruct())],
+            "fathom_box_check": lambda: [box()],
+            "fathom_box_corners": lambda: [box(), (Vec3 * 8)()],
+            "fathom_box_set_center": lambda: [box(), V],
+            "fathom_box_update_center": lambda: [box(), V],
+            "fathom_box_update_center_in_camera": lambda: [box(), V, pose()],
+            "fathom_box_set_center_on_floor": lambda: [box(floor=True), 0.0, 0.0],
+            "fathom_box_set_scale": lambda: [box(), Vec3(1, 2, 3)],
+            "fathom_box_update_scale": lambda: [box(), Vec3(1, 2, 3)],
+            "fathom_box_set_angle": lambda: [box(), 0.1],
+            "fathom_box_update_angle": lambda: [box(), 0.1],
+            "fathom_box_set_floor": lambda: [box(), -1.0],
+            "fathom_box_clear_floor": lambda: [box(floor=True)],
+            "fathom_box_extend_side": lambda: [box(), Vec3(0, 0, 0.1)],
+            "fathom_box_shrink_side": lambda: [box(), Vec3(0, 0, 0.1)],
+            "fathom_box_faces": lambda: [box(), (FaceStruct * 6)()],
+            "fathom_box_face_distances": lambda: [box(), V, out_f(6)],
+            "fathom_box_manifest_write": lambda: [box(), (c_char * 4096)(), 4096, byref(c_size_t())],
+            "fathom_box_manifest_read": lambda: [self.manifest, len(self.manifest), byref(BoxStruct())],
+            "fathom_box_manifest_save": lambda: [box(), str(self.tmp / "out.json").encode()],
+            "fathom_box_manifest_load": lambda: [str(self.saved).encode(), byref(BoxStruct())],
+            "fathom_box_to_obb": lambda: [box(), byref(ObbStruct())],
+            "fathom_obb_check": lambda: [obb()],
+            "fathom_obb_corners": lambda: [obb(), (Vec3 * 8)()],
+            "fathom_obb_volume": lambda: [obb(), out_f()],
+            "fathom_obb_count_inside": lambda: [obb(), pts(), 8, 12, byref(c_size_t())],
+            "fathom_obb_mask_inside": lambda: [obb(), pts(), 8, 12, (c_uint8 * 8)(), byref(c_size_t())],
+            "fathom_obb_indices_inside": lambda: [obb(), pts(), 8, 12, (c_uint64 * 8)(), 8, byref(c_size_t())],
+            "fathom_obb_signed_distances": lambda: [obb(), pts(), 8, 12, out_f(8)],
+            "fathom_obb_fit_pca": lambda: [pts(), 8, 12, byref(ObbStruct()), out_f()],
+            "fathom_box_fit_upright": lambda: [pts(), 8, 12, byref(BoxStruct()), out_f()],
+            "fathom_tag_world_pose": lambda: [pose(), pose(), byref(PoseStruct())],
+            "fathom_tag_snap_vertical": lambda: [pose(), byref(PoseStruct())],
+            "fathom_covariance_rotate": lambda: [pose(), f(np.eye(3)), out_f(9)],
+            "fathom_tag_fuse": lambda: [pose(), f(np.eye(3)), 1, byref(PoseStruct()), out_f(9)],
+            "fathom_label_place": lambda: [
+                byref(LabelRequestStruct(0, 0, 0.4, 0.3, 0.2, 0.1, Vec3(), Vec3(), 0)),
+                byref(LabelPlacementStruct()),
+            ],
+            "fathom_intrinsics_scale": lambda: [
+                byref(IntrinsicsStruct(500, 500, 320, 240, 640, 480)), 320, 240, byref(IntrinsicsStruct()),
+            ],
+        }
+
+
+@pytest.fixture(scope="module")
+def header(header_path: Path) -> Header:
+    return Header(header_path)
+
+
+@pytest.fixture
+def args(tmp_path: Path) -> Args:
+    return Args(tmp_path)
+
+
+def _pointer_params(name: str) -> list[int]:
+    """Indices of a function's pointer arguments."""
+    return [
+        i for i, t in enumerate(_lib.PROTOTYPES[name].argtypes)
+        if t is ctypes.c_char_p or (isinstance(t, type) and issubclass(t, ctypes._Pointer))
+    ]
+
+
+def _status(name: str, call_args: list[Any]) -> tuple[int, str]:
+    """Calls the C function without raising; returns its status and fathom_last_error()."""
+    status = _lib.FUNCTIONS[name].raw(*call_args)
+    return status, _lib.fathom_last_error().decode()
+
+
+POINTER_FUNCTIONS = sorted(n for n in _lib.PROTOTYPES if _pointer_params(n) and _lib.PROTOTYPES[n].returns_status)
+
+
+def test_table_covers_every_function_with_pointers(args: Args) -> None:
+    assert sorted(args.table()) == POINTER_FUNCTIONS
+
+
+@pytest.mark.parametrize("name", POINTER_FUNCTIONS)
+def test_valid_arguments_succeed(args: Args, name: str) -> None:
+    status, message = _status(name, args.table()[name]())
+    assert status == 0, f"{name} refused valid arguments: {message}"
+
+
+def _null_cases() -> list[tuple[str, int]]:
+    return [(n, i) for n in POINTER_FUNCTIONS for i in _pointer_params(n)]
+
+
+@pytest.mark.parametrize("name, index", _null_cases(), ids=[f"{n}-{i}" for n, i in _null_cases()])
+def test_null_pointer(args: Args, header: Header, name: str, index: int) -> None:
+    pname = params(header.functions[name])[index].name
+    call_args = args.table()[name]()
+    call_args[index] = None
+    status, message = _status(name, call_args)
+    if (name, pname) in OPTIONAL:
+        assert status == 0, f"{name}: {pname} may be NULL, but the call failed: {message}"
+        return
+    assert status == 1, f"{name}({pname}=NULL) gave {_lib.fathom_status_name(status).decode()}: {message}"
+    assert name in message and pname in message, f"message should name {name} and {pname}: {message!r}"
+
+
+def test_mask_without_count(args: Args) -> None:
+    mask = (c_uint8 * 8)()
+    assert _status("fathom_obb_mask_inside", [args.obb(), args.points(), 8, 12, mask, None])[0] == 0
+    assert list(mask) == [1, 0, 0, 0, 0, 0, 0, 0]  # only the cube corner (0, 0, 0) is in [-0.5, 0.5]^3
+
+
+# -- sizes, strides and capacities ----------------------------------------------------------------
+
+
+def test_count_times_stride_overflow(args: Args) -> None:
+    status, message = _status("fathom_obb_count_inside", [args.obb(), args.points(), 2**62, 12, byref(c_size_t())])
+    assert status == 4, message  # FATHOM_ERR_OVERFLOW, detected before any read
+    assert "fathom_obb_count_inside" in message
+
+
+def test_huge_count_for_fit_is_overflow(args: Args) -> None:
+    status, message = _status("fathom_obb_fit_pca", [args.points(), 2**63, 16, byref(ObbStruct()), (c_float * 1)()])
+    assert status == 4, message
+
+
+@pytest.mark.parametrize("stride", [0, 4, 8, 13, 14])
+def test_bad_stride(args: Args, stride: int) -> None:
+    status, message = _status("fathom_obb_count_inside", [args.obb(), args.points(), 2, stride, byref(c_size_t())])
+    assert status == 3, f"stride {stride}: {_lib.fathom_status_name(status).decode()} {message}"
+    assert "stride" in message
+
+
+def test_unaligned_points(args: Args) -> None:
+    raw = (c_char * 256)()
+    unaligned = ctypes.cast(ctypes.addressof(raw) + 2, ctypes.POINTER(c_float))
+    status, message = _status("fathom_obb_count_inside", [args.obb(), unaligned, 2, 12, byref(c_size_t())])
+    assert status == 3, message
+    assert "align" in message
+
+
+def test_zero_count(args: Args) -> None:
+    status, message = _status("fathom_pose_transform_points", [args.pose(), args.points(), 0, 12, (c_float * 3)()])
+    assert status == 3 and "count" in message
+
+
+def test_indices_buffer_too_small(args: Args) -> None:
+    pts = np.zeros((10, 3), np.float32)
+    pts[[1, 4, 6, 9]] = 5.0  # outside the unit box at the origin; 6 inside
+    out = (c_uint64 * 3)(99, 99, 99)
+    inside = c_size_t()
+    status, message = _status(
+        "fathom_obb_indices_inside",
+        [args.obb(), pts.ctypes.data_as(_lib.FloatPtr), 10, 12, out, 3, byref(inside)],
+    )
+    assert status == 5, message
+    assert inside.value == 6
+    assert list(out) == [0, 2, 3]  # the first `capacity` indices are written
+
+
+def test_indices_capacity_zero_with_null(args: Args) -> None:
+    inside = c_size_t()
+    status, _ = _status("fathom_obb_indices_inside", [args.obb(), args.points(), 8, 12, None, 0, byref(inside)])
+    assert status == 5 and inside.value == 1  # only the cube corner (0, 0, 0) is inside [-0.5, 0.5]^3
+
+
+def test_manifest_size_query_and_too_small_buffer(args: Args) -> None:
+    length = c_size_t()
+    status, _ = _status("fathom_box_manifest_write", [args.box(), None, 0, byref(length)])
+    assert status == 5 and length.value > 100
+    small = (c_char * length.value)()  # no room for the NUL
+    ctypes.memset(small, ord("#"), length.value)
+    status, message = _status("fathom_box_manifest_write", [args.box(), small, length.value, byref(length)])
+    assert status == 5, message
+    assert small.raw == b"#" * length.value  # nothing written
+    exact = (c_char * (length.value + 1))()
+    assert _status("fathom_box_manifest_write", [args.box(), exact, len(exact), byref(length)])[0] == 0
+    assert exact.raw[-1:] == b"\0" and len(exact.value) == length.value
+
+
+def test_label_unknown_used_bits_are_ignored_or_refused(args: Args) -> None:
+    req = LabelRequestStruct(0, 0, 0.4, 0.3, 0.2, 0.1, Vec3(), Vec3(), 0xFFFFFFFF)
+    out = LabelPlacementStruct()
+    status, message = _status("fathom_label_place", [byref(req), byref(out)])
+    assert status == 0, message
+    assert out.anchor == fathom.Anchor.TOP  # every anchor taken: TOP
+
+
+def test_box_check_reports_first_bad_field(args: Args) -> None:
+    bad = BoxStruct(Vec3(0, float("nan"), 0), Vec3(1, -1, 1), 0.0, 0.0, 0)
+    status, message = _status("fathom_box_check", [byref(bad)])
+    assert status == 2 and "center" in message  # center comes before scale
+
+
+def test_failed_edit_leaves_box_unchanged(args: Args) -> None:
+    c = BoxStruct(Vec3(1, 2, 3), Vec3(1, 1, 1), 0.5, 0.0, 0)
+    before = bytes(c)
+    for name, extra in [
+        ("fathom_box_shrink_side", [Vec3(2, 0, 0)]),
+        ("fathom_box_set_scale", [Vec3(1, 0, 1)]),
+        ("fathom_box_update_center", [Vec3(float("inf"), 0, 0)]),
+        ("fathom_box_set_center_on_floor", [0.0, 0.0]),
+        ("fathom_box_update_center_in_camera", [Vec3(1, 0, 0), byref(PoseStruct())]),  # all-zero: not rigid
+    ]:
+        status, message = _status(name, [byref(c), *extra])
+        assert status != 0, name
+        assert bytes(c) == before, f"{name} changed the box on failure ({message})"

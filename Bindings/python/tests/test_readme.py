@@ -1,0 +1,49 @@
+"""The ```python examples of the main README (and of the proposed Python section) must run."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+PYTHON_BLOCK = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
+
+
+def _blocks(path: Path) -> list[str]:
+    if not path.is_file():
+        pytest.skip(f"{path} does not exist yet: no Python examples to run")
+    blocks = PYTHON_BLOCK.findall(path.read_text(encoding="utf-8"))
+    if not blocks:
+        pytest.skip(f"{path} has no ```python blocks yet: nothing to run")
+    return blocks
+
+
+def _run_blocks(path: Path, tmp_path: Path) -> None:
+    """Runs the blocks in order in one namespace (later examples build on earlier ones), in a
+    scratch directory so examples that write files leave nothing behind."""
+    namespace: dict[str, object] = {"__name__": "__readme__"}
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        for i, code in enumerate(_blocks(path), start=1):
+            try:
+                exec(compile(code, f"{path.name} python block {i}", "exec"), namespace)
+            except Exception as exc:
+                raise AssertionError(f"{path} python block {i} failed: {exc!r}\n---\n{code}---") from exc
+    finally:
+        os.chdir(cwd)
+
+
+def test_main_readme_python_examples(tmp_path: Path) -> None:
+    _run_blocks(REPO_ROOT / "README.md", tmp_path)
+
+
+def test_proposed_python_section_examples(tmp_path: Path) -> None:
+    _run_blocks(Path(__file__).resolve().parents[1] / "README_PYTHON_SECTION.md", tmp_path)
+
+
+def test_package_readme_examples(tmp_path: Path) -> None:
+    _run_blocks(Path(__file__).resolve().parents[1] / "README.md", tmp_path)
