@@ -1,0 +1,762 @@
+/* Quaternions and rigid poses. Expected values: literals derived by hand, or testmath.h arithmetic. */
+#include "fathom.h"
+#include "check.h"
+#include "testmath.h"
+
+#include <math.h>
+#include <string.h>
+
+#define TOL 1e-5
+#define S2 0.70710678118654752 /* sqrt(1/2) */
+
+static fathom_vec3 v3(float x, float y, float z) {
+    fathom_vec3 v;
+    v.x = x;
+    v.y = y;
+    v.z = z;
+    return v;
+}
+
+static fathom_quat q4(float x, float y, float z, float w) {
+    fathom_quat q;
+    q.x = x;
+    q.y = y;
+    q.z = z;
+    q.w = w;
+    return q;
+}
+
+static double qnorm(fathom_quat q) {
+    return sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+}
+
+static void check_mat3(const float got[9], const double expected[9], double tol, int line) {
+    int i, ok = 1;
+    for (i = 0; i < 9; i++) ok = ok && fabs(got[i] - expected[i]) <= tol;
+    if (ok) {
+        check_pass_();
+    } else {
+        check_fail_(__FILE__, line, "3x3 matrix matches");
+        for (i = 0; i < 9; i++) printf("    [%d] got %.7g expected %.7g\n", i, (double)got[i], expected[i]);
+    }
+}
+
+static void check_pose(const fathom_pose *got, const double expected[16], double tol, int line) {
+    int i, ok = 1;
+    for (i = 0; i < 16; i++) ok = ok && fabs(got->m[i] - expected[i]) <= tol;
+    if (ok) {
+        check_pass_();
+    } else {
+        check_fail_(__FILE__, line, "4x4 pose matches");
+        for (i = 0; i < 16; i++) printf("    m[%d] got %.7g expected %.7g\n", i, (double)got->m[i], expected[i]);
+    }
+}
+
+/* ---- quaternions ----------------------------------------------------------------------------- */
+
+static void test_axis_angle(void) {
+    fathom_quat q;
+    fathom_vec3 r;
+
+    check_section("quat_from_axis_angle");
+    /* 90 degrees about z (axis not unit): (0, 0, sin 45, cos 45). */
+    CHECK_OK(fathom_quat_from_axis_angle(v3(0, 0, 2), (float)(T_PI / 2), &q));
+    CHECK_NEAR(q.x, 0, TOL);
+    CHECK_NEAR(q.y, 0, TOL);
+    CHECK_NEAR(q.z, S2, TOL);
+    CHECK_NEAR(q.w, S2, TOL);
+    /* 120 degrees about (1, 1, 1): sin 60 / sqrt 3 = 0.5 each, cos 60 = 0.5. */
+    CHECK_OK(fathom_quat_from_axis_angle(v3(1, 1, 1), (float)(2 * T_PI / 3), &q));
+    CHECK_NEAR(q.x, 0.5, TOL);
+    CHECK_NEAR(q.y, 0.5, TOL);
+    CHECK_NEAR(q.z, 0.5, TOL);
+    CHECK_NEAR(q.w, 0.5, TOL);
+    /* That rotation permutes the axes x -> y -> z -> x. */
+    CHECK_OK(fathom_quat_rotate(q, v3(1, 0, 0), &r));
+    CHECK_VEC3(r, 0, 1, 0, TOL);
+    CHECK_OK(fathom_quat_rotate(q, v3(0, 1, 0), &r));
+    CHECK_VEC3(r, 0, 0, 1, TOL);
+    /* A negative angle about -y equals the positive angle about +y. */
+    CHECK_OK(fathom_quat_from_axis_angle(v3(0, -3, 0), -0.5f, &q));
+    CHECK_NEAR(q.x, 0, TOL);
+    CHECK_NEAR(q.y, sin(0.25), TOL);
+    CHECK_NEAR(q.z, 0, TOL);
+    CHECK_NEAR(q.w, cos(0.25), TOL);
+    /* Angle 0: identity. */
+    CHECK_OK(fathom_quat_from_axis_angle(v3(1, 0, 0), 0.0f, &q));
+    CHECK_QUAT_ROT(q, 0, 0, 0, 1, TOL);
+    /* A zero axis has no direction. */
+    CHECK_STATUS(fathom_quat_from_axis_angle(v3(0, 0, 0), 1.0f, &q), FATHOM_ERR_DEGENERATE);
+}
+
+static void test_from_matrix(void) {
+    fathom_quat q;
+
+    check_section("quat_from_matrix");
+    {
+        /* R_z(90): x -> y, y -> -x. Columns (0,1,0), (-1,0,0), (0,0,1). */
+        const float m[9] = {0, 1, 0, -1, 0, 0, 0, 0, 1};
+        CHECK_OK(fathom_quat_from_matrix(m, &q));
+        CHECK_QUAT_ROT(q, 0, 0, S2, S2, TOL);
+    }
+    {
+        /* 120 degrees about (1,1,1): x -> y, y -> z, z -> x. */
+        const float m[9] = {0, 1, 0, 0, 0, 1, 1, 0, 0};
+        CHECK_OK(fathom_quat_from_matrix(m, &q));
+        CHECK_QUAT_ROT(q, 0.5, 0.5, 0.5, 0.5, TOL);
+    }
+    {
+        /* 180 degrees about x: diag(1, -1, -1), w = 0. */
+        const float m[9] = {1, 0, 0, 0, -1, 0, 0, 0, -1};
+        CHECK_OK(fathom_quat_from_matrix(m, &q));
+        CHECK_QUAT_ROT(q, 1, 0, 0, 0, TOL);
+    }
+    {
+        /* 180 degrees about (1,1,0)/sqrt 2: 2 n n^T - I = [[0,1,0],[1,0,0],[0,0,-1]]. */
+        const float m[9] = {0, 1, 0, 1, 0, 0, 0, 0, -1};
+        CHECK_OK(fathom_quat_from_matrix(m, &q));
+        CHECK_QUAT_ROT(q, S2, S2, 0, 0, TOL);
+    }
+    {
+        /* 180 degrees about z. */
+        const float m[9] = {-1, 0, 0, 0, -1, 0, 0, 0, 1};
+        CHECK_OK(fathom_quat_from_matrix(m, &q));
+        CHECK_QUAT_ROT(q, 0, 0, 1, 0, TOL);
+    }
+    {
+        /* Several rotations: matrix from the textbook formula, back to the quaternion. */
+        static const double qs[][4] = {
+            {0.1, 0.2, 0.3, 0.9273618495495704},     /* unit: 0.01+0.04+0.09+0.86 = 1 */
+            {-0.5, 0.5, -0.5, 0.5},
+            {0.6, 0.0, 0.8, 0.0},
+            {0.0, -0.28, 0.96, 0.0},
+            {0.7, -0.1, 0.1, -0.7}, /* |q| = 1, w < 0 */
+        };
+        size_t i;
+        for (i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+            double n = sqrt(qs[i][0] * qs[i][0] + qs[i][1] * qs[i][1] + qs[i][2] * qs[i][2] + qs[i][3] * qs[i][3]);
+            double u[4] = {qs[i][0] / n, qs[i][1] / n, qs[i][2] / n, qs[i][3] / n};
+            double md[9];
+            float m[9];
+            int k;
+            t_quat_to_mat3(u, md);
+            for (k = 0; k < 9; k++) m[k] = (float)md[k];
+            CHECK_OK(fathom_quat_from_matrix(m, &q));
+            CHECK_QUAT_ROT(q, u[0], u[1], u[2], u[3], 1e-5);
+            CHECK_NEAR(qnorm(q), 1, 1e-5);
+        }
+    }
+    {
+        /* A reflection is orthonormal but has determinant -1. */
+        const float m[9] = {1, 0, 0, 0, 1, 0, 0, 0, -1};
+        CHECK_STATUS(fathom_quat_from_matrix(m, &q), FATHOM_ERR_NOT_RIGID);
+    }
+    {
+        /* A scale. */
+        const float m[9] = {1.1f, 0, 0, 0, 1.1f, 0, 0, 0, 1.1f};
+        CHECK_STATUS(fathom_quat_from_matrix(m, &q), FATHOM_ERR_NOT_RIGID);
+    }
+    {
+        /* A shear. */
+        const float m[9] = {1, 0, 0, 0.1f, 1, 0, 0, 0, 1};
+        CHECK_STATUS(fathom_quat_from_matrix(m, &q), FATHOM_ERR_NOT_RIGID);
+    }
+    {
+        /* Off by 1e-4: within FATHOM_RIGID_TOLERANCE. */
+        const float m[9] = {1.0001f, 0, 0, 0, 1, 0, 0, 0, 1};
+        CHECK_OK(fathom_quat_from_matrix(m, &q));
+        CHECK_QUAT_ROT(q, 0, 0, 0, 1, 1e-4);
+    }
+}
+
+static void test_to_matrix(void) {
+    float m[9];
+
+    check_section("quat_to_matrix");
+    {
+        /* R_x(90): y -> z, z -> -y. */
+        const double e[9] = {1, 0, 0, 0, 0, 1, 0, -1, 0};
+        CHECK_OK(fathom_quat_to_matrix(q4((float)S2, 0, 0, (float)S2), m));
+        check_mat3(m, e, TOL, __LINE__);
+    }
+    {
+        /* Identity, and a quaternion 5e-4 off unit (accepted, normalized). */
+        const double e[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+        CHECK_OK(fathom_quat_to_matrix(q4(0, 0, 0, 1), m));
+        check_mat3(m, e, TOL, __LINE__);
+        CHECK_OK(fathom_quat_to_matrix(q4(0, 0, 0, 1.0005f), m));
+        check_mat3(m, e, TOL, __LINE__);
+        /* -q is the same rotation. */
+        CHECK_OK(fathom_quat_to_matrix(q4(0, 0, 0, -1), m));
+        check_mat3(m, e, TOL, __LINE__);
+    }
+    {
+        double u[4], md[9];
+        t_quat_axis_angle(1, -2, 0.5, 2.2, u);
+        t_quat_to_mat3(u, md);
+        CHECK_OK(fathom_quat_to_matrix(t_fq(u), m));
+        check_mat3(m, md, 1e-5, __LINE__);
+        /* And the rotation about y matches box.md's R_y. */
+        t_quat_axis_angle(0, 1, 0, 0.8, u);
+        t_rot_y(0.8, md);
+        CHECK_OK(fathom_quat_to_matrix(t_fq(u), m));
+        check_mat3(m, md, 1e-6, __LINE__);
+    }
+}
+
+static void test_multiply(void) {
+    fathom_quat q;
+    fathom_vec3 r;
+
+    check_section("quat_multiply");
+    /* i j = k, j i = -k, k i = j. */
+    CHECK_OK(fathom_quat_multiply(q4(1, 0, 0, 0), q4(0, 1, 0, 0), &q));
+    CHECK_NEAR(q.x, 0, TOL);
+    CHECK_NEAR(q.y, 0, TOL);
+    CHECK_NEAR(q.z, 1, TOL);
+    CHECK_NEAR(q.w, 0, TOL);
+    CHECK_OK(fathom_quat_multiply(q4(0, 1, 0, 0), q4(1, 0, 0, 0), &q));
+    CHECK_NEAR(q.z, -1, TOL);
+    CHECK_OK(fathom_quat_multiply(q4(0, 0, 1, 0), q4(1, 0, 0, 0), &q));
+    CHECK_NEAR(q.y, 1, TOL);
+    CHECK_NEAR(q.x, 0, TOL);
+    /* i i = -1. */
+    CHECK_OK(fathom_quat_multiply(q4(1, 0, 0, 0), q4(1, 0, 0, 0), &q));
+    CHECK_NEAR(q.w, -1, TOL);
+    /* Inputs need not be unit: (2 w) * i = 2 i. */
+    CHECK_OK(fathom_quat_multiply(q4(0, 0, 0, 2), q4(1, 0, 0, 0), &q));
+    CHECK_NEAR(q.x, 2, TOL);
+    CHECK_NEAR(q.y, 0, TOL);
+    CHECK_NEAR(q.z, 0, TOL);
+    CHECK_NEAR(q.w, 0, TOL);
+    {
+        /* Generic non-unit inputs against the written-out Hamilton product. */
+        double a[4] = {0.3, -1.2, 2.0, 0.7}, b[4] = {-0.4, 0.5, 1.5, -2.0}, e[4];
+        t_quat_mul(a, b, e);
+        CHECK_OK(fathom_quat_multiply(t_fq(a), t_fq(b), &q));
+        CHECK_NEAR(q.x, e[0], 1e-5);
+        CHECK_NEAR(q.y, e[1], 1e-5);
+        CHECK_NEAR(q.z, e[2], 1e-5);
+        CHECK_NEAR(q.w, e[3], 1e-5);
+    }
+    /* a * b is b then a: R_z(90) * R_x(90) takes y -> z (R_x) -> z (R_z), and x -> x -> y. */
+    CHECK_OK(fathom_quat_multiply(q4(0, 0, (float)S2, (float)S2), q4((float)S2, 0, 0, (float)S2), &q));
+    CHECK_OK(fathom_quat_rotate(q, v3(0, 1, 0), &r));
+    CHECK_VEC3(r, 0, 0, 1, TOL);
+    CHECK_OK(fathom_quat_rotate(q, v3(1, 0, 0), &r));
+    CHECK_VEC3(r, 0, 1, 0, TOL);
+    CHECK_OK(fathom_quat_rotate(q, v3(0, 0, 1), &r));
+    CHECK_VEC3(r, 1, 0, 0, TOL);
+}
+
+static void test_normalize(void) {
+    fathom_quat q;
+
+    check_section("quat_normalize");
+    CHECK_OK(fathom_quat_normalize(q4(0, 0, 3, 4), &q));
+    CHECK_NEAR(q.x, 0, TOL);
+    CHECK_NEAR(q.y, 0, TOL);
+    CHECK_NEAR(q.z, 0.6, TOL);
+    CHECK_NEAR(q.w, 0.8, TOL);
+    CHECK_OK(fathom_quat_normalize(q4(1e-3f, -1e-3f, 1e-3f, -1e-3f), &q));
+    CHECK_NEAR(q.x, 0.5, TOL);
+    CHECK_NEAR(q.y, -0.5, TOL);
+    CHECK_NEAR(q.z, 0.5, TOL);
+    CHECK_NEAR(q.w, -0.5, TOL); /* the sign is kept */
+    CHECK_OK(fathom_quat_normalize(q4(0, -7, 0, 0), &q));
+    CHECK_NEAR(q.y, -1, TOL);
+    CHECK_STATUS(fathom_quat_normalize(q4(0, 0, 0, 0), &q), FATHOM_ERR_DEGENERATE);
+}
+
+static void test_slerp(void) {
+    fathom_quat q, id = q4(0, 0, 0, 1), rz90 = q4(0, 0, (float)S2, (float)S2);
+
+    check_section("quat_slerp");
+    CHECK_OK(fathom_quat_slerp(id, rz90, 0.0f, &q));
+    CHECK_QUAT_ROT(q, 0, 0, 0, 1, TOL);
+    CHECK_OK(fathom_quat_slerp(id, rz90, 1.0f, &q));
+    CHECK_QUAT_ROT(q, 0, 0, S2, S2, TOL);
+    /* Half way: R_z(45). */
+    CHECK_OK(fathom_quat_slerp(id, rz90, 0.5f, &q));
+    CHECK_QUAT_ROT(q, 0, 0, sin(T_PI / 8), cos(T_PI / 8), TOL);
+    CHECK_NEAR(qnorm(q), 1, 1e-6);
+    /* The shorter arc: -R_z(90) is the same rotation, so the half-way point is still R_z(45). */
+    CHECK_OK(fathom_quat_slerp(id, q4(0, 0, (float)-S2, (float)-S2), 0.5f, &q));
+    CHECK_QUAT_ROT(q, 0, 0, sin(T_PI / 8), cos(T_PI / 8), TOL);
+    /* From R_y(0.2) to R_y(1.0), a quarter: R_y(0.4). */
+    CHECK_OK(fathom_quat_slerp(q4(0, (float)sin(0.1), 0, (float)cos(0.1)), q4(0, (float)sin(0.5), 0, (float)cos(0.5)),
+                               0.25f, &q));
+    CHECK_QUAT_ROT(q, 0, sin(0.2), 0, cos(0.2), TOL);
+    /* Extrapolation: t = 2 gives R_z(180), t = -1 gives R_z(-90). */
+    CHECK_OK(fathom_quat_slerp(id, rz90, 2.0f, &q));
+    CHECK_QUAT_ROT(q, 0, 0, 1, 0, 1e-4);
+    CHECK_NEAR(qnorm(q), 1, 1e-5);
+    CHECK_OK(fathom_quat_slerp(id, rz90, -1.0f, &q));
+    CHECK_QUAT_ROT(q, 0, 0, -S2, S2, 1e-4);
+    /* Far extrapolation: still a unit rotation about the same axis. From identity to R_y(2h) with
+     * h = atan2(0.6, 0.8), t = 1000 gives the rotation by 2 * 1000 h: (0, sin 1000h, 0, cos 1000h). */
+    {
+        const double h = atan2(0.6, 0.8);
+        static const float ts[] = {1000.0f, -1000.0f, 1e10f, -1e10f, 1e30f, -1e30f, 3e38f};
+        size_t i;
+        CHECK_OK(fathom_quat_slerp(id, q4(0, 0.6f, 0, 0.8f), 1000.0f, &q));
+        CHECK_QUAT_ROT(q, 0, sin(1000 * h), 0, cos(1000 * h), 2e-3);
+        for (i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+            CHECK_OK(fathom_quat_slerp(id, q4(0, 0.6f, 0, 0.8f), ts[i], &q));
+            CHECK_NEAR(qnorm(q), 1, 1e-5);
+            CHECK(q.x == 0.0f && q.z == 0.0f);
+            if (fabs(qnorm(q) - 1) > 1e-5)
+                printf("    slerp(identity, (0, 0.6, 0, 0.8), t = %g) = (%g, %g, %g, %g)\n", (double)ts[i], (double)q.x,
+                       (double)q.y, (double)q.z, (double)q.w);
+        }
+    }
+    /* Identical endpoints: no division by sin(0). */
+    {
+        fathom_quat a = q4(0, (float)sin(0.15), 0, (float)cos(0.15));
+        CHECK_OK(fathom_quat_slerp(a, a, 0.5f, &q));
+        CHECK_QUAT_ROT(q, 0, sin(0.15), 0, cos(0.15), TOL);
+        CHECK_OK(fathom_quat_slerp(a, q4(-a.x, -a.y, -a.z, -a.w), 0.3f, &q));
+        CHECK_QUAT_ROT(q, 0, sin(0.15), 0, cos(0.15), TOL);
+    }
+    /* Nearly identical endpoints (1e-6 rad apart). */
+    {
+        fathom_quat a = q4(0, 0, 0, 1), b = q4(0, 5e-7f, 0, 1);
+        CHECK_OK(fathom_quat_slerp(a, b, 0.5f, &q));
+        CHECK_QUAT_ROT(q, 0, 2.5e-7, 0, 1, 1e-6);
+        CHECK_NEAR(qnorm(q), 1, 1e-6);
+    }
+}
+
+static void test_angle_between(void) {
+    float a;
+    fathom_quat id = q4(0, 0, 0, 1);
+
+    check_section("quat_angle_between");
+    CHECK_OK(fathom_quat_angle_between(id, q4(0, 0, (float)S2, (float)S2), &a));
+    CHECK_NEAR(a, T_PI / 2, 1e-5);
+    CHECK_OK(fathom_quat_angle_between(id, q4(0, 0, 0, -1), &a)); /* q and -q */
+    CHECK_NEAR(a, 0, 1e-3);
+    CHECK_OK(fathom_quat_angle_between(q4((float)sin(T_PI / 6), 0, 0, (float)cos(T_PI / 6)),
+                                       q4((float)-sin(T_PI / 6), 0, 0, (float)cos(T_PI / 6)), &a));
+    CHECK_NEAR(a, 2 * T_PI / 3, 1e-5); /* R_x(60) to R_x(-60): 120 degrees */
+    /* A rotation by 270 degrees is 90 degrees the other way: the angle is in [0, pi]. */
+    CHECK_OK(fathom_quat_angle_between(id, q4(0, (float)sin(3 * T_PI / 4), 0, (float)cos(3 * T_PI / 4)), &a));
+    CHECK_NEAR(a, T_PI / 2, 1e-5);
+    /* 180 degrees. */
+    CHECK_OK(fathom_quat_angle_between(id, q4(0, 1, 0, 0), &a));
+    CHECK_NEAR(a, T_PI, 1e-5);
+    /* The same rotation: 0, never NaN (|dot| may round above 1). */
+    {
+        double u[4];
+        fathom_quat q;
+        t_quat_axis_angle(0.3, -0.7, 0.2, 1.3, u);
+        q = t_fq(u);
+        CHECK_OK(fathom_quat_angle_between(q, q, &a));
+        CHECK(a == a);
+        CHECK_NEAR(a, 0, 1e-3);
+    }
+}
+
+static void test_rotate(void) {
+    fathom_vec3 r;
+    fathom_quat ry90 = q4(0, (float)S2, 0, (float)S2);
+
+    check_section("quat_rotate");
+    /* R_y(90): x -> (cos 90, 0, -sin 90) = -z; z -> x. */
+    CHECK_OK(fathom_quat_rotate(ry90, v3(1, 0, 0), &r));
+    CHECK_VEC3(r, 0, 0, -1, TOL);
+    CHECK_OK(fathom_quat_rotate(ry90, v3(0, 0, 1), &r));
+    CHECK_VEC3(r, 1, 0, 0, TOL);
+    CHECK_OK(fathom_quat_rotate(ry90, v3(0, 2, 0), &r));
+    CHECK_VEC3(r, 0, 2, 0, TOL);
+    {
+        double u[4], m[9], v[3] = {0.3, -1.1, 2.5}, e[3];
+        t_quat_axis_angle(-1, 2, 0.5, 0.9, u);
+        t_quat_to_mat3(u, m);
+        t_mat3_apply(m, v, e);
+        CHECK_OK(fathom_quat_rotate(t_fq(u), v3(0.3f, -1.1f, 2.5f), &r));
+        CHECK_VEC3(r, e[0], e[1], e[2], 1e-5);
+    }
+    /* A quaternion 5e-4 off unit is normalized before use: the length of v is kept. */
+    CHECK_OK(fathom_quat_rotate(q4(0, 0, 0, 1.0005f), v3(1, 2, 3), &r));
+    CHECK_VEC3(r, 1, 2, 3, 1e-5);
+}
+
+/* ---- poses ---------------------------------------------------------------------------------- */
+
+static void test_pose_from_to(void) {
+    fathom_pose p;
+    fathom_quat q;
+    fathom_vec3 t;
+
+    check_section("pose_from/to_rotation_translation");
+    {
+        /* R_z(90), t = (1, 2, 3): columns (0,1,0,0), (-1,0,0,0), (0,0,1,0), (1,2,3,1). */
+        const double e[16] = {0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1};
+        CHECK_OK(fathom_pose_from_rotation_translation(q4(0, 0, (float)S2, (float)S2), v3(1, 2, 3), &p));
+        check_pose(&p, e, TOL, __LINE__);
+        CHECK_OK(fathom_pose_to_rotation_translation(&p, &q, &t));
+        CHECK_QUAT_ROT(q, 0, 0, S2, S2, TOL);
+        CHECK(q.w >= 0);
+        CHECK_VEC3(t, 1, 2, 3, TOL);
+    }
+    {
+        /* A rotation of 270 degrees about z from the half-angle formula has w = cos 135 < 0;
+         * to_rotation_translation returns the w >= 0 representative, -q = (0, 0, -sin 135, -cos 135). */
+        fathom_quat in = q4(0, 0, (float)sin(3 * T_PI / 4), (float)cos(3 * T_PI / 4));
+        CHECK(in.w < 0);
+        CHECK_OK(fathom_pose_from_rotation_translation(in, v3(-1, 0, 0.5f), &p));
+        CHECK_OK(fathom_pose_to_rotation_translation(&p, &q, &t));
+        CHECK(q.w >= 0);
+        CHECK_NEAR(q.x, 0, TOL);
+        CHECK_NEAR(q.y, 0, TOL);
+        CHECK_NEAR(q.z, -sin(3 * T_PI / 4), TOL);
+        CHECK_NEAR(q.w, -cos(3 * T_PI / 4), TOL);
+        CHECK_VEC3(t, -1, 0, 0.5, TOL);
+    }
+    {
+        /* A general rotation: the matrix block is the textbook matrix of q. */
+        double u[4], m[9], e[16];
+        t_quat_axis_angle(0.2, 1, -0.4, 2.0, u);
+        t_quat_to_mat3(u, m);
+        t_mat4_from(m, 0.5, -0.25, 4, e);
+        CHECK_OK(fathom_pose_from_rotation_translation(t_fq(u), v3(0.5f, -0.25f, 4), &p));
+        check_pose(&p, e, 1e-5, __LINE__);
+    }
+}
+
+static void test_row_major(void) {
+    fathom_pose p;
+    float rows[16], back[16];
+    double e[16], r[9];
+    int i, rr, c;
+
+    check_section("pose row-major");
+    /* R_y(0.6) with t = (1, 2, 3), written row by row. */
+    t_rot_y(0.6, r);
+    t_mat4_from(r, 1, 2, 3, e);
+    for (rr = 0; rr < 4; rr++)
+        for (c = 0; c < 4; c++) rows[rr * 4 + c] = (float)e[c * 4 + rr];
+    CHECK(rows[3] == 1.0f && rows[7] == 2.0f && rows[11] == 3.0f); /* translation in the last column */
+    CHECK_OK(fathom_pose_from_row_major(rows, &p));
+    check_pose(&p, e, 1e-6, __LINE__);
+    CHECK_OK(fathom_pose_to_row_major(&p, back));
+    for (i = 0; i < 16; i++) CHECK_NEAR(back[i], rows[i], 1e-6);
+    /* Not rigid: a scale of 2. */
+    for (i = 0; i < 16; i++) rows[i] = (i % 5 == 0) ? 2.0f : 0.0f;
+    rows[15] = 1.0f;
+    CHECK_STATUS(fathom_pose_from_row_major(rows, &p), FATHOM_ERR_NOT_RIGID);
+    /* The transpose of a non-trivial pose (translation in the bottom row) is not rigid. */
+    for (rr = 0; rr < 4; rr++)
+        for (c = 0; c < 4; c++) rows[rr * 4 + c] = (float)e[rr * 4 + c];
+    CHECK_STATUS(fathom_pose_from_row_major(rows, &p), FATHOM_ERR_NOT_RIGID);
+}
+
+static void test_check_rigid(void) {
+    double r[9], e[16];
+    fathom_pose p;
+
+    check_section("pose_check_rigid");
+    t_rot_z(0.4, r);
+    t_mat4_from(r, 1, 2, 3, e);
+    p = t_pose_from_mat4(e);
+    CHECK_OK(fathom_pose_check_rigid(&p, FATHOM_RIGID_TOLERANCE));
+    /* Scaled by 1.01: R^T R - I has 0.0201 on the diagonal. */
+    {
+        fathom_pose s = p;
+        int i;
+        for (i = 0; i < 12; i++)
+            if (i % 4 != 3) s.m[i] *= 1.01f;
+        CHECK_STATUS(fathom_pose_check_rigid(&s, FATHOM_RIGID_TOLERANCE), FATHOM_ERR_NOT_RIGID);
+        CHECK_OK(fathom_pose_check_rigid(&s, 0.05f));
+        CHECK_STATUS(fathom_pose_check_rigid(&s, 0.015f), FATHOM_ERR_NOT_RIGID);
+    }
+    /* Bottom row off by 0.01. */
+    {
+        fathom_pose s = p;
+        s.m[3] = 0.01f;
+        CHECK_STATUS(fathom_pose_check_rigid(&s, FATHOM_RIGID_TOLERANCE), FATHOM_ERR_NOT_RIGID);
+        CHECK_OK(fathom_pose_check_rigid(&s, 0.02f));
+        s = p;
+        s.m[15] = 1.5f;
+        CHECK_STATUS(fathom_pose_check_rigid(&s, FATHOM_RIGID_TOLERANCE), FATHOM_ERR_NOT_RIGID);
+    }
+    /* A reflection: orthonormal, determinant -1. */
+    {
+        fathom_pose s = p;
+        s.m[8] = -s.m[8];
+        s.m[9] = -s.m[9];
+        s.m[10] = -s.m[10];
+        CHECK_STATUS(fathom_pose_check_rigid(&s, FATHOM_RIGID_TOLERANCE), FATHOM_ERR_NOT_RIGID);
+    }
+}
+
+static void test_orthonormalize(void) {
+    double rz[9], s[9], m[9], e[16], x[16];
+    fathom_pose in, out;
+    int i;
+
+    check_section("pose_orthonormalize");
+    /* M = R_z(30) * diag(1.002, 0.999, 1.001): its polar factor is exactly R_z(30);
+     * R^T R - I = diag(S^2) - I, largest 0.004. */
+    t_rot_z(T_PI / 6, rz);
+    for (i = 0; i < 9; i++) s[i] = 0;
+    s[0] = 1.002;
+    s[4] = 0.999;
+    s[8] = 1.001;
+    t_mat3_mul(rz, s, m);
+    t_mat4_from(m, 0.5, -1, 2, x);
+    x[3] = 0.0005; /* and a bottom row slightly off */
+    in = t_pose_from_mat4(x);
+    t_mat4_from(rz, 0.5, -1, 2, e);
+    CHECK_OK(fathom_pose_orthonormalize(&in, 0.01f, &out));
+    check_pose(&out, e, 2e-5, __LINE__);
+    CHECK(out.m[3] == 0.0f && out.m[7] == 0.0f && out.m[11] == 0.0f && out.m[15] == 1.0f);
+    CHECK_OK(fathom_pose_check_rigid(&out, 1e-5f));
+    /* The same matrix deviates by 0.004 > 0.001: refused. */
+    CHECK_STATUS(fathom_pose_orthonormalize(&in, 0.001f, &out), FATHOM_ERR_NOT_RIGID);
+    /* A scale of 2 is never "repaired". */
+    {
+        fathom_pose sc;
+        memset(&sc, 0, sizeof sc);
+        sc.m[0] = sc.m[5] = sc.m[10] = 2.0f;
+        sc.m[15] = 1.0f;
+        CHECK_STATUS(fathom_pose_orthonormalize(&sc, 0.1f, &out), FATHOM_ERR_NOT_RIGID);
+    }
+    /* An already rigid pose comes back unchanged. */
+    in = t_pose_from_mat4(e);
+    CHECK_OK(fathom_pose_orthonormalize(&in, FATHOM_RIGID_TOLERANCE, &out));
+    check_pose(&out, e, 1e-6, __LINE__);
+}
+
+static void test_compose_invert(void) {
+    double rz[9], id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, e[16];
+    fathom_pose a, b, out, inv;
+
+    check_section("pose_compose / pose_invert");
+    t_rot_z(T_PI / 2, rz);
+    a = t_pose(id, 1, 0, 0); /* translate by x */
+    b = t_pose(rz, 0, 0, 0); /* rotate 90 about z */
+    /* a * b: rotate, then translate: rotation R_z(90), translation (1, 0, 0). */
+    CHECK_OK(fathom_pose_compose(&a, &b, &out));
+    t_mat4_from(rz, 1, 0, 0, e);
+    check_pose(&out, e, TOL, __LINE__);
+    /* b * a: translate, then rotate: translation R_z(90) (1, 0, 0) = (0, 1, 0). */
+    CHECK_OK(fathom_pose_compose(&b, &a, &out));
+    t_mat4_from(rz, 0, 1, 0, e);
+    check_pose(&out, e, TOL, __LINE__);
+    /* General: against the 4x4 product. */
+    {
+        double r1[9], r2[9], m1[16], m2[16], p[16];
+        t_rot_x(0.7, r1);
+        t_rot_y(-1.9, r2);
+        t_mat4_from(r1, 0.1, 0.2, 0.3, m1);
+        t_mat4_from(r2, -3, 1, 2, m2);
+        t_mat4_mul(m1, m2, p);
+        a = t_pose_from_mat4(m1);
+        b = t_pose_from_mat4(m2);
+        CHECK_OK(fathom_pose_compose(&a, &b, &out));
+        check_pose(&out, p, 1e-5, __LINE__);
+    }
+    /* Inverse of (R_z(90), (1, 2, 3)): (R_z(-90), -R_z(-90) (1, 2, 3)) = (R_z(-90), (-2, 1, -3)). */
+    {
+        double rm[9];
+        a = t_pose(rz, 1, 2, 3);
+        CHECK_OK(fathom_pose_invert(&a, &inv));
+        t_rot_z(-T_PI / 2, rm);
+        t_mat4_from(rm, -2, 1, -3, e);
+        check_pose(&inv, e, TOL, __LINE__);
+        /* a * a^-1 = identity. */
+        CHECK_OK(fathom_pose_compose(&a, &inv, &out));
+        t_mat4_from(id, 0, 0, 0, e);
+        check_pose(&out, e, TOL, __LINE__);
+    }
+    /* Not rigid: refused. */
+    {
+        fathom_pose bad = a;
+        bad.m[0] = 2.0f;
+        CHECK_STATUS(fathom_pose_invert(&bad, &inv), FATHOM_ERR_NOT_RIGID);
+        CHECK_STATUS(fathom_pose_compose(&a, &bad, &out), FATHOM_ERR_NOT_RIGID);
+        CHECK_STATUS(fathom_pose_compose(&bad, &a, &out), FATHOM_ERR_NOT_RIGID);
+    }
+}
+
+static void test_transform(void) {
+    double rz[9];
+    fathom_pose p;
+    fathom_vec3 r;
+
+    check_section("pose_transform_point/direction/points");
+    t_rot_z(T_PI / 2, rz);
+    p = t_pose(rz, 1, 2, 3);
+    /* R_z(90) (1, 0, 0) = (0, 1, 0); plus t. */
+    CHECK_OK(fathom_pose_transform_point(&p, v3(1, 0, 0), &r));
+    CHECK_VEC3(r, 1, 3, 3, TOL);
+    CHECK_OK(fathom_pose_transform_direction(&p, v3(1, 0, 0), &r));
+    CHECK_VEC3(r, 0, 1, 0, TOL);
+    CHECK_OK(fathom_pose_transform_point(&p, v3(0, 1, 5), &r));
+    CHECK_VEC3(r, 0, 2, 8, TOL); /* (0,1,5) -> (-1, 0, 5) + t */
+    {
+        /* Strided input: x, y, z, then an unrelated float (NaN: must not be read as a coordinate). */
+        float buf[5 * 4], out[5 * 3];
+        double pts[5][3] = {{1, 0, 0}, {0, 1, 5}, {-2, 0.5, 0}, {0, 0, 0}, {3, -4, 1}};
+        int i;
+        for (i = 0; i < 5; i++) {
+            buf[i * 4 + 0] = (float)pts[i][0];
+            buf[i * 4 + 1] = (float)pts[i][1];
+            buf[i * 4 + 2] = (float)pts[i][2];
+            buf[i * 4 + 3] = (float)NAN;
+        }
+        memset(out, 0, sizeof out);
+        CHECK_OK(fathom_pose_transform_points(&p, buf, 5, 16, out));
+        for (i = 0; i < 5; i++) {
+            double e[3];
+            t_mat3_apply(rz, pts[i], e);
+            CHECK_NEAR(out[i * 3 + 0], e[0] + 1, TOL);
+            CHECK_NEAR(out[i * 3 + 1], e[1] + 2, TOL);
+            CHECK_NEAR(out[i * 3 + 2], e[2] + 3, TOL);
+        }
+        /* In place with stride 12. */
+        for (i = 0; i < 5; i++) {
+            out[i * 3 + 0] = (float)pts[i][0];
+            out[i * 3 + 1] = (float)pts[i][1];
+            out[i * 3 + 2] = (float)pts[i][2];
+        }
+        CHECK_OK(fathom_pose_transform_points(&p, out, 5, 12, out));
+        for (i = 0; i < 5; i++) {
+            double e[3];
+            t_mat3_apply(rz, pts[i], e);
+            CHECK_NEAR(out[i * 3 + 0], e[0] + 1, TOL);
+            CHECK_NEAR(out[i * 3 + 1], e[1] + 2, TOL);
+            CHECK_NEAR(out[i * 3 + 2], e[2] + 3, TOL);
+        }
+    }
+    {
+        /* Many points (not a multiple of any SIMD width) against plain arithmetic. */
+        enum { N = 1003 };
+        static float in[N * 3], out[N * 3];
+        double r9[9];
+        unsigned long st = 7;
+        int i, bad = 0;
+        t_rot_y(0.3, r9);
+        {
+            double rx[9], rr[9];
+            t_rot_x(-1.1, rx);
+            t_mat3_mul(r9, rx, rr);
+            memcpy(r9, rr, sizeof rr);
+        }
+        p = t_pose(r9, -0.5, 7, 2.25);
+        for (i = 0; i < N * 3; i++) in[i] = (float)(t_rand(&st) * 20 - 10);
+        CHECK_OK(fathom_pose_transform_points(&p, in, N, 12, out));
+        for (i = 0; i < N; i++) {
+            double v[3] = {in[i * 3], in[i * 3 + 1], in[i * 3 + 2]}, e[3];
+            t_mat3_apply(r9, v, e);
+            if (fabs(out[i * 3] - (e[0] - 0.5)) > 1e-4 || fabs(out[i * 3 + 1] - (e[1] + 7)) > 1e-4 ||
+                fabs(out[i * 3 + 2] - (e[2] + 2.25)) > 1e-4)
+                bad++;
+        }
+        CHECK(bad == 0);
+    }
+}
+
+static void test_yaw(void) {
+    float yaw;
+    double r[9];
+    fathom_pose p;
+
+    check_section("pose_yaw");
+    t_rot_y(0.7, r);
+    p = t_pose(r, 1, 2, 3);
+    CHECK_OK(fathom_pose_yaw(&p, &yaw));
+    CHECK_NEAR(yaw, 0.7, 1e-5);
+    t_rot_y(-2.5, r);
+    p = t_pose(r, 0, 0, 0);
+    CHECK_OK(fathom_pose_yaw(&p, &yaw));
+    CHECK_NEAR(yaw, -2.5, 1e-5);
+    {
+        /* Pitched by R_x(0.3) after R_y(2.5): local +z = R_y(2.5) (0, -sin 0.3, cos 0.3), whose horizontal
+         * part points along R_y(2.5) z: yaw 2.5. */
+        double ry[9], rx[9], m[9];
+        t_rot_y(2.5, ry);
+        t_rot_x(0.3, rx);
+        t_mat3_mul(ry, rx, m);
+        p = t_pose(m, 0, 0, 0);
+        CHECK_OK(fathom_pose_yaw(&p, &yaw));
+        CHECK_NEAR(yaw, 2.5, 1e-5);
+    }
+    {
+        /* R_y(pi) exactly: local z = (0, 0, -1); yaw is pi, not -pi (the range is (-pi, pi]). */
+        const double m[9] = {-1, 0, 0, 0, 1, 0, 0, 0, -1};
+        p = t_pose(m, 0, 0, 0);
+        CHECK_OK(fathom_pose_yaw(&p, &yaw));
+        CHECK_NEAR(yaw, T_PI, 1e-6);
+        /* The same rotation with signed zeros that make atan2 give -pi. */
+        p.m[2] = -0.0f;
+        p.m[8] = -0.0f;
+        CHECK_OK(fathom_pose_yaw(&p, &yaw));
+        CHECK_NEAR(yaw, T_PI, 1e-6);
+        CHECK(yaw > 0);
+    }
+    {
+        /* A camera looking straight down after turning by 0.8 about y: R = R_y(0.8) R_x(-90).
+         * Local +z = (0, 1, 0) is vertical; local +x = R_y(0.8) x decides: yaw 0.8. */
+        double ry[9], rx[9], m[9];
+        t_rot_y(0.8, ry);
+        t_rot_x(-T_PI / 2, rx);
+        t_mat3_mul(ry, rx, m);
+        p = t_pose(m, 0, 1.5, 0);
+        CHECK_OK(fathom_pose_yaw(&p, &yaw));
+        CHECK_NEAR(yaw, 0.8, 1e-4);
+        /* And looking straight up: R_y(-1.2) R_x(90). */
+        t_rot_y(-1.2, ry);
+        t_rot_x(T_PI / 2, rx);
+        t_mat3_mul(ry, rx, m);
+        p = t_pose(m, 0, 1.5, 0);
+        CHECK_OK(fathom_pose_yaw(&p, &yaw));
+        CHECK_NEAR(yaw, -1.2, 1e-4);
+    }
+}
+
+static void test_distance(void) {
+    double id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, rz[9], rx[9];
+    fathom_pose a, b;
+    float d, ang;
+
+    check_section("pose_distance");
+    t_rot_z(T_PI / 2, rz);
+    a = t_pose(id, 0, 0, 0);
+    b = t_pose(rz, 3, 4, 0);
+    CHECK_OK(fathom_pose_distance(&a, &b, &d, &ang));
+    CHECK_NEAR(d, 5, TOL);
+    CHECK_NEAR(ang, T_PI / 2, 1e-5);
+    t_rot_x(2.0, rx);
+    a = t_pose(rx, 1, 1, 1);
+    t_rot_x(-0.5, rx);
+    b = t_pose(rx, 1, 1, 3);
+    CHECK_OK(fathom_pose_distance(&a, &b, &d, &ang));
+    CHECK_NEAR(d, 2, TOL);
+    CHECK_NEAR(ang, 2.5, 1e-4);
+    CHECK_OK(fathom_pose_distance(&a, &a, &d, &ang));
+    CHECK_NEAR(d, 0, TOL);
+    CHECK_NEAR(ang, 0, 1e-3);
+}
+
+int main(void) {
+    test_axis_angle();
+    test_from_matrix();
+    test_to_matrix();
+    test_multiply();
+    test_normalize();
+    test_slerp();
+    test_angle_between();
+    test_rotate();
+    test_pose_from_to();
+    test_row_major();
+    test_check_rigid();
+    test_orthonormalize();
+    test_compose_invert();
+    test_transform();
+    test_yaw();
+    test_distance();
+    return check_summary("test_quat_pose");
+}
