@@ -98,10 +98,15 @@ extension OrientedBox {
                 if inBlock > 0 {
                     // Zero the tail so whole words can be tested.
                     for k in m..<((m &+ 7) / 8 &* 8) { mask[k] = 0 }
-                    for w in 0..<((m &+ 7) / 8) where words[w] != 0 {
-                        for k in (w &* 8)..<(w &* 8 &+ 8) where mask[k] != 0 {
+                    // Each flag byte is 0 or 1, so a word's set bits are its inside points: walk them
+                    // (lowest first) instead of branching on every byte.
+                    for w in 0..<((m &+ 7) / 8) {
+                        var bits = UInt64(littleEndian: words[w])
+                        while bits != 0 {
+                            let k = w &* 8 &+ bits.trailingZeroBitCount / 8
                             if found < capacity, let out { out[found] = UInt64(start &+ k) }
                             found &+= 1
+                            bits &= bits &- 1
                         }
                     }
                 }
