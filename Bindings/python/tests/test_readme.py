@@ -6,18 +6,14 @@ import os
 import re
 from pathlib import Path
 
-import pytest
-
 REPO_ROOT = Path(__file__).resolve().parents[3]
 PYTHON_BLOCK = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
-
 
 def _blocks(path: Path) -> list[str]:
     assert path.is_file(), f"{path} is missing"
     blocks = PYTHON_BLOCK.findall(path.read_text(encoding="utf-8"))
     assert blocks, f"{path} has no ```python example blocks"
     return blocks
-
 
 def _run_blocks(path: Path, tmp_path: Path) -> None:
     """Runs the blocks in order in one namespace (later examples build on earlier ones), in a
@@ -34,10 +30,8 @@ def _run_blocks(path: Path, tmp_path: Path) -> None:
     finally:
         os.chdir(cwd)
 
-
 def test_main_readme_python_examples(tmp_path: Path) -> None:
     _run_blocks(REPO_ROOT / "README.md", tmp_path)
-
 
 def test_package_readme_examples(tmp_path: Path) -> None:
     _run_blocks(Path(__file__).resolve().parents[1] / "README.md", tmp_path)
