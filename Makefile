@@ -14,6 +14,9 @@ PY_MODULES := numpy scipy matplotlib pytest pycparser
 CPU_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo 2>/dev/null && echo "-Xswiftc -target-cpu -Xswiftc haswell")
 # The Swift standard library is linked statically, so libfathom.so and bin/fathom run without the toolchain.
 SWIFT_FLAGS := -c release -Xswiftc -static-stdlib $(CPU_FLAGS)
+# Tests link the toolchain's dynamic runtime: the Testing module has no static build. Separate scratch
+# path, so the two configurations do not rebuild each other.
+SWIFT_TEST_FLAGS := -c release $(CPU_FLAGS) --scratch-path .build/tests
 BUILD_DIR := .build/release
 LIB := $(BUILD_DIR)/libfathom.so
 CLI := $(BUILD_DIR)/fathom-cli
@@ -49,7 +52,7 @@ demo: build
 test: build test-swift test-abi test-c test-python test-repl test-readme
 
 test-swift:
-	$(SWIFT) test $(SWIFT_FLAGS)
+	$(SWIFT) test $(SWIFT_TEST_FLAGS)
 
 test-abi:
 	sh Tests/abi/check_exports.sh $(LIB) include/fathom.h
