@@ -25,7 +25,7 @@ public func fathom_covariance_rotate(_ rotation: UnsafePointer<fathom_pose>?, _ 
                                      _ out: UnsafeMutablePointer<Float>?) -> fathom_status {
     abiCall("fathom_covariance_rotate") {
         let pose = try rigidPose(rotation, "rotation")
-        guard let s = Matrix3(columnMajor: try floatArray(covariance, 9, "covariance")) else { return }
+        let s = try Matrix3(columnMajor: floatArray(covariance, 9, "covariance"))
         let out = try required(out, "out")
         write(TagPose.rotate(covariance: s, by: pose.rotation).columnMajor, to: out)
     }
@@ -45,7 +45,7 @@ public func fathom_tag_fuse(_ poses: UnsafePointer<fathom_pose>?, _ covariances:
         var matrices: [Matrix3]?
         if let covariances {
             matrices = try (0..<count).map { i in
-                Matrix3(columnMajor: try floatArray(covariances + 9 * i, 9, "covariances[\(i)]")) ?? .identity
+                try Matrix3(columnMajor: floatArray(covariances + 9 * i, 9, "covariances[\(i)]"))
             }
         }
         let fused = try TagFusion.fuse(list, covariances: matrices)

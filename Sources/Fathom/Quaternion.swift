@@ -16,7 +16,7 @@ public func fathom_quat_from_matrix(_ matrix: UnsafePointer<Float>?, _ out: Unsa
     abiCall("fathom_quat_from_matrix") {
         let values = try floatArray(matrix, 9, "matrix")
         let out = try required(out, "out")
-        guard let m = Matrix3(columnMajor: values) else { return }
+        let m = try Matrix3(columnMajor: values)
         out.pointee = fathom_quat(try Quaternion(checkedRotation: m))
     }
 }

@@ -33,7 +33,7 @@ let builtins: [String: Builtin] = [
     },
     "matrix_quat": Builtin(usage: "matrix_quat(m9)", summary: "quaternion of a 3x3 rotation given as 9 numbers column-major") { a in
         try a.expect(1...1)
-        guard let m = Matrix3(columnMajor: try a.floats(0, "m9", count: 9)) else { return .none }
+        let m = try Matrix3(columnMajor: a.floats(0, "m9", count: 9))
         return vector(try Quaternion(checkedRotation: m))
     },
     "qmul": Builtin(usage: "qmul(a, b)", summary: "Hamilton product a * b (b first, then a)") { a in
@@ -160,7 +160,7 @@ let builtins: [String: Builtin] = [
     },
     "rotate_cov": Builtin(usage: "rotate_cov(p, cov9)", summary: "R * S * R^T for a 3x3 covariance given column-major") { a in
         try a.expect(2...2)
-        guard let s = Matrix3(columnMajor: try a.floats(1, "cov9", count: 9)) else { return .none }
+        let s = try Matrix3(columnMajor: a.floats(1, "cov9", count: 9))
         return .vector(TagPose.rotate(covariance: s, by: try a.pose(0, "p").rotation).columnMajor.map(Double.init))
     },
     "fuse": Builtin(usage: "fuse(pose1, pose2, ...)", summary: "one pose from several observations of a tag (equal weights)") { a in

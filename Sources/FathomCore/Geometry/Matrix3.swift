@@ -10,10 +10,10 @@ public struct Matrix3: Equatable, Sendable {
         self.c0 = c0; self.c1 = c1; self.c2 = c2
     }
 
-    /// From 9 floats, column-major (element (r, c) at values[c*3 + r]); nil unless there are 9.
+    /// From 9 floats, column-major (element (r, c) at values[c*3 + r]); throws `.outOfRange` unless there are 9.
     @inlinable
-    public init?(columnMajor v: [Float]) {
-        guard v.count == 9 else { return nil }
+    public init(columnMajor v: [Float]) throws(FathomError) {
+        guard v.count == 9 else { throw FathomError(.outOfRange, "a 3x3 matrix needs 9 values, got \(v.count)") }
         self.init(SIMD3(v[0], v[1], v[2]), SIMD3(v[3], v[4], v[5]), SIMD3(v[6], v[7], v[8]))
     }
 

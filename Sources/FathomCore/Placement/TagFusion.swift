@@ -68,7 +68,7 @@ public enum TagFusion {
         }
         let q = Quaternion(Float(vectors[12]), Float(vectors[13]), Float(vectors[14]), Float(vectors[15]))
         let pose = Pose(rotation: try q.normalized().matrix, translation: SIMD3<Float>(position))
-        let cov = Matrix3(columnMajor: covariance.map(Float.init)) ?? .identity
+        let cov = try Matrix3(columnMajor: covariance.map(Float.init))
         return Result(pose: pose, covariance: cov)
     }
 }
