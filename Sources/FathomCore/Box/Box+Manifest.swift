@@ -63,8 +63,9 @@ extension Box {
         }
         let xAxis = corners[1] - corners[0]
         let cornerAngle = atan2(-xAxis.z, xAxis.x)
-        var difference = remainder(cornerAngle - angle, 2 * .pi)
-        difference = abs(difference)
+        // In Double: rot_y is not wrapped, and near 1e5 a Float's spacing (and Float 2 pi's error per
+        // turn) would exceed the tolerance.
+        let difference = Float(abs(remainder(Double(cornerAngle) - Double(angle), 2 * Double.pi)))
         guard difference <= 1e-3 + tolerance / sx else {
             throw FathomError(.notABox, "the corners are turned by \(cornerAngle) rad about y, but rad_rot_about_y is \(angle)")
         }

@@ -44,7 +44,7 @@ public struct Matrix3: Equatable, Sendable {
     }
 
     /// How far the matrix is from a rotation: the largest |(M^T M - I)_ij|, or infinity for a
-    /// reflection (determinant < 0).
+    /// reflection (determinant < 0). A singular matrix is at least 1 away.
     public var rotationDeviation: Float {
         let cols = [c0, c1, c2]
         var worst: Float = 0
@@ -54,6 +54,6 @@ public struct Matrix3: Equatable, Sendable {
                 worst = Swift.max(worst, abs(dot(cols[i], cols[j]) - target))
             }
         }
-        return determinant > 0 ? worst : .infinity
+        return determinant < 0 ? .infinity : worst
     }
 }

@@ -1,5 +1,6 @@
 /// A strict RFC 8259 syntax check. JSONDecoder is lenient (it takes trailing commas, for one), so text
-/// is checked here first and errors give the byte offset.
+/// is checked here first and errors give the byte offset. Numbers beyond the range of a Double are
+/// valid syntax but unusable: they are reported as `.format`, naming the field.
 enum JSONSyntax {
     /// Throws `.parse` with the byte offset of the first error.
     static func validate(_ bytes: [UInt8]) throws(FathomError) {
@@ -13,6 +14,13 @@ enum JSONSyntax {
     private struct Reader {
         let bytes: [UInt8]
         var offset = 0
+        /// Keys and indices leading to the current value, for messages.
+        var path: [String] = []
+
+        var pathText: String {
+            let text = path.reduce(into: "") { $0 += $1.hasPrefix("[") || $0.isEmpty ? $1 : "." + $1 }
+            return text.isEmpty ? "the top level" : text
+        }
 
         var atEnd: Bool { offset >= bytes.count }
         var peek: UInt8? { atEnd ? nil : bytes[offset] }
@@ -51,11 +59,14 @@ enum JSONSyntax {
             while true {
                 skipWhitespace()
                 guard peek == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+                let keyStart = offset + 1
                 try string()
+                path.append(String(decoding: bytes[keyStart..<(offset - 1)], as: UTF8.self))
                 skipWhitespace()
                 try expect(UInt8(ascii: ":"), "':'")
                 skipWhitespace()
                 try value(depth: depth + 1)
+                path.removeLast()
                 skipWhitespace()
                 if peek == UInt8(ascii: ",") { offset += 1; continue }
                 try expect(UInt8(ascii: "}"), "',' or '}'")
@@ -67,9 +78,13 @@ enum JSONSyntax {
             offset += 1
             skipWhitespace()
             if peek == UInt8(ascii: "]") { offset += 1; return }
+            var index = 0
             while true {
                 skipWhitespace()
+                path.append("[\(index)]")
                 try value(depth: depth + 1)
+                path.removeLast()
+                index += 1
                 skipWhitespace()
                 if peek == UInt8(ascii: ",") { offset += 1; continue }
                 try expect(UInt8(ascii: "]"), "',' or ']'")
@@ -113,6 +128,7 @@ enum JSONSyntax {
                 while let c = reader.peek, c >= 0x30 && c <= 0x39 { reader.offset += 1; n += 1 }
                 return n
             }
+            let start = offset
             if peek == UInt8(ascii: "-") { offset += 1 }
             if peek == UInt8(ascii: "0") {
                 offset += 1
@@ -127,6 +143,10 @@ enum JSONSyntax {
                 offset += 1
                 if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { offset += 1 }
                 guard digits(&self) > 0 else { throw error("expected a digit in the exponent") }
+            }
+            let text = String(decoding: bytes[start..<offset], as: UTF8.self)
+            guard let value = Double(text), value.isFinite else {
+                throw FathomError(.format, "field \(pathText) holds \(text), beyond the range of a number")
             }
         }
     }
