@@ -64,23 +64,6 @@ static void expect_error(fathom_status got, fathom_status want, const char *fn, 
 
 #define EXPECT(call, status, fn, arg, problem) expect_error((call), (status), (fn), (arg), (problem), #call, __LINE__)
 
-static fathom_vec3 v3(float x, float y, float z) {
-    fathom_vec3 v;
-    v.x = x;
-    v.y = y;
-    v.z = z;
-    return v;
-}
-
-static fathom_quat q4(float x, float y, float z, float w) {
-    fathom_quat q;
-    q.x = x;
-    q.y = y;
-    q.z = z;
-    q.w = w;
-    return q;
-}
-
 static fathom_pose rigid_pose(void) {
     double r[9];
     t_rot_y(0.3, r);

@@ -17,14 +17,6 @@ static const int SIGN[8][3] = {
     {-1, +1, +1}, {+1, +1, +1}, {+1, -1, +1}, {-1, -1, +1},
 };
 
-static fathom_vec3 v3(float x, float y, float z) {
-    fathom_vec3 v;
-    v.x = x;
-    v.y = y;
-    v.z = z;
-    return v;
-}
-
 static fathom_box make_box(float cx, float cy, float cz, float sx, float sy, float sz, float rot) {
     fathom_box b;
     CHECK_OK(fathom_box_init(v3(cx, cy, cz), v3(sx, sy, sz), rot, &b));

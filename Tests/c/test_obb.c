@@ -18,14 +18,6 @@ static const int SIGN[8][3] = {
     {-1, +1, +1}, {+1, +1, +1}, {+1, -1, +1}, {-1, -1, +1},
 };
 
-static fathom_vec3 v3(float x, float y, float z) {
-    fathom_vec3 v;
-    v.x = x;
-    v.y = y;
-    v.z = z;
-    return v;
-}
-
 static fathom_obb make_obb(double cx, double cy, double cz, double sx, double sy, double sz, const double q[4]) {
     fathom_obb o;
     o.center = t_v3(cx, cy, cz);

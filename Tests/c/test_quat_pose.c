@@ -9,23 +9,6 @@
 #define TOL 1e-5
 #define S2 0.70710678118654752 /* sqrt(1/2) */
 
-static fathom_vec3 v3(float x, float y, float z) {
-    fathom_vec3 v;
-    v.x = x;
-    v.y = y;
-    v.z = z;
-    return v;
-}
-
-static fathom_quat q4(float x, float y, float z, float w) {
-    fathom_quat q;
-    q.x = x;
-    q.y = y;
-    q.z = z;
-    q.w = w;
-    return q;
-}
-
 static double qnorm(fathom_quat q) {
     return sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
 }

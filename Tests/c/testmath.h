@@ -14,6 +14,24 @@
 #define T_PI 3.14159265358979323846
 
 /* R_y(a) * (x, y, z), written from box.md: x' = cos a x + sin a z, z' = -sin a x + cos a z. */
+/* Constructors for the header's small value structs, shared by every test program. */
+static inline fathom_vec3 v3(float x, float y, float z) {
+    fathom_vec3 v;
+    v.x = x;
+    v.y = y;
+    v.z = z;
+    return v;
+}
+
+static inline fathom_quat q4(float x, float y, float z, float w) {
+    fathom_quat q;
+    q.x = x;
+    q.y = y;
+    q.z = z;
+    q.w = w;
+    return q;
+}
+
 static inline void t_ry_apply(double a, const double v[3], double out[3]) {
     double c = cos(a), s = sin(a);
     double x = c * v[0] + s * v[2];
