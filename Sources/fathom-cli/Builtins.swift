@@ -11,7 +11,9 @@ struct Builtin {
 /// Global functions, grouped for `help`.
 let builtinGroups: [(title: String, names: [String])] = [
     ("Numbers and rotations", ["deg", "rad", "quat", "quat_matrix", "matrix_quat", "qmul", "normalize", "slerp", "angle_between", "rotate"]),
-    ("Poses", ["pose", "pose_rows", "pose_columns", "identity", "compose", "inverse", "apply", "apply_dir", "yaw", "distance", "orthonormalize", "rows"]),
+    ("Poses", ["pose", "pose_rows", "pose_columns", "identity", "compose", "inverse", "apply", "apply_dir", "yaw", "distance",
+               "orthonormalize", "rotation", "translation", "rows", "columns"]),
+    ("Cameras", ["scale_intrinsics"]),
     ("Boxes", ["box", "obb", "load_manifest", "fit_pca", "fit_upright"]),
     ("Point clouds", ["random_points", "count_inside", "indices_inside", "signed_distance"]),
     ("Tags and labels", ["tag_world", "snap_vertical", "rotate_cov", "fuse", "label"]),
@@ -91,8 +93,29 @@ let builtins: [String: Builtin] = [
         try a.expect(2...2)
         return .pose(try Pose.orthonormalized(columnMajor: a.floats(0, "m16", count: 16), maxDeviation: a.float(1, "max_deviation")))
     },
+    "rotation": Builtin(usage: "rotation(p)", summary: "the rotation of a pose as a quaternion (x, y, z, w), w >= 0") { a in
+        try a.expect(1...1); return vector(try a.pose(0, "p").quaternion)
+    },
+    "translation": Builtin(usage: "translation(p)", summary: "the translation of a pose") { a in
+        try a.expect(1...1); return vector(try a.pose(0, "p").translation)
+    },
     "rows": Builtin(usage: "rows(p)", summary: "the 16 numbers of a pose, row by row") { a in
         try a.expect(1...1); return .vector(try a.pose(0, "p").rowMajor.map(Double.init))
+    },
+    "columns": Builtin(usage: "columns(p)", summary: "the 16 numbers of a pose, column by column (simd / ARKit order)") { a in
+        try a.expect(1...1); return .vector(try a.pose(0, "p").columnMajor.map(Double.init))
+    },
+    "scale_intrinsics": Builtin(usage: "scale_intrinsics((fx, fy, cx, cy), (w, h), (w2, h2))",
+                                summary: "intrinsics of the same sensor at another resolution, as (fx, fy, cx, cy)") { a in
+        try a.expect(3...3)
+        let k = try a.floats(0, "(fx, fy, cx, cy)", count: 4)
+        let size = try a.floats(1, "(w, h)", count: 2), target = try a.floats(2, "(w2, h2)", count: 2)
+        for (name, v) in [("w", size[0]), ("h", size[1]), ("w2", target[0]), ("h2", target[1])] where v.rounded() != v || !(1...1e9).contains(v) {
+            throw FathomError(.outOfRange, "\(name) must be a whole number of pixels >= 1, got \(v)")
+        }
+        let scaled = try Intrinsics(fx: k[0], fy: k[1], cx: k[2], cy: k[3], width: Int(size[0]), height: Int(size[1]))
+            .scaled(width: Int(target[0]), height: Int(target[1]))
+        return .vector([scaled.fx, scaled.fy, scaled.cx, scaled.cy].map(Double.init))
     },
     "box": Builtin(usage: "box(center, scale [, rot_y [, floor]])", summary: "the capture app's box (yaw only), optionally on a floor") { a in
         try a.expect(2...4)
