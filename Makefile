@@ -33,7 +33,8 @@ deps:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; fi
 	@for m in $(PY_MODULES); do $(PYTHON) -c "import $$m" 2>/dev/null || \
-	  { echo "installing Python module $$m"; $(PYTHON) -m pip install -q $$m; }; done
+	  { echo "installing Python module $$m"; $(PYTHON) -m pip install -q $$m \
+	    || $(PYTHON) -m pip install -q --break-system-packages $$m; }; done
 
 ## build: the library, the REPL and the Python package's copy of the library (release).
 build: deps
