@@ -10,6 +10,7 @@ struct Builtin {
 
 /// Global functions, grouped for `help`.
 let builtinGroups: [(title: String, names: [String])] = [
+    ("Output", ["print"]),
     ("Numbers and rotations", ["deg", "rad", "quat", "quat_matrix", "matrix_quat", "qmul", "normalize", "slerp", "angle_between", "rotate"]),
     ("Poses", ["pose", "pose_rows", "pose_columns", "identity", "compose", "inverse", "apply", "apply_dir", "yaw", "distance",
                "orthonormalize", "rotation", "translation", "rows", "columns"]),
@@ -20,6 +21,9 @@ let builtinGroups: [(title: String, names: [String])] = [
 ]
 
 let builtins: [String: Builtin] = [
+    "print": Builtin(usage: "print(value, ...)", summary: "prints the values on one line (strings as they are)") { a in
+        .string(a.values.map(format).joined(separator: " "))
+    },
     "deg": Builtin(usage: "deg(radians)", summary: "radians to degrees (write 30deg for 30 degrees in radians)") { a in
         try a.expect(1...1); return .number(try a.number(0, "radians") * 180 / .pi)
     },
