@@ -491,6 +491,217 @@ fathom_status fathom_label_place(const fathom_label_request *request, fathom_lab
 fathom_status fathom_intrinsics_scale(const fathom_intrinsics *intrinsics, uint32_t width, uint32_t height,
                                       fathom_intrinsics *out);
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Rays, cameras and primitive casts                                                                */
+/* ---------------------------------------------------------------------------------------------- */
+/* Pixel coordinates are continuous: (0, 0) is the top-left corner of the top-left pixel, so the centre
+ * of pixel (column i, row j) is (i + 0.5, j + 0.5). Every cast takes a range [tmin, tmax] (0 <= tmin <=
+ * tmax, tmax may be INFINITY) and reports hits with tmin <= t <= tmax only. Directions need not be unit:
+ * t is measured in units of the direction's length (meters for a unit direction). A non-finite direction
+ * is FATHOM_ERR_NOT_FINITE; a zero direction, or one whose components are all below 1e-18 in magnitude,
+ * is FATHOM_ERR_DEGENERATE; tmin > tmax or tmin < 0 is FATHOM_ERR_OUT_OF_RANGE. */
+
+/** A ray: points origin + t * direction. 6 floats, so an (N, 6) float32 array is an array of rays. */
+typedef struct fathom_ray {
+    fathom_vec3 origin;
+    fathom_vec3 direction;
+} fathom_ray;
+
+/** The primitive value of a miss. */
+#define FATHOM_NO_HIT 0xFFFFFFFFu
+
+/** A ray's hit. On a miss: primitive = FATHOM_NO_HIT, t = INFINITY, all other fields 0. */
+typedef struct fathom_hit {
+    float t;                /**< distance along the ray, in units of |direction| */
+    fathom_vec3 point;      /**< origin + t * direction */
+    fathom_vec3 normal;     /**< unit geometric normal: a mesh triangle's (v1 - v0) x (v2 - v0) side, a plane's
+                                 given normal, a box face's outward normal, a sphere's outward normal */
+    float u, v;             /**< barycentrics of a triangle hit: point = (1-u-v) v0 + u v1 + v v2; else 0 */
+    uint32_t primitive;     /**< triangle index, box face index (FATHOM_FACE_*), 0 for planes and spheres */
+    uint8_t classification; /**< a mesh triangle's class (fathom_mesh_class), else 0 */
+    uint8_t front_face;     /**< 1 if the ray meets the side the normal points to (dot(direction, normal) < 0) */
+    uint8_t reserved[2];    /**< 0 */
+} fathom_hit;
+
+/** Where fathom_camera_project puts a point. */
+enum {
+    FATHOM_PROJECT_BEHIND = 1u,   /* the point is not in front of the camera (camera-frame z >= 0); u, v are 0 */
+    FATHOM_PROJECT_OUTSIDE = 2u   /* in front, but u or v is outside [0, width] x [0, height] */
+};
+
+/** The ray from the camera centre through pixel (u, v): direction in the camera frame
+ *  ((u - cx) / fx, -(v - cy) / fy, -1), normalized, rotated by the camera pose (camera-to-world, ARKit
+ *  axes). u and v may lie outside the image. */
+fathom_status fathom_camera_ray(const fathom_intrinsics *intrinsics, const fathom_pose *camera_to_world,
+                                float u, float v, fathom_ray *out);
+
+/** Projects a world point to pixel coordinates. *out_flags gets FATHOM_PROJECT_* bits (0: visible). */
+fathom_status fathom_camera_project(const fathom_intrinsics *intrinsics, const fathom_pose *camera_to_world,
+                                    fathom_vec3 point, float *out_u, float *out_v, uint32_t *out_flags);
+
+/** Rays through the centres of a grid of pixels: every `step`-th column and row (step >= 1), starting at
+ *  pixel centre (0.5, 0.5), row by row. The grid has ceil(width/step) * ceil(height/step) rays;
+ *  *out_count gets that number. If capacity is smaller, nothing is written and FATHOM_ERR_BUFFER_TOO_SMALL
+ *  is returned (out may then be NULL). */
+fathom_status fathom_camera_grid_rays(const fathom_intrinsics *intrinsics, const fathom_pose *camera_to_world,
+                                      uint32_t step, fathom_ray *out, size_t capacity, size_t *out_count);
+
+/** Ray against the plane through `point` with normal `normal` (non-zero). A ray in the plane or parallel
+ *  to it misses. */
+fathom_status fathom_ray_plane(const fathom_ray *ray, float tmin, float tmax, fathom_vec3 point, fathom_vec3 normal,
+                               fathom_hit *out);
+
+/** Ray against the horizontal plane y = height (the floor), normal +y. */
+fathom_status fathom_ray_floor(const fathom_ray *ray, float tmin, float tmax, float height, fathom_hit *out);
+
+/** Ray against a sphere (radius > 0). From inside, the exit point is hit (front_face = 0). */
+fathom_status fathom_ray_sphere(const fathom_ray *ray, float tmin, float tmax, fathom_vec3 center, float radius,
+                                fathom_hit *out);
+
+/** Ray against an oriented box, with both crossings. */
+typedef struct fathom_box_hit {
+    fathom_hit hit;          /**< the first crossing within [tmin, tmax] (entry, or exit from inside) */
+    float t_enter, t_exit;   /**< where the ray's line enters and leaves the box (t_enter < 0 from inside) */
+    uint32_t face_enter;     /**< FATHOM_FACE_* of the entry face */
+    uint32_t face_exit;      /**< FATHOM_FACE_* of the exit face */
+    int32_t origin_inside;   /**< 1 if the ray's origin is inside the box (faces count as inside) */
+} fathom_box_hit;
+
+/** Ray against an oriented box (slab test in the box frame). On a miss hit.primitive = FATHOM_NO_HIT and
+ *  t_enter, t_exit, face_enter and face_exit are 0. Face indices follow FATHOM_FACE_* (local axes). */
+fathom_status fathom_ray_obb(const fathom_ray *ray, float tmin, float tmax, const fathom_obb *obb, fathom_box_hit *out);
+
+/** Ray against one triangle (the same watertight test the meshes use; both sides are hit). */
+fathom_status fathom_ray_triangle(const fathom_ray *ray, float tmin, float tmax, fathom_vec3 v0, fathom_vec3 v1,
+                                  fathom_vec3 v2, fathom_hit *out);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Triangle meshes and their BVH                                                                   */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** A triangle mesh with its acceleration structure. Immutable once made: every query may run on many
+ *  threads at once on the same mesh. Destroy it once, after the last query. */
+typedef struct fathom_mesh fathom_mesh;
+
+/** ARKit's mesh classification of a face. */
+typedef enum fathom_mesh_class {
+    FATHOM_CLASS_NONE = 0,
+    FATHOM_CLASS_WALL = 1,
+    FATHOM_CLASS_FLOOR = 2,
+    FATHOM_CLASS_CEILING = 3,
+    FATHOM_CLASS_TABLE = 4,
+    FATHOM_CLASS_SEAT = 5,
+    FATHOM_CLASS_WINDOW = 6,
+    FATHOM_CLASS_DOOR = 7
+} fathom_mesh_class;
+
+/** Flags for fathom_mesh_create. */
+enum {
+    FATHOM_MESH_COPY = 0u,    /* copy the vertex, index and class buffers (they may be freed after the call) */
+    FATHOM_MESH_BORROW = 1u   /* keep pointers to the caller's buffers: they must stay valid and unchanged
+                                 until fathom_mesh_destroy; vertices 4-byte aligned */
+};
+
+/** Makes a mesh from `vertex_count` vertices (float32 xyz, byte stride >= 12, multiple of 4) and
+ *  `triangle_count` triangles (3 uint32 indices each, every index < vertex_count), with optional per-face
+ *  classes (`classes`, triangle_count bytes, each <= FATHOM_CLASS_DOOR; may be NULL), and builds its BVH.
+ *  Vertices must be finite. Degenerate (zero-area) triangles are kept but never hit. triangle_count may
+ *  be 0 (an empty mesh: every ray misses). FATHOM_ERR_OUT_OF_RANGE names the first bad index or class. */
+fathom_status fathom_mesh_create(const float *vertices, size_t vertex_count, size_t vertex_stride,
+                                 const uint32_t *indices, size_t triangle_count, const uint8_t *classes,
+                                 uint32_t flags, fathom_mesh **out);
+
+/** Loads a mesh from a Wavefront OBJ (v and f records; polygons are fanned into triangles; negative
+ *  indices allowed) or a PLY file (ascii or binary_little_endian; vertex x y z as float or double, faces
+ *  as a list of int/uint indices; an optional uchar face property "classification" or "label" becomes
+ *  the class). Chosen by the file's contents. FATHOM_ERR_IO if unreadable; FATHOM_ERR_PARSE /
+ *  FATHOM_ERR_FORMAT with the line (OBJ, ascii PLY) or byte offset (binary PLY) of the first problem. */
+fathom_status fathom_mesh_load(const char *path, fathom_mesh **out);
+
+/** Frees a mesh; NULL is allowed and does nothing. */
+void fathom_mesh_destroy(fathom_mesh *mesh);
+
+/** Sizes and bounds of a mesh. */
+typedef struct fathom_mesh_info {
+    uint64_t vertex_count;
+    uint64_t triangle_count;
+    fathom_vec3 bounds_min;     /**< of all vertices (0 for an empty mesh) */
+    fathom_vec3 bounds_max;
+    double surface_area;        /**< sum of triangle areas, square meters */
+    uint64_t memory_bytes;      /**< bytes held by the mesh: its copies of the buffers and the BVH */
+    uint64_t bvh_bytes;         /**< of which the BVH (nodes and triangle data) */
+    uint64_t bvh_nodes;         /**< number of BVH nodes */
+    uint32_t bvh_depth;         /**< depth of the deepest leaf */
+    uint32_t bvh_width;         /**< children per node */
+} fathom_mesh_info;
+
+/** Fills *out with the mesh's sizes and bounds. */
+fathom_status fathom_mesh_get_info(const fathom_mesh *mesh, fathom_mesh_info *out);
+
+/** Per-triangle unit normals ((v1 - v0) x (v2 - v0), normalized; 0 for degenerate triangles) as
+ *  triangle_count * 3 floats, and areas as triangle_count floats; either output may be NULL. */
+fathom_status fathom_mesh_face_geometry(const fathom_mesh *mesh, float *out_normals, float *out_areas);
+
+/** The closest hit within [tmin, tmax] (watertight: a ray through a shared edge or vertex of a closed
+ *  mesh hits once, never zero times). */
+fathom_status fathom_mesh_intersect(const fathom_mesh *mesh, const fathom_ray *ray, float tmin, float tmax,
+                                    fathom_hit *out);
+
+/** *out_occluded = 1 if any triangle is hit within [tmin, tmax], else 0 (faster than the closest hit). */
+fathom_status fathom_mesh_occluded(const fathom_mesh *mesh, const fathom_ray *ray, float tmin, float tmax,
+                                   int32_t *out_occluded);
+
+/** Every surface crossing within [tmin, tmax], sorted by t; a crossing through a shared edge or vertex
+ *  is reported once. *out_count gets the number of crossings; if it exceeds capacity, the first
+ *  `capacity` are written and FATHOM_ERR_BUFFER_TOO_SMALL is returned. */
+fathom_status fathom_mesh_intersect_all(const fathom_mesh *mesh, const fathom_ray *ray, float tmin, float tmax,
+                                        fathom_hit *out, size_t capacity, size_t *out_count);
+
+/** Options for the batch queries. A NULL options pointer means {0, INFINITY, 0}. */
+typedef struct fathom_batch_options {
+    float tmin, tmax;     /**< the range for every ray */
+    uint32_t threads;     /**< worker threads, 1...1024 (more is FATHOM_ERR_OUT_OF_RANGE); 0 = one per online CPU.
+                               Results do not depend on it. */
+} fathom_batch_options;
+
+/** Closest hits of `count` rays into out[count]. `options` may be NULL (defaults). A ray with a zero or
+ *  non-finite direction fails the whole call with its index in the message, before any work. */
+fathom_status fathom_mesh_intersect_batch(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
+                                          const fathom_batch_options *options, fathom_hit *out);
+
+/** out_occluded[i] = 1 if ray i hits anything within the range, else 0. */
+fathom_status fathom_mesh_occluded_batch(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
+                                         const fathom_batch_options *options, uint8_t *out_occluded);
+
+/** All crossings of `count` rays: out_offsets (count + 1 entries) gets, for ray i, the crossings
+ *  hits[out_offsets[i] .. out_offsets[i+1]) sorted by t. If the total exceeds capacity, out_offsets is
+ *  still filled completely (out_offsets[count] = the total needed), no hit is written, and
+ *  FATHOM_ERR_BUFFER_TOO_SMALL is returned. */
+fathom_status fathom_mesh_intersect_all_batch(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
+                                              const fathom_batch_options *options, fathom_hit *hits,
+                                              size_t capacity, uint64_t *out_offsets);
+
+/* The capture app's tap flows (reference/box.md). Each casts the tap's ray from the camera. */
+
+/** Floor height from a tap: the y of the first hit on `mesh` (may be NULL) or, when no mesh is given
+ *  or it is missed, on the plane through `plane_point` with `plane_normal` (pass a zero normal for no
+ *  plane). *out_hit_found = 0 and *out_height untouched when nothing is hit. */
+fathom_status fathom_tap_floor_height(const fathom_intrinsics *intrinsics, const fathom_pose *camera_to_world,
+                                      float u, float v, const fathom_mesh *mesh, fathom_vec3 plane_point,
+                                      fathom_vec3 plane_normal, float *out_height, int32_t *out_hit_found);
+
+/** Box centre from a tap: casts the tap's ray at `mesh` (or, if NULL or missed, at the box's floor plane)
+ *  and stands the box on its floor at the hit's x, z (fathom_box_set_center_on_floor). The box must
+ *  have a floor (FATHOM_ERR_INVALID_STATE). *out_hit_found = 0 and the box unchanged on a miss. */
+fathom_status fathom_tap_place_box(const fathom_intrinsics *intrinsics, const fathom_pose *camera_to_world,
+                                   float u, float v, const fathom_mesh *mesh, fathom_box *box,
+                                   int32_t *out_hit_found);
+
+/** Which face of the box is under the screen point: *out_face = FATHOM_FACE_* of the face the tap's ray
+ *  meets first (the entry face; the exit face when the camera is inside the box), or FATHOM_NO_HIT. */
+fathom_status fathom_tap_box_face(const fathom_intrinsics *intrinsics, const fathom_pose *camera_to_world,
+                                  float u, float v, const fathom_box *box, uint32_t *out_face);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

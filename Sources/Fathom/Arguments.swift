@@ -17,12 +17,13 @@ func required<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String) throws -> 
 }
 
 /// A validated point buffer (pointer, count, byte stride).
-func pointBuffer(_ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int) throws -> PointBuffer {
-    let base = try required(points, "points")
+func pointBuffer(_ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
+                 names: (points: String, count: String, stride: String) = ("points", "count", "stride")) throws -> PointBuffer {
+    let base = try required(points, names.points)
     // size_t values above Int.max arrive negative.
-    guard count >= 0 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(UInt(bitPattern: count)) is too large") }
-    guard stride >= 0 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "stride \(UInt(bitPattern: stride)) is too large") }
-    return try PointBuffer(base: base, count: count, strideBytes: stride)
+    guard count >= 0 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "\(names.count) \(UInt(bitPattern: count)) is too large") }
+    guard stride >= 0 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "\(names.stride) \(UInt(bitPattern: stride)) is too large") }
+    return try PointBuffer(base: base, count: count, strideBytes: stride, names: names)
 }
 
 extension SIMD3 where Scalar == Float {
@@ -118,4 +119,42 @@ extension fathom_obb {
     init(_ box: OrientedBox) {
         self.init(center: fathom_vec3(box.center), scale: fathom_vec3(box.scale), rotation: fathom_quat(box.rotation))
     }
+}
+
+extension Ray {
+    init(_ r: fathom_ray) { self.init(origin: SIMD3(r.origin), direction: SIMD3(r.direction)) }
+}
+
+/// A validated ray and range read from the C arguments.
+func castArguments(_ ray: UnsafePointer<fathom_ray>?, _ tmin: Float, _ tmax: Float) throws -> Ray {
+    let r = Ray(try required(ray, "ray").pointee)
+    try r.validate()
+    try validateRange(tmin: tmin, tmax: tmax)
+    return r
+}
+
+extension fathom_hit {
+    /// The C hit of a core hit; a miss is primitive FATHOM_NO_HIT, t = +infinity, the rest 0.
+    init(_ hit: Hit?) {
+        self.init()
+        guard let hit else {
+            t = .infinity
+            primitive = FATHOM_NO_HIT
+            return
+        }
+        t = hit.t
+        point = fathom_vec3(hit.point)
+        normal = fathom_vec3(hit.normal)
+        u = hit.u
+        v = hit.v
+        primitive = hit.primitive
+        classification = hit.classification
+        front_face = hit.frontFace ? 1 : 0
+    }
+}
+
+/// Validated core intrinsics from the C struct.
+func intrinsics(_ pointer: UnsafePointer<fathom_intrinsics>?) throws -> Intrinsics {
+    let k = try required(pointer, "intrinsics").pointee
+    return try Intrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: Int(k.width), height: Int(k.height))
 }

@@ -9,7 +9,8 @@ Every C function the binding calls is declared next to the Python wrapper that u
 :func:`status_function` (functions returning ``fathom_status``, which raise on failure) or
 :func:`c_function`; every declaration lands in :data:`PROTOTYPES` (and its callable in
 :data:`FUNCTIONS`), so a test can compare them with ``include/fathom.h``. The structs below mirror the header's, field by field; :data:`STRUCTS` maps the
-header's type names to them, and :data:`CONSTANTS` holds the header's enum values and macros.
+header's type names to them (:data:`OPAQUE` the handle types, which C never defines), and
+:data:`CONSTANTS` holds the header's enum values and macros.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from ctypes import POINTER, c_char_p, c_float, c_int, c_int32, c_uint32
+from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_uint8, c_uint32, c_uint64
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -26,6 +27,7 @@ __all__ = [
     "BINDING_VERSION",
     "CONSTANTS",
     "FUNCTIONS",
+    "OPAQUE",
     "PROTOTYPES",
     "STRUCTS",
     "CFunction",
@@ -123,6 +125,72 @@ class LabelPlacementStruct(ctypes.Structure):
     _fields_ = [("position", Vec3), ("orientation", Quat), ("anchor", c_int32)]
 
 
+class RayStruct(ctypes.Structure):
+    """``fathom_ray``: origin + t * direction; 6 floats, so an (N, 6) float32 array is an array of rays."""
+
+    _fields_ = [("origin", Vec3), ("direction", Vec3)]
+
+
+class HitStruct(ctypes.Structure):
+    """``fathom_hit``: a ray's hit (see :data:`fathom.HIT_DTYPE` for the numpy mirror)."""
+
+    _fields_ = [
+        ("t", c_float),
+        ("point", Vec3),
+        ("normal", Vec3),
+        ("u", c_float),
+        ("v", c_float),
+        ("primitive", c_uint32),
+        ("classification", c_uint8),
+        ("front_face", c_uint8),
+        ("reserved", c_uint8 * 2),
+    ]
+
+
+class BoxHitStruct(ctypes.Structure):
+    """``fathom_box_hit``: a ray against an oriented box, with both crossings of its line."""
+
+    _fields_ = [
+        ("hit", HitStruct),
+        ("t_enter", c_float),
+        ("t_exit", c_float),
+        ("face_enter", c_uint32),
+        ("face_exit", c_uint32),
+        ("origin_inside", c_int32),
+    ]
+
+
+class MeshInfoStruct(ctypes.Structure):
+    """``fathom_mesh_info``: sizes and bounds of a mesh."""
+
+    _fields_ = [
+        ("vertex_count", c_uint64),
+        ("triangle_count", c_uint64),
+        ("bounds_min", Vec3),
+        ("bounds_max", Vec3),
+        ("surface_area", c_double),
+        ("memory_bytes", c_uint64),
+        ("bvh_bytes", c_uint64),
+        ("bvh_nodes", c_uint64),
+        ("bvh_depth", c_uint32),
+        ("bvh_width", c_uint32),
+    ]
+
+
+class BatchOptionsStruct(ctypes.Structure):
+    """``fathom_batch_options``: the range and thread count of a batch query."""
+
+    _fields_ = [("tmin", c_float), ("tmax", c_float), ("threads", c_uint32)]
+
+
+class MeshOpaque(ctypes.Structure):
+    """``fathom_mesh``: opaque. Only ``POINTER(MeshOpaque)`` is ever used, a type of its own, so a
+    pointer to another kind of handle is refused by ctypes instead of reaching the library."""
+
+
+#: The header's opaque handle types (declared, never defined) and their ctypes stand-ins.
+OPAQUE: dict[str, type[ctypes.Structure]] = {"fathom_mesh": MeshOpaque}
+
 #: The header's struct names and their ctypes mirrors.
 STRUCTS: dict[str, type[ctypes.Structure]] = {
     "fathom_vec3": Vec3,
@@ -134,6 +202,11 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
     "fathom_obb": ObbStruct,
     "fathom_label_request": LabelRequestStruct,
     "fathom_label_placement": LabelPlacementStruct,
+    "fathom_ray": RayStruct,
+    "fathom_hit": HitStruct,
+    "fathom_box_hit": BoxHitStruct,
+    "fathom_mesh_info": MeshInfoStruct,
+    "fathom_batch_options": BatchOptionsStruct,
 }
 
 #: ``fathom_status`` and the header's other enums are C ints.
@@ -145,6 +218,7 @@ CONSTANTS: dict[str, float] = {
     "FATHOM_VERSION_MINOR": BINDING_VERSION[1],
     "FATHOM_VERSION_PATCH": BINDING_VERSION[2],
     "FATHOM_RIGID_TOLERANCE": 1e-3,
+    "FATHOM_NO_HIT": 0xFFFFFFFF,
     # fathom_status
     "FATHOM_OK": 0,
     "FATHOM_ERR_NULL_POINTER": 1,
@@ -188,12 +262,31 @@ CONSTANTS: dict[str, float] = {
     # fathom_label_target
     "FATHOM_LABEL_ON_IMAGE": 0,
     "FATHOM_LABEL_ON_PANEL": 1,
+    # fathom_camera_project flags
+    "FATHOM_PROJECT_BEHIND": 1,
+    "FATHOM_PROJECT_OUTSIDE": 2,
+    # fathom_mesh_class
+    "FATHOM_CLASS_NONE": 0,
+    "FATHOM_CLASS_WALL": 1,
+    "FATHOM_CLASS_FLOOR": 2,
+    "FATHOM_CLASS_CEILING": 3,
+    "FATHOM_CLASS_TABLE": 4,
+    "FATHOM_CLASS_SEAT": 5,
+    "FATHOM_CLASS_WINDOW": 6,
+    "FATHOM_CLASS_DOOR": 7,
+    # fathom_mesh_create flags
+    "FATHOM_MESH_COPY": 0,
+    "FATHOM_MESH_BORROW": 1,
 }
 
 # Pointer types used by several modules.
 FloatPtr = POINTER(c_float)
 Vec3Ptr = POINTER(Vec3)
 PosePtr = POINTER(PoseStruct)
+IntrinsicsPtr = POINTER(IntrinsicsStruct)
+RayPtr = POINTER(RayStruct)
+HitPtr = POINTER(HitStruct)
+MeshPtr = POINTER(MeshOpaque)
 
 # ------------------------------------------------------------------------------------------------
 # Loading

@@ -1,8 +1,9 @@
 """Plotting helpers (optional: ``pip install "fathom[plot]"`` for matplotlib).
 
 A picture of a box with the points around it answers "is the box where the object is?" faster
-than numbers do. The helpers draw on a matplotlib 3D axes and return it, so they compose with
-the rest of a notebook's plotting.
+than numbers do, and a picture of a mesh with the rays cast at it answers "what did the tap hit?".
+The helpers draw on a matplotlib 3D axes and return it, so they compose with the rest of a
+notebook's plotting. World +y is drawn up.
 """
 
 from __future__ import annotations
@@ -13,9 +14,16 @@ import numpy as np
 
 from ._arrays import ArrayLike, point_buffer
 from .box import Box
+from .mesh import Mesh
 from .obb import OrientedBox
+from .raycast import HIT_DTYPE, NO_HIT, _ray_array
 
-__all__ = ["BOX_EDGES", "plot_box", "plot_points"]
+__all__ = ["BOX_EDGES", "CLASS_COLORS", "plot_box", "plot_hits", "plot_mesh", "plot_points", "plot_rays"]
+
+#: Face colours by :class:`fathom.MeshClass` value (NONE, WALL, FLOOR, CEILING, TABLE, SEAT, WINDOW, DOOR).
+CLASS_COLORS: tuple[str, ...] = (
+    "lightgray", "tan", "sienna", "lightsteelblue", "olivedrab", "orchid", "lightskyblue", "darkkhaki",
+)
 
 #: The 12 edges of a box as pairs of corner indices (FATHOM_CORNER_* order).
 BOX_EDGES: tuple[tuple[int, int], ...] = (
@@ -104,4 +112,133 @@ def plot_points(
     ax.set_xlabel("x")
     ax.set_ylabel("-z")
     ax.set_zlabel("y (up)")
+    return ax
+
+
+def _mesh_arrays(mesh: Any, triangles: Any, classes: Any) -> tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
+    if isinstance(mesh, Mesh):
+        keep = mesh._keep
+        if keep is None:
+            raise ValueError(
+                "plot_mesh needs the mesh's arrays: the library does not give them back, so pass "
+                "plot_mesh(vertices, triangles, classes) or a Mesh made with borrow=True"
+            )
+        vertices, triangles, mesh_classes = keep
+        return vertices, triangles, mesh_classes if classes is None else classes
+    if triangles is None:
+        raise TypeError("plot_mesh(vertices, triangles): triangles are missing")
+    return mesh, triangles, classes
+
+
+def plot_mesh(
+    vertices: Any,
+    triangles: Optional[ArrayLike] = None,
+    classes: Optional[ArrayLike] = None,
+    ax: Optional[Any] = None,
+    *,
+    max_triangles: int = 20000,
+    color: str = "lightgray",
+    alpha: float = 0.35,
+    edgecolor: Optional[str] = "gray",
+    seed: int = 0,
+) -> Any:
+    """Draws a triangle mesh as a Poly3DCollection and returns the 3D axes.
+
+    Pass ``vertices`` (V, 3) and ``triangles`` (T, 3), or a :class:`fathom.Mesh` made with
+    ``borrow=True`` (the library keeps no copy it could give back otherwise). With ``classes`` (T,)
+    (or a borrowed mesh's classes) faces are coloured by :data:`CLASS_COLORS`. Above ``max_triangles``
+    a random subset (seeded) of that many triangles is drawn, so large scans stay responsive.
+    """
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection  # type: ignore[import-untyped]
+
+    v, t, c = _mesh_arrays(vertices, triangles, classes)
+    v = np.asarray(v, dtype=np.float64)
+    t = np.asarray(t)
+    if v.ndim != 2 or v.shape[1] < 3:
+        raise ValueError(f"vertices must have shape (V, 3), got shape {v.shape}")
+    if t.ndim != 2 or t.shape[1] != 3:
+        raise ValueError(f"triangles must have shape (T, 3), got shape {t.shape}")
+    if t.size and (t.min() < 0 or t.max() >= len(v)):
+        raise ValueError(f"triangles index vertices 0..{len(v) - 1}, got indices {t.min()}..{t.max()}")
+    ax = _axes(ax)
+    pick = np.arange(len(t))
+    if len(t) > max_triangles:
+        pick = np.sort(np.random.default_rng(seed).choice(len(t), size=max_triangles, replace=False))
+    x, y, z = _yup(v[:, :3])
+    drawn = np.stack([x, y, z], axis=-1)[t[pick]]  # (K, 3, 3) in plot axes
+    faces = Poly3DCollection(drawn, alpha=alpha, edgecolor=edgecolor, linewidths=0.2)
+    if c is not None:
+        c = np.asarray(c)
+        if c.shape != (len(t),):
+            raise ValueError(f"classes must have shape ({len(t)},), got shape {c.shape}")
+        palette = np.array(CLASS_COLORS, dtype=object)
+        faces.set_facecolor(list(palette[np.clip(c[pick], 0, len(CLASS_COLORS) - 1)]))
+    else:
+        faces.set_facecolor(color)
+    ax.add_collection3d(faces)
+    if len(drawn):
+        lo, hi = drawn.reshape(-1, 3).min(axis=0), drawn.reshape(-1, 3).max(axis=0)
+        ax.set_xlim(lo[0], hi[0])
+        ax.set_ylim(lo[1], hi[1])
+        ax.set_zlim(lo[2], hi[2])
+    ax.set_xlabel("x")
+    ax.set_ylabel("-z")
+    ax.set_zlabel("y (up)")
+    return ax
+
+
+def plot_rays(
+    origins: ArrayLike,
+    directions: Optional[ArrayLike] = None,
+    hits: Optional[np.ndarray] = None,
+    ax: Optional[Any] = None,
+    *,
+    length: float = 1.0,
+    max_rays: int = 2000,
+    color: str = "tab:blue",
+    miss_color: str = "tab:red",
+    seed: int = 0,
+) -> Any:
+    """Draws rays as segments and returns the 3D axes.
+
+    Rays as for :meth:`fathom.Mesh.cast` (origins and directions, or one (N, 6) array). With ``hits``
+    (the :data:`fathom.HIT_DTYPE` array of those rays) a ray that hit is drawn up to its hit point
+    and its point is marked (:func:`plot_hits`); a miss is drawn ``length`` meters long in
+    ``miss_color``. Without hits every ray is drawn ``length`` meters long. At most ``max_rays``
+    (a seeded random subset) are drawn.
+    """
+    from mpl_toolkits.mplot3d.art3d import Line3DCollection  # type: ignore[import-untyped]
+
+    rays = _ray_array(origins, directions).astype(np.float64)
+    if hits is not None:
+        if not isinstance(hits, np.ndarray) or hits.dtype != HIT_DTYPE or hits.shape != (len(rays),):
+            raise ValueError(f"hits must be the ({len(rays)},) HIT_DTYPE array of these rays")
+    ax = _axes(ax)
+    pick = np.arange(len(rays))
+    if len(rays) > max_rays:
+        pick = np.sort(np.random.default_rng(seed).choice(len(rays), size=max_rays, replace=False))
+    o, d = rays[pick, :3], rays[pick, 3:]
+    norms = np.linalg.norm(d, axis=1, keepdims=True)
+    unit = np.divide(d, norms, out=np.zeros_like(d), where=norms > 0)
+    ends = o + length * unit
+    hit = np.zeros(len(pick), dtype=bool)
+    if hits is not None:
+        hit = hits["primitive"][pick] != NO_HIT
+        ends[hit] = hits["point"][pick][hit]
+    segments = np.stack([np.stack(_yup(o), axis=-1), np.stack(_yup(ends), axis=-1)], axis=1)  # (K, 2, 3)
+    colors = [color if h or hits is None else miss_color for h in hit]
+    ax.add_collection3d(Line3DCollection(segments, colors=colors, linewidths=0.6))
+    if hits is not None and hit.any():
+        plot_hits(hits[pick], ax)
+    return ax
+
+
+def plot_hits(hits: np.ndarray, ax: Optional[Any] = None, *, size: float = 6.0, color: str = "tab:red") -> Any:
+    """Marks the hit points of a :data:`fathom.HIT_DTYPE` array (misses are skipped); returns the axes."""
+    if not isinstance(hits, np.ndarray) or hits.dtype != HIT_DTYPE:
+        raise TypeError("hits must be an array of fathom.HIT_DTYPE (as returned by Mesh.cast)")
+    ax = _axes(ax)
+    shown = hits[hits["primitive"] != NO_HIT]
+    x, y, z = _yup(shown["point"].astype(np.float64))
+    ax.scatter(x, y, z, s=size, color=color, depthshade=False)
     return ax

@@ -51,7 +51,7 @@ def _preprocess(text: str) -> str:
 
 
 class Header:
-    """Functions, structs, enums and macros of include/fathom.h."""
+    """Functions, structs (and opaque handle types), enums and macros of include/fathom.h."""
 
     def __init__(self, path: Path) -> None:
         text = path.read_text()
@@ -64,6 +64,7 @@ class Header:
         self.typedefs: dict[str, Any] = {}
         self.functions: dict[str, c_ast.FuncDecl] = {}
         self.structs: dict[str, list[tuple[str, Any]]] = {}
+        self.opaque: set[str] = set()  # handle types: declared, never defined (typedef struct x x;)
         self.enums: dict[str, int] = {}
         self.enum_types: set[str] = set()
         for node in ast.ext:
@@ -71,7 +72,10 @@ class Header:
                 self.typedefs[node.name] = node.type
                 inner = node.type.type
                 if isinstance(inner, c_ast.Struct):
-                    self.structs[node.name] = [(d.name, d.type) for d in inner.decls]
+                    if inner.decls is None:
+                        self.opaque.add(node.name)
+                    else:
+                        self.structs[node.name] = [(d.name, d.type) for d in inner.decls]
                 elif isinstance(inner, c_ast.Enum):
                     self.enum_types.add(node.name)
                     self._enum(inner)

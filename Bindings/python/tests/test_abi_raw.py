@@ -9,7 +9,7 @@ a message naming the function and the argument.
 from __future__ import annotations
 
 import ctypes
-from ctypes import byref, c_char, c_float, c_size_t, c_uint8, c_uint64
+from ctypes import byref, c_char, c_float, c_int32, c_size_t, c_uint8, c_uint32, c_uint64
 from pathlib import Path
 from typing import Any, Callable
 
@@ -19,6 +19,7 @@ import pytest
 import fathom
 from fathom import _lib
 from fathom._lib import BoxStruct, FaceStruct, IntrinsicsStruct, LabelPlacementStruct, LabelRequestStruct
+from fathom._lib import BatchOptionsStruct, BoxHitStruct, HitStruct, MeshInfoStruct, MeshPtr, RayStruct
 from fathom._lib import ObbStruct, PoseStruct, Quat, Vec3
 
 pytest.importorskip("pycparser")
@@ -29,9 +30,19 @@ OPTIONAL = {
     ("fathom_obb_mask_inside", "out_inside"),
     ("fathom_tag_fuse", "covariances"),
     ("fathom_tag_fuse", "out_covariance"),
+    ("fathom_mesh_create", "classes"),
+    ("fathom_mesh_face_geometry", "out_normals"),
+    ("fathom_mesh_face_geometry", "out_areas"),
+    ("fathom_tap_floor_height", "mesh"),
+    ("fathom_tap_place_box", "mesh"),
+    ("fathom_mesh_intersect_batch", "options"),
+    ("fathom_mesh_occluded_batch", "options"),
+    ("fathom_mesh_intersect_all_batch", "options"),
 }
 
 CUBE = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=np.float32)
+#: One triangle in the plane y = 0 around the origin, hit by the ray from (0, 1, 0) straight down.
+TRIANGLE = np.array([[-1, 0, -1], [1, 0, -1], [0, 0, 1]], dtype=np.float32)
 
 
 class Args:
@@ -42,6 +53,40 @@ class Args:
         self.manifest = fathom.Box((0, 0, 0), (1, 1, 1), 0.2).to_manifest().encode()
         self.saved = tmp / "saved.json"
         self.saved.write_bytes(self.manifest)
+        self.obj = tmp / "triangle.obj"
+        self.obj.write_text("v -1 0 -1\nv 1 0 -1\nv 0 0 1\nf 1 2 3\n")
+        self.made: list[Any] = []  # meshes made by the calls, freed by close()
+        self.mesh = self.new_mesh_out()
+        status = _lib.FUNCTIONS["fathom_mesh_create"].raw(
+            self.floats(TRIANGLE), 3, 12, (c_uint32 * 3)(0, 1, 2), 1, None, 0, byref(self.mesh)
+        )
+        assert status == 0, _lib.fathom_last_error()
+
+    def new_mesh_out(self) -> Any:
+        out = MeshPtr()
+        self.made.append(out)
+        return out
+
+    def close(self) -> None:
+        for m in self.made:
+            _lib.FUNCTIONS["fathom_mesh_destroy"](m)  # NULL (never made) is allowed
+        self.made.clear()
+
+    @staticmethod
+    def intrinsics() -> Any:
+        return byref(IntrinsicsStruct(500, 500, 320, 240, 640, 480))
+
+    @staticmethod
+    def ray() -> Any:
+        return byref(RayStruct(Vec3(0, 1, 0), Vec3(0, -1, 0)))
+
+    @staticmethod
+    def rays() -> Any:
+        return (RayStruct * 2)(RayStruct(Vec3(0, 1, 0), Vec3(0, -1, 0)), RayStruct(Vec3(0.1, 1, 0), Vec3(0, -2, 0)))
+
+    @staticmethod
+    def options() -> Any:
+        return byref(BatchOptionsStruct(0.0, float("inf"), 1))
 
     @staticmethod
     def floats(values: Any) -> Any:
@@ -133,6 +178,42 @@ class Args:
             "fathom_intrinsics_scale": lambda: [
                 byref(IntrinsicsStruct(500, 500, 320, 240, 640, 480)), 320, 240, byref(IntrinsicsStruct()),
             ],
+            **self.raycast_table(),
+        }
+
+    def raycast_table(self) -> dict[str, Callable[[], list[Any]]]:
+        k, pose, ray, rays, opts, mesh = self.intrinsics, self.pose, self.ray, self.rays, self.options, self.mesh
+        hit = lambda n=1: (HitStruct * n)()  # noqa: E731
+        inf = float("inf")
+        return {
+            "fathom_camera_ray": lambda: [k(), pose(), 1.0, 2.0, byref(RayStruct())],
+            "fathom_camera_project": lambda: [
+                k(), pose(), Vec3(0, 0, -1), (c_float * 1)(), (c_float * 1)(), byref(c_uint32())
+            ],
+            "fathom_camera_grid_rays": lambda: [k(), pose(), 64, (RayStruct * 80)(), 80, byref(c_size_t())],
+            "fathom_ray_plane": lambda: [ray(), 0.0, inf, Vec3(0, 0, 0), Vec3(0, 1, 0), hit()],
+            "fathom_ray_floor": lambda: [ray(), 0.0, inf, 0.0, hit()],
+            "fathom_ray_sphere": lambda: [ray(), 0.0, inf, Vec3(0, 0, 0), 0.5, hit()],
+            "fathom_ray_obb": lambda: [ray(), 0.0, inf, self.obb(), byref(BoxHitStruct())],
+            "fathom_ray_triangle": lambda: [ray(), 0.0, inf, Vec3(-1, 0, -1), Vec3(1, 0, -1), Vec3(0, 0, 1), hit()],
+            "fathom_mesh_create": lambda: [
+                self.floats(TRIANGLE), 3, 12, (c_uint32 * 3)(0, 1, 2), 1, (c_uint8 * 1)(2), 0,
+                byref(self.new_mesh_out()),
+            ],
+            "fathom_mesh_load": lambda: [str(self.obj).encode(), byref(self.new_mesh_out())],
+            "fathom_mesh_get_info": lambda: [mesh, byref(MeshInfoStruct())],
+            "fathom_mesh_face_geometry": lambda: [mesh, (c_float * 3)(), (c_float * 1)()],
+            "fathom_mesh_intersect": lambda: [mesh, ray(), 0.0, inf, hit()],
+            "fathom_mesh_occluded": lambda: [mesh, ray(), 0.0, inf, byref(c_int32())],
+            "fathom_mesh_intersect_all": lambda: [mesh, ray(), 0.0, inf, hit(4), 4, byref(c_size_t())],
+            "fathom_mesh_intersect_batch": lambda: [mesh, rays(), 2, opts(), hit(2)],
+            "fathom_mesh_occluded_batch": lambda: [mesh, rays(), 2, opts(), (c_uint8 * 2)()],
+            "fathom_mesh_intersect_all_batch": lambda: [mesh, rays(), 2, opts(), hit(4), 4, (c_uint64 * 3)()],
+            "fathom_tap_floor_height": lambda: [
+                k(), pose(), 320.0, 400.0, mesh, Vec3(0, -1, 0), Vec3(0, 1, 0), (c_float * 1)(), byref(c_int32())
+            ],
+            "fathom_tap_place_box": lambda: [k(), pose(), 320.0, 400.0, mesh, self.box(floor=True), byref(c_int32())],
+            "fathom_tap_box_face": lambda: [k(), pose(), 320.0, 240.0, self.box(), byref(c_uint32())],
         }
 
 
@@ -142,8 +223,10 @@ def header(header_path: Path) -> Header:
 
 
 @pytest.fixture
-def args(tmp_path: Path) -> Args:
-    return Args(tmp_path)
+def args(tmp_path: Path):
+    a = Args(tmp_path)
+    yield a
+    a.close()
 
 
 def _pointer_params(name: str) -> list[int]:

@@ -58,6 +58,8 @@ def _ctype_of(decl_type: Any, header: Header, *, param: bool) -> Any:
             return ctypes.c_int
         if name in header.structs:
             return _lib.STRUCTS[name]
+        if name in header.opaque:
+            return _lib.OPAQUE[name]
         raise AssertionError(f"no ctypes mapping for C type {name!r}")
     if isinstance(decl_type, (c_ast.PtrDecl, c_ast.ArrayDecl)):
         if isinstance(decl_type, c_ast.ArrayDecl) and not param:
@@ -76,6 +78,13 @@ def _name(t: Any) -> str:
 def test_header_parses(header: Header) -> None:
     assert len(header.functions) > 50
     assert "fathom_box" in header.structs
+    assert "fathom_mesh" in header.opaque
+
+
+def test_opaque_handle_types_match_header(header: Header) -> None:
+    assert set(header.opaque) == set(_lib.OPAQUE)
+    pointer_types = [POINTER(t) for t in _lib.OPAQUE.values()]
+    assert len(set(pointer_types)) == len(pointer_types), "each handle kind needs its own pointer type"
 
 
 def test_every_header_function_has_a_prototype(header: Header) -> None:
@@ -156,7 +165,9 @@ def test_enum_values_match_header(header: Header) -> None:
     assert ours == header.enums
 
 
-_MACROS = ("FATHOM_VERSION_MAJOR", "FATHOM_VERSION_MINOR", "FATHOM_VERSION_PATCH", "FATHOM_RIGID_TOLERANCE")
+_MACROS = (
+    "FATHOM_VERSION_MAJOR", "FATHOM_VERSION_MINOR", "FATHOM_VERSION_PATCH", "FATHOM_RIGID_TOLERANCE", "FATHOM_NO_HIT",
+)
 
 
 def test_macros_match_header(header: Header) -> None:
@@ -165,6 +176,8 @@ def test_macros_match_header(header: Header) -> None:
     tolerance = float(header.macros["FATHOM_RIGID_TOLERANCE"].rstrip("fF"))
     assert _lib.CONSTANTS["FATHOM_RIGID_TOLERANCE"] == tolerance
     assert fathom.RIGID_TOLERANCE == pytest.approx(tolerance, rel=1e-6)
+    no_hit = int(header.macros["FATHOM_NO_HIT"].rstrip("uUlL"), 0)
+    assert _lib.CONSTANTS["FATHOM_NO_HIT"] == no_hit == fathom.NO_HIT
 
 
 def test_python_enums_match_constants() -> None:
@@ -176,6 +189,21 @@ def test_python_enums_match_constants() -> None:
         assert _lib.CONSTANTS[f"FATHOM_ANCHOR_{member.name}"] == member.value
     for member in fathom.LabelTarget:
         assert _lib.CONSTANTS[f"FATHOM_LABEL_ON_{member.name}"] == member.value
+    assert {m.name for m in fathom.MeshClass} == {k[len("FATHOM_CLASS_"):] for k in _lib.CONSTANTS if k.startswith("FATHOM_CLASS_")}
+    for member in fathom.MeshClass:
+        assert _lib.CONSTANTS[f"FATHOM_CLASS_{member.name}"] == member.value
+    for member in fathom.ProjectFlags:
+        assert _lib.CONSTANTS[f"FATHOM_PROJECT_{member.name}"] == member.value
+
+
+def test_hit_dtype_mirrors_fathom_hit() -> None:
+    """The numpy hit dtype has fathom_hit's size, field order, offsets and scalar types."""
+    assert fathom.HIT_DTYPE.itemsize == ctypes.sizeof(_lib.HitStruct)
+    assert list(fathom.HIT_DTYPE.names) == [f for f, _ in _lib.HitStruct._fields_]
+    for fname, ctype in _lib.HitStruct._fields_:
+        dt, offset = fathom.HIT_DTYPE.fields[fname][:2]
+        assert offset == getattr(_lib.HitStruct, fname).offset, fname
+        assert dt.itemsize == ctypes.sizeof(ctype), fname
 
 
 def test_error_classes_cover_every_status(header: Header) -> None:

@@ -39,3 +39,26 @@ public func componentAbs(_ v: SIMD3<Double>) -> SIMD3<Double> { pointwiseMax(v, 
 
 /// "(x, y, z)" for messages.
 public func describe(_ v: SIMD3<Float>) -> String { "(\(v.x), \(v.y), \(v.z))" }
+
+// Lane-wise minimum and maximum that always inline (the standard library's generic pointwiseMin/Max
+// stay out-of-line calls in hot loops). y < x ? y : x, as Swift.min; LLVM turns them into minps/maxps.
+
+@inlinable @inline(__always)
+public func lanesMin(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+    SIMD4(Swift.min(a.x, b.x), Swift.min(a.y, b.y), Swift.min(a.z, b.z), Swift.min(a.w, b.w))
+}
+
+@inlinable @inline(__always)
+public func lanesMax(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+    SIMD4(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z), Swift.max(a.w, b.w))
+}
+
+@inlinable @inline(__always)
+public func lanesMin(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
+    SIMD3(Swift.min(a.x, b.x), Swift.min(a.y, b.y), Swift.min(a.z, b.z))
+}
+
+@inlinable @inline(__always)
+public func lanesMax(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
+    SIMD3(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z))
+}

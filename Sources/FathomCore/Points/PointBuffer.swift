@@ -10,15 +10,17 @@ public struct PointBuffer: @unchecked Sendable {
 
     /// Validates a (pointer, count, byte stride) triple: count >= 1, stride a multiple of 4 and >= 12,
     /// pointer 4-byte aligned, and count * stride addressable without overflow.
-    public init(base: UnsafeRawPointer, count: Int, strideBytes: Int) throws(FathomError) {
-        guard count >= 1 else { throw FathomError(.outOfRange, "count must be >= 1, got \(count)") }
+    /// `names` are the argument names used in messages (points, count, stride).
+    public init(base: UnsafeRawPointer, count: Int, strideBytes: Int,
+                names: (points: String, count: String, stride: String) = ("points", "count", "stride")) throws(FathomError) {
+        guard count >= 1 else { throw FathomError(.outOfRange, "\(names.count) must be >= 1, got \(count)") }
         guard strideBytes >= 12, strideBytes % 4 == 0 else {
-            throw FathomError(.outOfRange, "stride must be a multiple of 4 and >= 12 bytes, got \(strideBytes)")
+            throw FathomError(.outOfRange, "\(names.stride) must be a multiple of 4 and >= 12 bytes, got \(strideBytes)")
         }
-        guard Int(bitPattern: base) % 4 == 0 else { throw FathomError(.outOfRange, "points must be 4-byte aligned") }
+        guard Int(bitPattern: base) % 4 == 0 else { throw FathomError(.outOfRange, "\(names.points) must be 4-byte aligned") }
         let (bytes, overflow) = count.multipliedReportingOverflow(by: strideBytes)
         guard !overflow, UInt(bitPattern: Int(bitPattern: base)).addingReportingOverflow(UInt(bytes)).overflow == false else {
-            throw FathomError(.overflow, "count * stride overflows (count \(count), stride \(strideBytes))")
+            throw FathomError(.overflow, "\(names.count) * \(names.stride) overflows (\(names.count) \(count), \(names.stride) \(strideBytes))")
         }
         self.base = base.assumingMemoryBound(to: Float.self)
         self.count = count

@@ -1,0 +1,47 @@
+import CFathom
+import FathomCore
+
+// Rays from pixels, pixels from points — see include/fathom.h.
+
+@_cdecl("fathom_camera_ray")
+public func fathom_camera_ray(_ k: UnsafePointer<fathom_intrinsics>?, _ camera: UnsafePointer<fathom_pose>?,
+                              _ u: Float, _ v: Float, _ out: UnsafeMutablePointer<fathom_ray>?) -> fathom_status {
+    abiCall("fathom_camera_ray") {
+        let ray = try intrinsics(k).ray(camera: rigidPose(camera, "camera_to_world"), u: u, v: v)
+        try required(out, "out").pointee = fathom_ray(origin: fathom_vec3(ray.origin), direction: fathom_vec3(ray.direction))
+    }
+}
+
+@_cdecl("fathom_camera_project")
+public func fathom_camera_project(_ k: UnsafePointer<fathom_intrinsics>?, _ camera: UnsafePointer<fathom_pose>?,
+                                  _ point: fathom_vec3, _ outU: UnsafeMutablePointer<Float>?, _ outV: UnsafeMutablePointer<Float>?,
+                                  _ outFlags: UnsafeMutablePointer<UInt32>?) -> fathom_status {
+    abiCall("fathom_camera_project") {
+        let p = try intrinsics(k).project(SIMD3(point), camera: rigidPose(camera, "camera_to_world"))
+        let u = try required(outU, "out_u"), v = try required(outV, "out_v"), flags = try required(outFlags, "out_flags")
+        u.pointee = p.u
+        v.pointee = p.v
+        flags.pointee = (p.behind ? UInt32(FATHOM_PROJECT_BEHIND) : 0) | (p.outside ? UInt32(FATHOM_PROJECT_OUTSIDE) : 0)
+    }
+}
+
+@_cdecl("fathom_camera_grid_rays")
+public func fathom_camera_grid_rays(_ k: UnsafePointer<fathom_intrinsics>?, _ camera: UnsafePointer<fathom_pose>?, _ step: UInt32,
+                                    _ out: UnsafeMutablePointer<fathom_ray>?, _ capacity: Int,
+                                    _ outCount: UnsafeMutablePointer<Int>?) -> fathom_status {
+    abiCall("fathom_camera_grid_rays") {
+        let core = try intrinsics(k)
+        let pose = try rigidPose(camera, "camera_to_world")
+        guard step >= 1 else { throw FathomError(.outOfRange, "step must be >= 1, got 0") }
+        let count = try required(outCount, "out_count")
+        let needed = core.gridCount(step: Int(step))
+        count.pointee = needed
+        guard capacity < 0 || capacity >= needed else {
+            throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(needed) rays of the grid")
+        }
+        let rays = try required(out, "out")
+        try UnsafeMutableRawPointer(rays).withMemoryRebound(to: Float.self, capacity: 6 * needed) {
+            try core.gridRays(camera: pose, step: Int(step), into: $0)
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import CFathom
+import FathomCore
+
+// Triangle meshes: handles, queries, batches — see include/fathom.h. A fathom_mesh * is a retained
+// Mesh object; fathom_mesh_destroy releases it.
+
+private func mesh(_ handle: OpaquePointer?) throws -> Mesh {
+    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "mesh must not be NULL") }
+    return Unmanaged<Mesh>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+}
+
+private func handle(_ mesh: Mesh) -> OpaquePointer { OpaquePointer(Unmanaged.passRetained(mesh).toOpaque()) }
+
+/// The options of a batch call (NULL: tmin 0, tmax infinity, all cores).
+private func batchOptions(_ options: UnsafePointer<fathom_batch_options>?) throws -> (tmin: Float, tmax: Float, threads: Int) {
+    guard let o = options?.pointee else { return (0, .infinity, 0) }
+    try validateRange(tmin: o.tmin, tmax: o.tmax)
+    guard o.threads <= 1024 else { throw FathomError(.outOfRange, "options.threads must be <= 1024, got \(o.threads)") }
+    return (o.tmin, o.tmax, Int(o.threads))
+}
+
+/// The validated rays of a batch call.
+private func rayBuffer(_ rays: UnsafePointer<fathom_ray>?, _ count: Int) throws -> RayBuffer {
+    guard count >= 0, count <= Int.max / MemoryLayout<fathom_ray>.stride else {
+        throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(UInt(bitPattern: count)) is too large")
+    }
+    let base = try required(rays, "rays")
+    // fathom_ray is 6 packed floats (Swift's SIMD3 would be padded to 16 bytes, so no Ray rebinding).
+    let buffer = RayBuffer(base: UnsafeRawPointer(base).assumingMemoryBound(to: Float.self), count: count)
+    try Mesh.validate(buffer)
+    return buffer
+}
+
+@_cdecl("fathom_mesh_create")
+public func fathom_mesh_create(_ vertices: UnsafePointer<Float>?, _ vertexCount: Int, _ vertexStride: Int,
+                               _ indices: UnsafePointer<UInt32>?, _ triangleCount: Int, _ classes: UnsafePointer<UInt8>?,
+                               _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_mesh_create") {
+        guard flags <= 1 else { throw FathomError(.outOfRange, "flags must be FATHOM_MESH_COPY or FATHOM_MESH_BORROW, got \(flags)") }
+        guard triangleCount >= 0, triangleCount <= Int.max / 12 else {
+            throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "triangle_count \(UInt(bitPattern: triangleCount)) is too large")
+        }
+        let out = try required(out, "out")
+        let points = vertexCount == 0 ? nil
+            : try pointBuffer(vertices, vertexCount, vertexStride, names: ("vertices", "vertex_count", "vertex_stride"))
+        let indexBuffer = triangleCount == 0
+            ? UnsafeBufferPointer<UInt32>(start: nil, count: 0)
+            : UnsafeBufferPointer(start: try required(indices, "indices"), count: 3 * triangleCount)
+        let classBuffer = classes.map { UnsafeBufferPointer(start: $0, count: triangleCount) }
+        let created = try Mesh(vertices: points, indices: indexBuffer, classes: classBuffer, borrow: flags == 1)
+        out.pointee = handle(created)
+    }
+}
+
+@_cdecl("fathom_mesh_load")
+public func fathom_mesh_load(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_mesh_load") {
+        let path = String(cString: try required(path, "path"))
+        let out = try required(out, "out")
+        out.pointee = handle(try Mesh.make(from: MeshFile.load(path: path)))
+    }
+}
+
+@_cdecl("fathom_mesh_destroy")
+public func fathom_mesh_destroy(_ handle: OpaquePointer?) {
+    guard let handle else { return }
+    Unmanaged<Mesh>.fromOpaque(UnsafeRawPointer(handle)).release()
+}
+
+@_cdecl("fathom_mesh_get_info")
+public func fathom_mesh_get_info(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_mesh_info>?) -> fathom_status {
+    abiCall("fathom_mesh_get_info") {
+        let m = try mesh(handle)
+        let out = try required(out, "out")
+        var info = fathom_mesh_info()
+        info.vertex_count = UInt64(m.vertexCount)
+        info.triangle_count = UInt64(m.triangleCount)
+        info.bounds_min = fathom_vec3(m.boundsMin)
+        info.bounds_max = fathom_vec3(m.boundsMax)
+        info.surface_area = m.surfaceArea
+        info.memory_bytes = UInt64(m.memoryBytes)
+        info.bvh_bytes = UInt64(m.bvhBytes)
+        info.bvh_nodes = UInt64(m.bvhNodeCount)
+        info.bvh_depth = UInt32(m.bvhDepth)
+        info.bvh_width = UInt32(Mesh.bvhWidth)
+        out.pointee = info
+    }
+}
+
+@_cdecl("fathom_mesh_face_geometry")
+public func fathom_mesh_face_geometry(_ handle: OpaquePointer?, _ outNormals: UnsafeMutablePointer<Float>?,
+                                      _ outAreas: UnsafeMutablePointer<Float>?) -> fathom_status {
+    abiCall("fathom_mesh_face_geometry") {
+        let m = try mesh(handle)
+        let (normals, areas) = m.faceGeometry()
+        if let outNormals {
+            for (i, n) in normals.enumerated() { outNormals[3 * i] = n.x; outNormals[3 * i + 1] = n.y; outNormals[3 * i + 2] = n.z }
+        }
+        if let outAreas { write(areas, to: outAreas) }
+    }
+}
+
+@_cdecl("fathom_mesh_intersect")
+public func fathom_mesh_intersect(_ handle: OpaquePointer?, _ ray: UnsafePointer<fathom_ray>?, _ tmin: Float, _ tmax: Float,
+                                  _ out: UnsafeMutablePointer<fathom_hit>?) -> fathom_status {
+    abiCall("fathom_mesh_intersect") {
+        let m = try mesh(handle)
+        let r = try castArguments(ray, tmin, tmax)
+        try required(out, "out").pointee = fathom_hit(m.intersect(r, tmin: tmin, tmax: tmax))
+    }
+}
+
+@_cdecl("fathom_mesh_occluded")
+public func fathom_mesh_occluded(_ handle: OpaquePointer?, _ ray: UnsafePointer<fathom_ray>?, _ tmin: Float, _ tmax: Float,
+                                 _ out: UnsafeMutablePointer<Int32>?) -> fathom_status {
+    abiCall("fathom_mesh_occluded") {
+        let m = try mesh(handle)
+        let r = try castArguments(ray, tmin, tmax)
+        try required(out, "out_occluded").pointee = m.occluded(r, tmin: tmin, tmax: tmax) ? 1 : 0
+    }
+}
+
+@_cdecl("fathom_mesh_intersect_all")
+public func fathom_mesh_intersect_all(_ handle: OpaquePointer?, _ ray: UnsafePointer<fathom_ray>?, _ tmin: Float, _ tmax: Float,
+                                      _ out: UnsafeMutablePointer<fathom_hit>?, _ capacity: Int,
+                                      _ outCount: UnsafeMutablePointer<Int>?) -> fathom_status {
+    abiCall("fathom_mesh_intersect_all") {
+        let m = try mesh(handle)
+        let r = try castArguments(ray, tmin, tmax)
+        let count = try required(outCount, "out_count")
+        let limit = capacity < 0 ? Int.max : capacity
+        if limit > 0 { _ = try required(out, "out") }
+        let hits = m.intersectAll(r, tmin: tmin, tmax: tmax)
+        count.pointee = hits.count
+        if let out { for (i, hit) in hits.prefix(limit).enumerated() { out[i] = fathom_hit(hit) } }
+        if hits.count > limit {
+            throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL,
+                                message: "capacity \(limit) is less than the \(hits.count) crossings; the first \(limit) were written")
+        }
+    }
+}
+
+@_cdecl("fathom_mesh_intersect_batch")
+public func fathom_mesh_intersect_batch(_ handle: OpaquePointer?, _ rays: UnsafePointer<fathom_ray>?, _ count: Int,
+                                        _ options: UnsafePointer<fathom_batch_options>?,
+                                        _ out: UnsafeMutablePointer<fathom_hit>?) -> fathom_status {
+    abiCall("fathom_mesh_intersect_batch") {
+        let m = try mesh(handle)
+        guard count > 0 else { return }
+        let buffer = try rayBuffer(rays, count)
+        let o = try batchOptions(options)
+        nonisolated(unsafe) let out = try required(out, "out")
+        m.intersect(buffer, tmin: o.tmin, tmax: o.tmax, threads: o.threads) { i, hit in out[i] = fathom_hit(hit) }
+    }
+}
+
+@_cdecl("fathom_mesh_occluded_batch")
+public func fathom_mesh_occluded_batch(_ handle: OpaquePointer?, _ rays: UnsafePointer<fathom_ray>?, _ count: Int,
+                                       _ options: UnsafePointer<fathom_batch_options>?,
+                                       _ out: UnsafeMutablePointer<UInt8>?) -> fathom_status {
+    abiCall("fathom_mesh_occluded_batch") {
+        let m = try mesh(handle)
+        guard count > 0 else { return }
+        let buffer = try rayBuffer(rays, count)
+        let o = try batchOptions(options)
+        m.occluded(buffer, tmin: o.tmin, tmax: o.tmax, threads: o.threads, into: try required(out, "out_occluded"))
+    }
+}
+
+@_cdecl("fathom_mesh_intersect_all_batch")
+public func fathom_mesh_intersect_all_batch(_ handle: OpaquePointer?, _ rays: UnsafePointer<fathom_ray>?, _ count: Int,
+                                            _ options: UnsafePointer<fathom_batch_options>?, _ hits: UnsafeMutablePointer<fathom_hit>?,
+                                            _ capacity: Int, _ outOffsets: UnsafeMutablePointer<UInt64>?) -> fathom_status {
+    abiCall("fathom_mesh_intersect_all_batch") {
+        let m = try mesh(handle)
+        let offsets = try required(outOffsets, "out_offsets")
+        guard count > 0 else { offsets[0] = 0; return }
+        let buffer = try rayBuffer(rays, count)
+        let o = try batchOptions(options)
+        let perRay = m.intersectAll(buffer, tmin: o.tmin, tmax: o.tmax, threads: o.threads)
+        var total = 0
+        offsets[0] = 0
+        for (i, list) in perRay.enumerated() { total += list.count; offsets[i + 1] = UInt64(total) }
+        let limit = capacity < 0 ? Int.max : capacity
+        guard total <= limit else {
+            throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(limit) is less than the \(total) crossings needed")
+        }
+        guard total > 0 else { return }
+        let out = try required(hits, "hits")
+        var k = 0
+        for list in perRay { for hit in list { out[k] = fathom_hit(hit); k += 1 } }
+    }
+}

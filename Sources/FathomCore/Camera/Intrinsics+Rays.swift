@@ -1,0 +1,51 @@
+/// Rays from pixels and pixels from points. Pixel coordinates are continuous with (0, 0) at the top-left
+/// corner of the top-left pixel: pixel (i, j)'s centre is (i + 0.5, j + 0.5).
+extension Intrinsics {
+    /// The world ray from the camera centre through pixel (u, v): camera-frame direction
+    /// ((u - cx)/fx, -(v - cy)/fy, -1), normalized, rotated by the camera pose (ARKit axes).
+    public func ray(camera: Pose, u: Float, v: Float) throws(FathomError) -> Ray {
+        try Check.finite(u, "u")
+        try Check.finite(v, "v")
+        let d = SIMD3((u - cx) / fx, -(v - cy) / fy, -1)
+        let direction = camera.apply(direction: d / length(d))
+        try Check.finite(direction, "the ray direction")
+        return Ray(origin: camera.translation, direction: direction)
+    }
+
+    /// Pixel coordinates of a world point, with whether it is behind the camera (u, v are then 0) or
+    /// outside the image.
+    public func project(_ point: SIMD3<Float>, camera: Pose) throws(FathomError) -> (u: Float, v: Float, behind: Bool, outside: Bool) {
+        try Check.finite(point, "point")
+        let p = camera.inverse.apply(point: point)
+        guard p.z < 0 else { return (0, 0, true, false) }
+        let depth = -p.z
+        let u = fx * p.x / depth + cx
+        let v = -fy * p.y / depth + cy
+        guard u.isFinite, v.isFinite else { return (0, 0, true, false) }
+        let outside = !(u >= 0 && u <= Float(width) && v >= 0 && v <= Float(height))
+        return (u, v, false, outside)
+    }
+
+    /// The number of rays in a grid with every `step`-th pixel: ceil(w/step) * ceil(h/step).
+    public func gridCount(step: Int) -> Int {
+        ((width + step - 1) / step) * ((height + step - 1) / step)
+    }
+
+    /// Rays through the centres of every `step`-th pixel, row by row, as 6 packed floats each
+    /// (origin, direction).
+    public func gridRays(camera: Pose, step: Int, into out: UnsafeMutablePointer<Float>) throws(FathomError) {
+        guard step >= 1 else { throw FathomError(.outOfRange, "step must be >= 1, got \(step)") }
+        let rotation = camera.rotation
+        var k = 0
+        for row in stride(from: 0, to: height, by: step) {
+            for column in stride(from: 0, to: width, by: step) {
+                let u = Float(column) + 0.5, v = Float(row) + 0.5
+                let d = SIMD3((u - cx) / fx, -(v - cy) / fy, -1)
+                let direction = rotation * (d / length(d))
+                let o = camera.translation
+                (out[k], out[k + 1], out[k + 2], out[k + 3], out[k + 4], out[k + 5]) = (o.x, o.y, o.z, direction.x, direction.y, direction.z)
+                k += 6
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+/// Builds a 4-wide BVH with the surface-area heuristic over binned centroids (16 bins, all three axes
+/// binned in one pass).
+///
+/// Each node starts with its whole primitive range as one child and splits the child of largest area
+/// until it has four; children with at most `maxLeafSize` triangles become leaves. Ranges whose centroids
+/// coincide, and every split at depth `sahDepthLimit` or more, are halved by count instead: each level
+/// below it then quarters the count, so for up to 2^28 triangles the tree is at most 46 levels deep
+/// (traversal stacks are sized for that).
+struct BVHBuilder {
+    static let maxLeafSize = 4
+    static let binCount = 16
+    static let sahDepthLimit = 32
+    /// The deepest tree this builder can make (see above).
+    static let maxDepth = sahDepthLimit + 14
+
+    /// A primitive's bounds; lo.w holds its triangle index (bit pattern).
+    struct PrimRef {
+        var lo: SIMD4<Float>
+        var hi: SIMD4<Float>
+        var id: Int { Int(lo.w.bitPattern) }
+        var centroid2: SIMD4<Float> { lo + hi }  // twice the centroid: binning needs no halving
+    }
+
+    /// A range of primitives with its bounds and centroid bounds (both as 2x centroids).
+    struct Span {
+        var range: Range<Int>
+        var lo: SIMD4<Float>, hi: SIMD4<Float>
+        var cLo: SIMD4<Float>, cHi: SIMD4<Float>
+        var area: Float { BVHBuilder.area(lo, hi) }
+    }
+
+    private(set) var nodes: [BVHNode] = []
+    private(set) var order: [Int] = []   // leaf position -> triangle index
+    private(set) var depth = 0
+    private let prims: UnsafeMutableBufferPointer<PrimRef>
+
+    init(bounds: [(lo: SIMD3<Float>, hi: SIMD3<Float>)]) {
+        prims = .allocate(capacity: bounds.count)
+        for (i, b) in bounds.enumerated() {
+            prims[i] = PrimRef(lo: SIMD4(b.lo, Float(bitPattern: UInt32(i))), hi: SIMD4(b.hi, 0))
+        }
+        defer { prims.deallocate() }
+        guard !bounds.isEmpty else { return }
+        nodes.reserveCapacity(bounds.count / 2 + 1)
+        let root = span(0..<bounds.count)
+        if bounds.count <= BVHBuilder.maxLeafSize {
+            var node = BVHNode.empty
+            BVHBuilder.set(&node, slot: 0, span: root, child: BVHNode.leafCode(first: 0, count: bounds.count))
+            nodes.append(node)
+            depth = 1
+        } else {
+            _ = buildNode(root, depth: 1)
+        }
+        order = prims.map(\.id)
+    }
+
+    static func area(_ lo: SIMD4<Float>, _ hi: SIMD4<Float>) -> Float {
+        let d = lanesMax(hi - lo, .zero)
+        return d.x * d.y + d.y * d.z + d.z * d.x
+    }
+
+    private func span(_ range: Range<Int>) -> Span {
+        var lo = SIMD4<Float>(repeating: .infinity), hi = SIMD4<Float>(repeating: -.infinity)
+        var cLo = lo, cHi = hi
+        for i in range {
+            let p = prims[i]
+            lo = lanesMin(lo, p.lo); hi = lanesMax(hi, p.hi)
+            let c = p.centroid2
+            cLo = lanesMin(cLo, c); cHi = lanesMax(cHi, c)
+        }
+        return Span(range: range, lo: lo, hi: hi, cLo: cLo, cHi: cHi)
+    }
+
+    private static func set(_ node: inout BVHNode, slot: Int, span: Span, child: Int32) {
+        node.minX[slot] = span.lo.x; node.minY[slot] = span.lo.y; node.minZ[slot] = span.lo.z
+        node.maxX[slot] = span.hi.x; node.maxY[slot] = span.hi.y; node.maxZ[slot] = span.hi.z
+        node.child[slot] = child
+    }
+
+    /// Builds the node for a span of more than maxLeafSize primitives; returns its index.
+    private mutating func buildNode(_ whole: Span, depth: Int) -> Int {
+        self.depth = Swift.max(self.depth, depth)
+        let index = nodes.count
+        nodes.append(.empty)
+        var children = [whole]
+        while children.count < 4 {
+            var pick = -1
+            var pickArea: Float = -1
+            for (k, c) in children.enumerated() where c.range.count > BVHBuilder.maxLeafSize && c.area > pickArea {
+                pickArea = c.area; pick = k
+            }
+            guard pick >= 0 else { break }
+            let (left, right) = split(children[pick], depth: depth)
+            children[pick] = left
+            children.insert(right, at: pick + 1)
+        }
+        var node = BVHNode.empty
+        for (slot, c) in children.enumerated() {
+            let code = c.range.count <= BVHBuilder.maxLeafSize
+                ? BVHNode.leafCode(first: c.range.lowerBound, count: c.range.count)
+                : Int32(buildNode(c, depth: depth + 1))
+            BVHBuilder.set(&node, slot: slot, span: c, child: code)
+        }
+        nodes[index] = node
+        return index
+    }
+
+    /// Splits a span into two non-empty spans, partitioning `prims` in place.
+    private func split(_ s: Span, depth: Int) -> (Span, Span) {
+        if depth < BVHBuilder.sahDepthLimit, let (axis, position, scale) = bestSAHSplit(s) {
+            let lo = s.cLo[axis]
+            var i = s.range.lowerBound, j = s.range.upperBound - 1
+            while i <= j {
+                if BVHBuilder.bin(prims[i].centroid2[axis], lo, scale) < position { i += 1 } else { prims.swapAt(i, j); j -= 1 }
+            }
+            if i > s.range.lowerBound && i < s.range.upperBound {
+                return (span(s.range.lowerBound..<i), span(i..<s.range.upperBound))
+            }
+        }
+        // Coincident centroids (or too deep): halve by count along the widest centroid axis.
+        let e = s.cHi - s.cLo
+        let axis = e.x >= e.y ? (e.x >= e.z ? 0 : 2) : (e.y >= e.z ? 1 : 2)
+        let mid = s.range.lowerBound + s.range.count / 2
+        var slice = UnsafeMutableBufferPointer(rebasing: prims[s.range])
+        slice.sort { $0.centroid2[axis] < $1.centroid2[axis] }
+        return (span(s.range.lowerBound..<mid), span(mid..<s.range.upperBound))
+    }
+
+    @inline(__always)
+    private static func bin(_ c: Float, _ lo: Float, _ scale: Float) -> Int {
+        Swift.min(binCount - 1, Swift.max(0, Int((c - lo) * scale)))
+    }
+
+    /// The SAH-best (axis, bin position, scale), or nil when the centroids coincide on every axis.
+    private func bestSAHSplit(_ s: Span) -> (axis: Int, position: Int, scale: Float)? {
+        let n = BVHBuilder.binCount
+        let extent = s.cHi - s.cLo
+        let scale = SIMD4<Float>(repeating: Float(n) * (1 - 1e-6)) / extent
+        return withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 6 * n) { bounds in
+            withUnsafeTemporaryAllocation(of: SIMD4<Int32>.self, capacity: n) { counts in
+                // bounds[(axis * n + k) * 2] = lo, [.. + 1] = hi
+                for k in 0..<(3 * n) { bounds[2 * k] = SIMD4(repeating: .infinity); bounds[2 * k + 1] = SIMD4(repeating: -.infinity) }
+                for k in 0..<n { counts[k] = .zero }
+                let lo = s.cLo
+                for i in s.range {
+                    let p = prims[i]
+                    let b = (p.centroid2 - lo) * scale
+                    for axis in 0..<3 {
+                        let k = Swift.min(n - 1, Swift.max(0, Int(b[axis].isFinite ? b[axis] : 0)))
+                        counts[k][axis] &+= 1
+                        let slot = 2 * (axis * n + k)
+                        bounds[slot] = lanesMin(bounds[slot], p.lo)
+                        bounds[slot + 1] = lanesMax(bounds[slot + 1], p.hi)
+                    }
+                }
+                var best: (cost: Float, axis: Int, position: Int)?
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { rightArea in
+                    for axis in 0..<3 where extent[axis] > 0 && extent[axis].isFinite {
+                        var rLo = SIMD4<Float>(repeating: .infinity), rHi = SIMD4<Float>(repeating: -.infinity)
+                        for k in stride(from: n - 1, to: 0, by: -1) {
+                            rLo = lanesMin(rLo, bounds[2 * (axis * n + k)]); rHi = lanesMax(rHi, bounds[2 * (axis * n + k) + 1])
+                            rightArea[k] = BVHBuilder.area(rLo, rHi)
+                        }
+                        var lLo = SIMD4<Float>(repeating: .infinity), lHi = SIMD4<Float>(repeating: -.infinity)
+                        var leftCount = 0
+                        for k in 0..<(n - 1) {
+                            lLo = lanesMin(lLo, bounds[2 * (axis * n + k)]); lHi = lanesMax(lHi, bounds[2 * (axis * n + k) + 1])
+                            leftCount += Int(counts[k][axis])
+                            let rightCount = s.range.count - leftCount
+                            guard leftCount > 0, rightCount > 0 else { continue }
+                            let cost = BVHBuilder.area(lLo, lHi) * Float(leftCount) + rightArea[k + 1] * Float(rightCount)
+                            if cost < (best?.cost ?? .infinity) { best = (cost, axis, k + 1) }
+                        }
+                    }
+                }
+                return best.map { ($0.axis, $0.position, scale[$0.axis]) }
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Glibc
+
+/// Ray casts against single primitives: planes, spheres, oriented boxes and triangles. Each returns the
+/// hit within [tmin, tmax] or nil. Callers validate the ray and range first.
+public enum PrimitiveCast {
+    /// Ray against the plane through `point` with normal `normal` (non-zero). Parallel rays miss.
+    public static func plane(_ ray: Ray, tmin: Float, tmax: Float, point: SIMD3<Float>, normal: SIMD3<Float>) throws(FathomError) -> Hit? {
+        try Check.finite(point, "point")
+        try Check.finite(normal, "normal")
+        let n = length(normal)
+        guard n > 0, n.isFinite else { throw FathomError(.degenerate, "normal must not be zero") }
+        let unit = normal / n
+        let denominator = dot(unit, ray.direction)
+        guard denominator != 0 else { return nil }
+        let t = dot(unit, point - ray.origin) / denominator
+        guard t >= tmin, t <= tmax, t.isFinite else { return nil }
+        return Hit(t: t, point: ray.at(t), normal: unit, frontFace: denominator < 0)
+    }
+
+    /// Ray against a sphere (radius > 0); from inside, the exit point.
+    public static func sphere(_ ray: Ray, tmin: Float, tmax: Float, center: SIMD3<Float>, radius: Float) throws(FathomError) -> Hit? {
+        try Check.finite(center, "center")
+        try Check.positive(radius, "radius")
+        // Solve |o + t d - c|^2 = r^2 in Double: the quadratic loses digits in Float for far spheres.
+        let o = SIMD3<Double>(ray.origin - center), d = SIMD3<Double>(ray.direction)
+        let a = dot(d, d), b = dot(o, d), c = dot(o, o) - Double(radius) * Double(radius)
+        let discriminant = b * b - a * c
+        guard discriminant >= 0 else { return nil }
+        let root = discriminant.squareRoot()
+        // Numerically stable pair of roots.
+        let q = b >= 0 ? -(b + root) : -(b - root)
+        var roots = [q / a, q != 0 ? c / q : -b / a].sorted()
+        roots = roots.filter { $0 >= Double(tmin) && $0 <= Double(tmax) }
+        guard let t = roots.first.map(Float.init), t.isFinite else { return nil }
+        let point = ray.at(t)
+        let normal = (point - center) / length(point - center)
+        return Hit(t: t, point: point, normal: normal, frontFace: dot(ray.direction, normal) < 0)
+    }
+
+    /// The two crossings of a ray's line with an oriented box.
+    public struct BoxCrossing: Sendable {
+        public var hit: Hit?
+        public var tEnter: Float, tExit: Float
+        public var faceEnter: Int, faceExit: Int
+        public var originInside: Bool
+    }
+
+    /// Ray against an oriented box: slab test in the box frame. Faces use the box's face order
+    /// (front -z, left -x, right +x, bottom -y, top +y, back +z).
+    public static func orientedBox(_ ray: Ray, tmin: Float, tmax: Float, box: OrientedBox) -> BoxCrossing {
+        let r = box.rotation.matrix
+        let rt = r.transposed
+        let o = rt * (ray.origin - box.center)
+        let d = rt * ray.direction
+        let h = box.scale / 2
+        let originInside = componentAbs(o).x <= h.x && componentAbs(o).y <= h.y && componentAbs(o).z <= h.z
+        // Per axis: (face at -h, face at +h).
+        let faces = [(1, 2), (3, 4), (0, 5)]
+        var tEnter = -Float.infinity, tExit = Float.infinity
+        var faceEnter = -1, faceExit = -1
+        for axis in 0..<3 {
+            if d[axis] == 0 {
+                if abs(o[axis]) > h[axis] { return BoxCrossing(hit: nil, tEnter: 0, tExit: 0, faceEnter: -1, faceExit: -1, originInside: false) }
+                continue
+            }
+            var t0 = (-h[axis] - o[axis]) / d[axis], t1 = (h[axis] - o[axis]) / d[axis]
+            var f0 = faces[axis].0, f1 = faces[axis].1
+            if t0 > t1 { swap(&t0, &t1); swap(&f0, &f1) }
+            if t0 > tEnter { tEnter = t0; faceEnter = f0 }
+            if t1 < tExit { tExit = t1; faceExit = f1 }
+        }
+        guard tEnter <= tExit, faceEnter >= 0, faceExit >= 0 else {
+            return BoxCrossing(hit: nil, tEnter: 0, tExit: 0, faceEnter: -1, faceExit: -1, originInside: originInside)
+        }
+        var crossing = BoxCrossing(hit: nil, tEnter: tEnter, tExit: tExit, faceEnter: faceEnter, faceExit: faceExit, originInside: originInside)
+        let outward: [SIMD3<Float>] = [SIMD3(0, 0, -1), SIMD3(-1, 0, 0), SIMD3(1, 0, 0), SIMD3(0, -1, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)]
+        for (t, face, entering) in [(tEnter, faceEnter, true), (tExit, faceExit, false)] where t >= tmin && t <= tmax {
+            let normal = r * outward[face]
+            crossing.hit = Hit(t: t, point: ray.at(t), normal: normal, primitive: UInt32(face), frontFace: entering)
+            break
+        }
+        return crossing
+    }
+
+    /// Ray against one triangle with the watertight test; both sides count.
+    public static func triangle(_ ray: Ray, tmin: Float, tmax: Float, _ v0: SIMD3<Float>, _ v1: SIMD3<Float>, _ v2: SIMD3<Float>) throws(FathomError) -> Hit? {
+        try Check.finite(v0, "v0")
+        try Check.finite(v1, "v1")
+        try Check.finite(v2, "v2")
+        guard let (t, u, v) = ShearedRay(ray).intersect(v0, v1, v2, tmin: tmin, tmax: tmax) else { return nil }
+        let normal = triangleNormal(v0, v1, v2)
+        return Hit(t: t, point: (1 - u - v) * v0 + u * v1 + v * v2, normal: normal, u: u, v: v,
+                   frontFace: dot(ray.direction, normal) < 0)
+    }
+}
