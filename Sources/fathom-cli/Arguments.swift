@@ -60,6 +60,24 @@ struct Arguments {
         return c
     }
 
+    func mesh(_ i: Int, _ name: String) throws -> Mesh {
+        guard case .mesh(let m) = values[i] else { throw wrong(i, name, "a mesh") }
+        return m
+    }
+
+    func camera(_ i: Int, _ name: String) throws -> Intrinsics {
+        guard case .camera(let k) = values[i] else { throw wrong(i, name, "camera intrinsics (see intrinsics)") }
+        return k
+    }
+
+    /// A ray given as 6 numbers (origin, direction), validated.
+    func ray(_ i: Int, _ name: String) throws -> Ray {
+        guard case .vector(let v) = values[i], v.count == 6 else { throw wrong(i, name, "a ray (ox, oy, oz, dx, dy, dz)") }
+        let ray = Ray(origin: SIMD3(Float(v[0]), Float(v[1]), Float(v[2])), direction: SIMD3(Float(v[3]), Float(v[4]), Float(v[5])))
+        try ray.validate(name)
+        return ray
+    }
+
     /// A box or an oriented box, as an oriented box (for culling and distances).
     func orientedBox(_ i: Int, _ name: String) throws -> OrientedBox {
         switch values[i] {

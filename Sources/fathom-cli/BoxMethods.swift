@@ -9,7 +9,7 @@ struct BoxMethod {
 
 let boxMethodOrder = ["set_center", "update_center", "update_center_in_camera", "set_center_on_floor", "set_scale",
                       "update_scale", "set_angle", "update_angle", "set_floor", "clear_floor", "extend_side", "shrink_side",
-                      "corners", "faces", "face_distances", "to_obb", "manifest", "save", "volume"]
+                      "tap_place", "tap_face", "corners", "faces", "face_distances", "to_obb", "manifest", "save", "volume"]
 
 let boxMethods: [String: BoxMethod] = [
     "set_center": BoxMethod(usage: "b.set_center(center)", summary: "move the centre; prints the new centre") { b, a in
@@ -47,6 +47,17 @@ let boxMethods: [String: BoxMethod] = [
     },
     "shrink_side": BoxMethod(usage: "b.shrink_side(offset)", summary: "pull the opposite face in by |offset| (refuses scale <= 0)") { b, a in
         try a.expect(1...1); try b.shrinkSide(a.vector3(0, "offset")); return .list([vector(b.center), vector(b.scale)])
+    },
+    "tap_place": BoxMethod(usage: "b.tap_place(k, camera, u, v [, mesh])", summary: "stand the box on its floor where the tap's ray hits") { b, a in
+        try a.expect(4...5)
+        let placed = try TapFlows.placeBox(&b, intrinsics: a.camera(0, "k"), camera: a.pose(1, "camera"), u: a.float(2, "u"), v: a.float(3, "v"),
+                                           mesh: a.count > 4 ? a.mesh(4, "mesh") : nil)
+        return placed ? vector(b.center) : .string("the tap's ray hits nothing: box unchanged")
+    },
+    "tap_face": BoxMethod(usage: "b.tap_face(k, camera, u, v)", summary: "which face of the box is under the screen point") { b, a in
+        try a.expect(4...4)
+        let face = try TapFlows.boxFace(b, intrinsics: a.camera(0, "k"), camera: a.pose(1, "camera"), u: a.float(2, "u"), v: a.float(3, "v"))
+        return .string(face.map { Box.faceNames[$0] } ?? "none")
     },
     "corners": BoxMethod(usage: "b.corners()", summary: "the 8 corners, in the capture app's order") { b, a in
         try a.expect(0...0)

@@ -14,7 +14,9 @@ let builtinGroups: [(title: String, names: [String])] = [
     ("Numbers and rotations", ["deg", "rad", "quat", "quat_matrix", "matrix_quat", "qmul", "normalize", "slerp", "angle_between", "rotate"]),
     ("Poses", ["pose", "pose_rows", "pose_columns", "identity", "compose", "inverse", "apply", "apply_dir", "yaw", "distance",
                "orthonormalize", "rotation", "translation", "rows", "columns"]),
-    ("Cameras", ["scale_intrinsics"]),
+    ("Cameras", ["intrinsics", "scale_intrinsics", "pixel_ray", "project"]),
+    ("Rays and meshes", ["cast_plane", "cast_floor", "cast_sphere", "cast_box", "cast_triangle", "icosphere", "floor_mesh",
+                         "load_mesh", "cast", "cast_all", "occluded", "tap_floor"]),
     ("Boxes", ["box", "obb", "load_manifest", "fit_pca", "fit_upright"]),
     ("Point clouds", ["random_points", "count_inside", "indices_inside", "signed_distance"]),
     ("Tags and labels", ["tag_world", "snap_vertical", "rotate_cov", "fuse", "label"]),
@@ -108,6 +110,91 @@ let builtins: [String: Builtin] = [
     },
     "columns": Builtin(usage: "columns(p)", summary: "the 16 numbers of a pose, column by column (simd / ARKit order)") { a in
         try a.expect(1...1); return .vector(try a.pose(0, "p").columnMajor.map(Double.init))
+    },
+    "intrinsics": Builtin(usage: "intrinsics((fx, fy, cx, cy), (w, h))", summary: "pinhole camera intrinsics in pixels of a w x h image") { a in
+        try a.expect(2...2)
+        let k = try a.floats(0, "(fx, fy, cx, cy)", count: 4), size = try a.floats(1, "(w, h)", count: 2)
+        for v in size where v.rounded() != v || !(1...1e9).contains(v) {
+            throw FathomError(.outOfRange, "w and h must be whole numbers of pixels >= 1, got \(v)")
+        }
+        return .camera(try Intrinsics(fx: k[0], fy: k[1], cx: k[2], cy: k[3], width: Int(size[0]), height: Int(size[1])))
+    },
+    "pixel_ray": Builtin(usage: "pixel_ray(k, camera, u, v)", summary: "ray (origin, direction) through pixel (u, v); pixel centres at +0.5") { a in
+        try a.expect(4...4)
+        let r = try a.camera(0, "k").ray(camera: a.pose(1, "camera"), u: a.float(2, "u"), v: a.float(3, "v"))
+        return .vector([r.origin.x, r.origin.y, r.origin.z, r.direction.x, r.direction.y, r.direction.z].map(Double.init))
+    },
+    "project": Builtin(usage: "project(k, camera, point)", summary: "pixel (u, v) of a world point, or where it is not visible") { a in
+        try a.expect(3...3)
+        let p = try a.camera(0, "k").project(a.vector3(2, "point"), camera: a.pose(1, "camera"))
+        if p.behind { return .string("behind the camera") }
+        return .string("(\(format(p.u)), \(format(p.v)))" + (p.outside ? " outside the image" : ""))
+    },
+    "cast_plane": Builtin(usage: "cast_plane(ray, point, normal)", summary: "ray against a plane") { a in
+        try a.expect(3...3)
+        return .hit(try PrimitiveCast.plane(a.ray(0, "ray"), tmin: 0, tmax: .infinity, point: a.vector3(1, "point"), normal: a.vector3(2, "normal")))
+    },
+    "cast_floor": Builtin(usage: "cast_floor(ray, height)", summary: "ray against the horizontal plane y = height") { a in
+        try a.expect(2...2)
+        let h = try a.float(1, "height")
+        try Check.finite(h, "height")
+        return .hit(try PrimitiveCast.plane(a.ray(0, "ray"), tmin: 0, tmax: .infinity, point: SIMD3(0, h, 0), normal: SIMD3(0, 1, 0)))
+    },
+    "cast_sphere": Builtin(usage: "cast_sphere(ray, center, radius)", summary: "ray against a sphere") { a in
+        try a.expect(3...3)
+        return .hit(try PrimitiveCast.sphere(a.ray(0, "ray"), tmin: 0, tmax: .infinity, center: a.vector3(1, "center"), radius: a.float(2, "radius")))
+    },
+    "cast_box": Builtin(usage: "cast_box(ray, box)", summary: "ray against a box or oriented box: the face entered and both crossings") { a in
+        try a.expect(2...2)
+        let c = PrimitiveCast.orientedBox(try a.ray(0, "ray"), tmin: 0, tmax: .infinity, box: try a.orientedBox(1, "box"))
+        guard let hit = c.hit else { return .hit(nil) }
+        return .list([.hit(hit), .string("enters \(Box.faceNames[c.faceEnter]) at t=\(format(c.tEnter)), leaves \(Box.faceNames[c.faceExit]) at t=\(format(c.tExit))"
+                                        + (c.originInside ? " (origin inside)" : ""))])
+    },
+    "cast_triangle": Builtin(usage: "cast_triangle(ray, v0, v1, v2)", summary: "ray against one triangle (watertight test)") { a in
+        try a.expect(4...4)
+        return .hit(try PrimitiveCast.triangle(a.ray(0, "ray"), tmin: 0, tmax: .infinity, a.vector3(1, "v0"), a.vector3(2, "v1"), a.vector3(3, "v2")))
+    },
+    "icosphere": Builtin(usage: "icosphere(subdivisions [, radius [, center]])", summary: "a closed sphere mesh, 20 * 4^n triangles") { a in
+        try a.expect(1...3)
+        let data = try MeshData.icosphere(subdivisions: a.integer(0, "subdivisions"), radius: a.count > 1 ? a.float(1, "radius") : 1,
+                                          center: a.count > 2 ? a.vector3(2, "center") : .zero)
+        return .mesh(try Mesh.make(from: data))
+    },
+    "floor_mesh": Builtin(usage: "floor_mesh(height, size)", summary: "a square floor (2 triangles classified floor) at y = height") { a in
+        try a.expect(2...2)
+        return .mesh(try Mesh.make(from: MeshData.floorQuad(height: a.float(0, "height"), size: a.float(1, "size"))))
+    },
+    "load_mesh": Builtin(usage: "load_mesh(\"scene.obj\" | \"scene.ply\")", summary: "read a triangle mesh from an OBJ or PLY file") { a in
+        try a.expect(1...1)
+        return .mesh(try Mesh.make(from: MeshFile.load(path: a.string(0, "path"))))
+    },
+    "cast": Builtin(usage: "cast(mesh, ray)  or  cast(mesh, k, camera, u, v)", summary: "closest hit of a ray, or of the ray through a pixel") { a in
+        try a.expect(2...5)
+        let m = try a.mesh(0, "mesh")
+        let ray: Ray
+        if a.count == 2 { ray = try a.ray(1, "ray") } else {
+            try a.expect(5...5)
+            ray = try a.camera(1, "k").ray(camera: a.pose(2, "camera"), u: a.float(3, "u"), v: a.float(4, "v"))
+        }
+        return .hit(m.intersect(ray, tmin: 0, tmax: .infinity))
+    },
+    "cast_all": Builtin(usage: "cast_all(mesh, ray)", summary: "every surface crossing along the ray, nearest first") { a in
+        try a.expect(2...2)
+        let hits = try a.mesh(0, "mesh").intersectAll(a.ray(1, "ray"), tmin: 0, tmax: .infinity)
+        return hits.isEmpty ? .hit(nil) : .list(hits.map { .hit($0) })
+    },
+    "occluded": Builtin(usage: "occluded(mesh, ray, tmax)", summary: "1 if anything is hit before tmax, else 0") { a in
+        try a.expect(3...3)
+        let tmax = try a.float(2, "tmax")
+        try validateRange(tmin: 0, tmax: tmax)
+        return .number(try a.mesh(0, "mesh").occluded(a.ray(1, "ray"), tmin: 0, tmax: tmax) ? 1 : 0)
+    },
+    "tap_floor": Builtin(usage: "tap_floor(k, camera, u, v, mesh)", summary: "floor height from a tap: y of the first hit on the mesh") { a in
+        try a.expect(5...5)
+        let y = try TapFlows.floorHeight(intrinsics: a.camera(0, "k"), camera: a.pose(1, "camera"), u: a.float(2, "u"), v: a.float(3, "v"),
+                                         mesh: a.mesh(4, "mesh"), plane: nil)
+        return y.map { .number(Double($0)) } ?? .hit(nil)
     },
     "scale_intrinsics": Builtin(usage: "scale_intrinsics((fx, fy, cx, cy), (w, h), (w2, h2))",
                                 summary: "intrinsics of the same sensor at another resolution, as (fx, fy, cx, cy)") { a in

@@ -26,6 +26,9 @@ enum Value {
     case obb(OrientedBox)
     case pose(Pose)
     case cloud(Cloud)
+    case mesh(Mesh)
+    case camera(Intrinsics)
+    case hit(Hit?)
     case list([Value])
 
     var typeName: String {
@@ -38,6 +41,9 @@ enum Value {
         case .obb: "an oriented box"
         case .pose: "a pose"
         case .cloud: "a point cloud"
+        case .mesh: "a mesh"
+        case .camera: "camera intrinsics"
+        case .hit: "a hit"
         case .list: "a list"
         }
     }
@@ -79,6 +85,17 @@ func format(_ value: Value) -> String {
         let rows = p.rowMajor
         return "pose\n" + (0..<4).map { r in "  " + format(components: (0..<4).map { Double(rows[r * 4 + $0]) }) }.joined(separator: "\n")
     case .cloud(let c): return "cloud of \(c.count) points"
+    case .mesh(let m):
+        return "mesh of \(m.triangleCount) triangles, \(m.vertexCount) vertices, bounds \(format(m.boundsMin))...\(format(m.boundsMax)), "
+            + "BVH \(m.bvhNodeCount) nodes, depth \(m.bvhDepth), \(m.memoryBytes) bytes"
+    case .camera(let k):
+        return "intrinsics fx=\(format(k.fx)) fy=\(format(k.fy)) cx=\(format(k.cx)) cy=\(format(k.cy)) \(k.width)x\(k.height)"
+    case .hit(nil): return "miss"
+    case .hit(let h?):
+        let names = ["none", "wall", "floor", "ceiling", "table", "seat", "window", "door"]
+        return "hit t=\(format(h.t)) point=\(format(h.point)) normal=\(format(h.normal)) primitive=\(h.primitive)"
+            + " uv=(\(format(h.u)), \(format(h.v))) class=\(names[Int(h.classification) < names.count ? Int(h.classification) : 0])"
+            + (h.frontFace ? " front" : " back")
     case .list(let items): return items.map(format).joined(separator: "\n")
     }
 }
