@@ -1,16 +1,24 @@
 #!/bin/sh
-# Compiles the README's C example (its ```c block) with -Wall -Wextra -Werror against include/ and the
-# built library, runs it, and checks what it prints.
+# Compiles each of the README's C examples (```c blocks) with -Wall -Wextra -Werror against include/ and
+# the built library, runs it, and checks what it prints.
 # usage: check_c_example.sh README LIB_DIR INCLUDE_DIR
 set -eu
 readme=$1; lib_dir=$2; include_dir=$3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-awk '/^```c$/{on=1; next} /^```$/{on=0} on' "$readme" > "$tmp/example.c"
-[ -s "$tmp/example.c" ] || { echo "FAIL: README has no C example"; echo "0 passed, 1 failed"; exit 1; }
-cc -std=c99 -Wall -Wextra -Werror -I"$include_dir" "$tmp/example.c" -L"$lib_dir" -lfathom -Wl,-rpath,"$lib_dir" -o "$tmp/example"
-out=$("$tmp/example")
-echo "$out"
-case "$out" in
-  *"FATHOM_ERR_OUT_OF_RANGE: fathom_box_shrink_side:"*"1 of 2 points inside"*) echo "1 passed, 0 failed" ;;
-  *) echo "FAIL: unexpected output"; echo "0 passed, 1 failed"; exit 1 ;;
-esac
+awk -v dir="$tmp" '/^```c$/{n++; on=1; next} /^```$/{on=0} on{print > (dir "/example" n ".c")}' "$readme"
+passed=0; failed=0
+check() {  # check N PATTERN: example N compiles, runs with status 0, and prints PATTERN
+  n=$1; pattern=$2
+  if [ ! -f "$tmp/example$n.c" ]; then echo "FAIL: README has no C example $n"; failed=$((failed + 1)); return; fi
+  if cc -std=c99 -Wall -Wextra -Werror -I"$include_dir" "$tmp/example$n.c" -L"$lib_dir" -lfathom -lm \
+       -Wl,-rpath,"$lib_dir" -o "$tmp/example$n" && out=$("$tmp/example$n"); then
+    echo "$out"
+    case "$out" in *$pattern*) passed=$((passed + 1)); return;; esac
+  fi
+  echo "FAIL: C example $n"; failed=$((failed + 1))
+}
+check 1 "FATHOM_ERR_OUT_OF_RANGE: fathom_box_shrink_side:*1 of 2 points inside"
+# 35 degrees down from 1.5 m: the floor is 1.5 / sin(35 deg) = 2.62 m away, 2.14 m ahead of z = 1.
+check 2 "hit the floor 2.62 m away at (0.00, 0.00, -1.14), class 2*batch: hit, miss"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
