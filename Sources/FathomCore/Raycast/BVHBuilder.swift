@@ -108,13 +108,30 @@ struct BVHBuilder {
     /// Splits a span into two non-empty spans, partitioning `prims` in place.
     private func split(_ s: Span, depth: Int) -> (Span, Span) {
         if depth < BVHBuilder.sahDepthLimit, let (axis, position, scale) = bestSAHSplit(s) {
+            // Partition, accumulating both sides' bounds on the way (no second pass over the range).
             let lo = s.cLo[axis]
+            var left = Span(range: s.range, lo: .init(repeating: .infinity), hi: .init(repeating: -.infinity),
+                            cLo: .init(repeating: .infinity), cHi: .init(repeating: -.infinity))
+            var right = left
             var i = s.range.lowerBound, j = s.range.upperBound - 1
             while i <= j {
-                if BVHBuilder.bin(prims[i].centroid2[axis], lo, scale) < position { i += 1 } else { prims.swapAt(i, j); j -= 1 }
+                let p = prims[i]
+                let c = p.centroid2
+                if BVHBuilder.bin(c[axis], lo, scale) < position {
+                    left.lo = lanesMin(left.lo, p.lo); left.hi = lanesMax(left.hi, p.hi)
+                    left.cLo = lanesMin(left.cLo, c); left.cHi = lanesMax(left.cHi, c)
+                    i += 1
+                } else {
+                    right.lo = lanesMin(right.lo, p.lo); right.hi = lanesMax(right.hi, p.hi)
+                    right.cLo = lanesMin(right.cLo, c); right.cHi = lanesMax(right.cHi, c)
+                    prims.swapAt(i, j)
+                    j -= 1
+                }
             }
             if i > s.range.lowerBound && i < s.range.upperBound {
-                return (span(s.range.lowerBound..<i), span(i..<s.range.upperBound))
+                left.range = s.range.lowerBound..<i
+                right.range = i..<s.range.upperBound
+                return (left, right)
             }
         }
         // Coincident centroids (or too deep): halve by count along the widest centroid axis.
