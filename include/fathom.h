@@ -614,8 +614,10 @@ fathom_status fathom_mesh_create(const float *vertices, size_t vertex_count, siz
 /** Loads a mesh from a Wavefront OBJ (v and f records; polygons are fanned into triangles; negative
  *  indices allowed) or a PLY file (ascii or binary_little_endian; vertex x y z as float or double, faces
  *  as a list of int/uint indices; an optional uchar face property "classification" or "label" becomes
- *  the class). Chosen by the file's contents. FATHOM_ERR_IO if unreadable; FATHOM_ERR_PARSE /
- *  FATHOM_ERR_FORMAT with the line (OBJ, ascii PLY) or byte offset (binary PLY) of the first problem. */
+ *  the class, 0...7). Chosen by the file's contents. FATHOM_ERR_IO if unreadable; FATHOM_ERR_PARSE /
+ *  FATHOM_ERR_FORMAT with the line (OBJ, ascii PLY) or byte offset (binary PLY) where the problem is
+ *  found (an element count too large for the rest of the file is reported at its declaration's line; a
+ *  class value above 7 is FATHOM_ERR_FORMAT). */
 fathom_status fathom_mesh_load(const char *path, fathom_mesh **out);
 
 /** Frees a mesh; NULL is allowed and does nothing. */
@@ -653,7 +655,8 @@ fathom_status fathom_mesh_occluded(const fathom_mesh *mesh, const fathom_ray *ra
 
 /** Every surface crossing within [tmin, tmax], sorted by t; a crossing through a shared edge or vertex
  *  is reported once. *out_count gets the number of crossings; if it exceeds capacity, the first
- *  `capacity` are written and FATHOM_ERR_BUFFER_TOO_SMALL is returned. */
+ *  `capacity` are written and FATHOM_ERR_BUFFER_TOO_SMALL is returned. `out` may be NULL when capacity
+ *  is 0 (to ask for the count). */
 fathom_status fathom_mesh_intersect_all(const fathom_mesh *mesh, const fathom_ray *ray, float tmin, float tmax,
                                         fathom_hit *out, size_t capacity, size_t *out_count);
 

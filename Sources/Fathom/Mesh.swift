@@ -19,11 +19,16 @@ private func batchOptions(_ options: UnsafePointer<fathom_batch_options>?) throw
     return (o.tmin, o.tmax, Int(o.threads))
 }
 
-/// The validated rays of a batch call.
-private func rayBuffer(_ rays: UnsafePointer<fathom_ray>?, _ count: Int) throws -> RayBuffer {
+/// A batch's ray count must address less than the whole memory (size_t values above Int.max arrive negative).
+private func checkCount(_ count: Int) throws {
     guard count >= 0, count <= Int.max / MemoryLayout<fathom_ray>.stride else {
         throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(UInt(bitPattern: count)) is too large")
     }
+}
+
+/// The validated rays of a batch call.
+private func rayBuffer(_ rays: UnsafePointer<fathom_ray>?, _ count: Int) throws -> RayBuffer {
+    try checkCount(count)
     let base = try required(rays, "rays")
     // fathom_ray is 6 packed floats (Swift's SIMD3 would be padded to 16 bytes, so no Ray rebinding).
     let buffer = RayBuffer(base: UnsafeRawPointer(base).assumingMemoryBound(to: Float.self), count: count)
@@ -146,6 +151,7 @@ public func fathom_mesh_intersect_batch(_ handle: OpaquePointer?, _ rays: Unsafe
                                         _ out: UnsafeMutablePointer<fathom_hit>?) -> fathom_status {
     abiCall("fathom_mesh_intersect_batch") {
         let m = try mesh(handle)
+        try checkCount(count)
         guard count > 0 else { return }
         let buffer = try rayBuffer(rays, count)
         let o = try batchOptions(options)
@@ -160,6 +166,7 @@ public func fathom_mesh_occluded_batch(_ handle: OpaquePointer?, _ rays: UnsafeP
                                        _ out: UnsafeMutablePointer<UInt8>?) -> fathom_status {
     abiCall("fathom_mesh_occluded_batch") {
         let m = try mesh(handle)
+        try checkCount(count)
         guard count > 0 else { return }
         let buffer = try rayBuffer(rays, count)
         let o = try batchOptions(options)
@@ -173,6 +180,7 @@ public func fathom_mesh_intersect_all_batch(_ handle: OpaquePointer?, _ rays: Un
                                             _ capacity: Int, _ outOffsets: UnsafeMutablePointer<UInt64>?) -> fathom_status {
     abiCall("fathom_mesh_intersect_all_batch") {
         let m = try mesh(handle)
+        try checkCount(count)
         let offsets = try required(outOffsets, "out_offsets")
         guard count > 0 else { offsets[0] = 0; return }
         let buffer = try rayBuffer(rays, count)

@@ -7,6 +7,8 @@
 #define FATHOM_TEST_MATH_H
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fathom.h"
@@ -193,6 +195,229 @@ static inline void t_normalize(double v[3]) {
 static inline double t_rand(unsigned long *state) {
     *state = (*state * 6364136223846793005UL + 1442695040888963407UL) & 0xffffffffffffffffUL;
     return (double)((*state >> 11) & ((1UL << 53) - 1)) / 9007199254740992.0;
+}
+
+/* ---- Rays and triangles (double precision, for expected values of the casts) -------------------- */
+
+static inline fathom_intrinsics t_intr(float fx, float fy, float cx, float cy, uint32_t w, uint32_t h) {
+    fathom_intrinsics k;
+    k.fx = fx;
+    k.fy = fy;
+    k.cx = cx;
+    k.cy = cy;
+    k.width = w;
+    k.height = h;
+    return k;
+}
+
+static inline fathom_ray t_ray(double ox, double oy, double oz, double dx, double dy, double dz) {
+    fathom_ray r;
+    r.origin = t_v3(ox, oy, oz);
+    r.direction = t_v3(dx, dy, dz);
+    return r;
+}
+
+static inline void t_d3(fathom_vec3 v, double out[3]) {
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+}
+
+static inline void t_sub(const double a[3], const double b[3], double out[3]) {
+    out[0] = a[0] - b[0];
+    out[1] = a[1] - b[1];
+    out[2] = a[2] - b[2];
+}
+
+/* Moller-Trumbore in double on the (float) inputs: the ray's line o + t d against the triangle's plane.
+ * Returns 0 when the line is parallel to the plane (or the triangle is degenerate); otherwise 1 with t and
+ * the barycentrics (point = (1-u-v) a + u b + v c). *margin = min(u, v, 1-u-v): > 0 strictly inside,
+ * < 0 outside. The caller decides how close to 0 is too close to call. */
+static inline int t_tri_line(const double o[3], const double d[3], const double a[3], const double b[3],
+                             const double c[3], double *t, double *u, double *v, double *margin) {
+    double e1[3], e2[3], p[3], s[3], q[3], det, inv;
+    t_sub(b, a, e1);
+    t_sub(c, a, e2);
+    t_cross(d, e2, p);
+    det = t_dot(e1, p);
+    {
+        double n[3], nn, dd;
+        t_cross(e1, e2, n);
+        nn = sqrt(t_dot(n, n));
+        dd = sqrt(t_dot(d, d));
+        if (nn == 0 || fabs(det) <= 1e-12 * nn * dd) return 0;
+    }
+    inv = 1.0 / det;
+    t_sub(o, a, s);
+    *u = t_dot(s, p) * inv;
+    t_cross(s, e1, q);
+    *v = t_dot(d, q) * inv;
+    *t = t_dot(e2, q) * inv;
+    *margin = *u;
+    if (*v < *margin) *margin = *v;
+    if (1 - *u - *v < *margin) *margin = 1 - *u - *v;
+    return 1;
+}
+
+/* The unit normal of (b - a) x (c - a); zero for a degenerate triangle. Returns twice the area. */
+static inline double t_tri_normal(const double a[3], const double b[3], const double c[3], double n[3]) {
+    double e1[3], e2[3], len;
+    t_sub(b, a, e1);
+    t_sub(c, a, e2);
+    t_cross(e1, e2, n);
+    len = sqrt(t_dot(n, n));
+    if (len > 0) {
+        n[0] /= len;
+        n[1] /= len;
+        n[2] /= len;
+    }
+    return len;
+}
+
+/* A random unit vector (uniform on the sphere). */
+static inline void t_rand_dir(unsigned long *st, double d[3]) {
+    double z = 2 * t_rand(st) - 1, a = 2 * T_PI * t_rand(st), r = sqrt(1 - z * z);
+    d[0] = r * cos(a);
+    d[1] = r * sin(a);
+    d[2] = z;
+}
+
+/* A random point uniform in the ball of radius `radius` about the origin. */
+static inline void t_rand_in_ball(unsigned long *st, double radius, double p[3]) {
+    do {
+        p[0] = 2 * t_rand(st) - 1;
+        p[1] = 2 * t_rand(st) - 1;
+        p[2] = 2 * t_rand(st) - 1;
+    } while (t_dot(p, p) > 1);
+    p[0] *= radius;
+    p[1] *= radius;
+    p[2] *= radius;
+}
+
+/* A miss as the header defines it: primitive FATHOM_NO_HIT, t = +INFINITY, every other field 0. */
+static inline int t_hit_is_miss(const fathom_hit *h) {
+    return h->primitive == FATHOM_NO_HIT && isinf(h->t) && h->t > 0 && h->point.x == 0 && h->point.y == 0 &&
+           h->point.z == 0 && h->normal.x == 0 && h->normal.y == 0 && h->normal.z == 0 && h->u == 0 && h->v == 0 &&
+           h->classification == 0 && h->front_face == 0 && h->reserved[0] == 0 && h->reserved[1] == 0;
+}
+
+/* Fills `n` bytes with a recognizable pattern, and checks it is still there (outputs not written). */
+static inline void t_fill(void *p, size_t n) { memset(p, 0xA5, n); }
+static inline int t_untouched(const void *p, size_t n) {
+    const unsigned char *c = (const unsigned char *)p;
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (c[i] != 0xA5) return 0;
+    return 1;
+}
+
+/* ---- The unit cube [0, 1]^3 as a mesh, and byte buffers for writing mesh files ----------------------- */
+
+/* Vertex i is (i & 1, (i >> 1) & 1, (i >> 2) & 1). */
+static const float T_CUBE_V[8][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};
+/* Faces as quads, counter-clockwise seen from outside ((b - a) x (c - a) points out), in the order -z, -x, +x,
+ * -y, +y, +z (the -z face uses only vertices 0..3). */
+static const uint32_t T_CUBE_QUADS[6][4] = {{0, 2, 3, 1}, {0, 4, 6, 2}, {1, 3, 7, 5},
+                                            {0, 1, 5, 4}, {2, 6, 7, 3}, {4, 5, 7, 6}};
+static const float T_CUBE_NORMALS[6][3] = {{0, 0, -1}, {-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, 1}};
+
+/* The 12 triangles of the cube, each quad (a, b, c, d) fanned into (a, b, c), (a, c, d). */
+static inline void t_cube_triangles(uint32_t idx[36]) {
+    int f;
+    for (f = 0; f < 6; f++) {
+        const uint32_t *q = T_CUBE_QUADS[f];
+        idx[f * 6 + 0] = q[0];
+        idx[f * 6 + 1] = q[1];
+        idx[f * 6 + 2] = q[2];
+        idx[f * 6 + 3] = q[0];
+        idx[f * 6 + 4] = q[2];
+        idx[f * 6 + 5] = q[3];
+    }
+}
+
+typedef struct t_buf {
+    unsigned char *p;
+    size_t n, cap;
+} t_buf;
+
+static inline void t_buf_put(t_buf *b, const void *src, size_t n) {
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 1024;
+        while (cap < b->n + n) cap *= 2;
+        b->p = (unsigned char *)realloc(b->p, cap);
+        if (!b->p) abort();
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, src, n);
+    b->n += n;
+}
+static inline void t_buf_str(t_buf *b, const char *s) { t_buf_put(b, s, strlen(s)); }
+static inline void t_buf_u8(t_buf *b, unsigned v) {
+    unsigned char c = (unsigned char)v;
+    t_buf_put(b, &c, 1);
+}
+/* Little-endian (or big-endian with be = 1) 4- and 8-byte values. */
+static inline void t_buf_u32(t_buf *b, uint32_t v, int be) {
+    unsigned char c[4];
+    int i;
+    for (i = 0; i < 4; i++) c[be ? 3 - i : i] = (unsigned char)(v >> (8 * i));
+    t_buf_put(b, c, 4);
+}
+static inline void t_buf_f32(t_buf *b, float f, int be) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    t_buf_u32(b, u, be);
+}
+static inline void t_buf_f64(t_buf *b, double d, int be) {
+    uint64_t u;
+    unsigned char c[8];
+    int i;
+    memcpy(&u, &d, 8);
+    for (i = 0; i < 8; i++) c[be ? 7 - i : i] = (unsigned char)(u >> (8 * i));
+    t_buf_put(b, c, 8);
+}
+static inline void t_buf_free(t_buf *b) {
+    free(b->p);
+    b->p = NULL;
+    b->n = b->cap = 0;
+}
+
+/* Writes n bytes to path; returns 1 on success. */
+static inline int t_write_file(const char *path, const void *data, size_t n) {
+    FILE *f = fopen(path, "wb");
+    int ok;
+    if (!f) return 0;
+    ok = fwrite(data, 1, n, f) == n;
+    ok = (fclose(f) == 0) && ok;
+    return ok;
+}
+
+/* A binary PLY of the unit cube: float x y z, faces as "list uchar int vertex_indices" (12 triangles, the
+ * fan of T_CUBE_QUADS), with a face property "uchar classification" = triangle index % 8 when with_class.
+ * be = 1 writes binary_big_endian. *header_len gets the header's length in bytes. */
+static inline void t_ply_cube_binary(t_buf *b, int with_class, int be, size_t *header_len) {
+    uint32_t idx[36];
+    int i;
+    t_cube_triangles(idx);
+    t_buf_str(b, "ply\n");
+    t_buf_str(b, be ? "format binary_big_endian 1.0\n" : "format binary_little_endian 1.0\n");
+    t_buf_str(b, "comment the unit cube\nelement vertex 8\nproperty float x\nproperty float y\nproperty float z\n"
+                 "element face 12\nproperty list uchar int vertex_indices\n");
+    if (with_class) t_buf_str(b, "property uchar classification\n");
+    t_buf_str(b, "end_header\n");
+    if (header_len) *header_len = b->n;
+    for (i = 0; i < 8; i++) {
+        t_buf_f32(b, T_CUBE_V[i][0], be);
+        t_buf_f32(b, T_CUBE_V[i][1], be);
+        t_buf_f32(b, T_CUBE_V[i][2], be);
+    }
+    for (i = 0; i < 12; i++) {
+        t_buf_u8(b, 3);
+        t_buf_u32(b, idx[i * 3], be);
+        t_buf_u32(b, idx[i * 3 + 1], be);
+        t_buf_u32(b, idx[i * 3 + 2], be);
+        if (with_class) t_buf_u8(b, (unsigned)(i % 8));
+    }
 }
 
 #endif /* FATHOM_TEST_MATH_H */

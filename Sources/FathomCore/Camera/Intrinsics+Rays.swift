@@ -26,9 +26,11 @@ extension Intrinsics {
         return (u, v, false, outside)
     }
 
-    /// The number of rays in a grid with every `step`-th pixel: ceil(w/step) * ceil(h/step).
-    public func gridCount(step: Int) -> Int {
-        ((width + step - 1) / step) * ((height + step - 1) / step)
+    /// The number of rays in a grid with every `step`-th pixel (step >= 1): ceil(w/step) * ceil(h/step).
+    /// In UInt64: two 32-bit sizes multiply past Int.max.
+    public func gridCount(step: Int) -> UInt64 {
+        let columns = UInt64((width - 1) / step + 1), rows = UInt64((height - 1) / step + 1)
+        return columns.multipliedReportingOverflow(by: rows).partialValue  // < 2^64 for 32-bit sizes
     }
 
     /// Rays through the centres of every `step`-th pixel, row by row, as 6 packed floats each

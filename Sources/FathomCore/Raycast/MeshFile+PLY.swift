@@ -5,7 +5,7 @@ extension MeshFile {
     /// (doubles are rounded to the nearest float). The `face` element needs a list property named
     /// `vertex_indices` (or `vertex_index`) with integer count and item types; faces with more than three
     /// indices are fanned (v0, vi, vi+1). An optional scalar integer face property `classification` (or
-    /// `label`), with values in 0...255, becomes the class of each of the face's triangles. Every other
+    /// `label`), with values in 0...7 (ARKit's mesh classes), becomes the class of each of the face's triangles. Every other
     /// property, of any scalar or list type, and every other element (edge, material, ...) is read past.
     /// In an ascii body each record is one line (blank lines between records are allowed); bytes after
     /// the last record of a binary body are ignored.
@@ -16,7 +16,7 @@ extension MeshFile {
     /// allocated; `.format` for big-endian data, an unsupported version, a missing vertex or face element,
     /// a missing or mistyped x/y/z or vertex_indices property, a face with fewer than three indices or an
     /// index out of range (naming the face), a non-finite coordinate (naming the vertex) and a class
-    /// outside 0...255.
+    /// outside 0...7.
     ///
     /// Complexity: one pass over the body, O(bytes).
     public static func parsePLY(_ bytes: [UInt8]) throws(FathomError) -> MeshData {
@@ -392,8 +392,8 @@ enum PLYBody {
                 case .faceClass:
                     let at = source.mark
                     let value = try source.integer(field.type)
-                    guard value >= 0 && value <= 255 else {
-                        throw FathomError(.format, "\(source.location(at)): face \(f) has classification \(value), outside 0...255")
+                    guard value >= 0 && value <= 7 else {
+                        throw FathomError(.format, "\(source.location(at)): face \(f) has classification \(value), not a mesh class (0...7)")
                     }
                     faceClass = UInt8(truncatingIfNeeded: value)
                 default:
