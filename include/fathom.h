@@ -571,7 +571,8 @@ typedef struct fathom_box_hit {
  *  t_enter, t_exit, face_enter and face_exit are 0. Face indices follow FATHOM_FACE_* (local axes). */
 fathom_status fathom_ray_obb(const fathom_ray *ray, float tmin, float tmax, const fathom_obb *obb, fathom_box_hit *out);
 
-/** Ray against one triangle (the same watertight test the meshes use; both sides are hit). */
+/** Ray against one triangle (the same watertight test the meshes use; both sides are hit; a zero-area
+ *  triangle is never hit). */
 fathom_status fathom_ray_triangle(const fathom_ray *ray, float tmin, float tmax, fathom_vec3 v0, fathom_vec3 v1,
                                   fathom_vec3 v2, fathom_hit *out);
 
@@ -627,7 +628,7 @@ void fathom_mesh_destroy(fathom_mesh *mesh);
 typedef struct fathom_mesh_info {
     uint64_t vertex_count;
     uint64_t triangle_count;
-    fathom_vec3 bounds_min;     /**< of all vertices (0 for an empty mesh) */
+    fathom_vec3 bounds_min;     /**< of all vertices, used by a triangle or not (0 without vertices) */
     fathom_vec3 bounds_max;
     double surface_area;        /**< sum of triangle areas, square meters */
     uint64_t memory_bytes;      /**< bytes held by the mesh: its copies of the buffers and the BVH */

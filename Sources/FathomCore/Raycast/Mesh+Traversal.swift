@@ -1,8 +1,10 @@
 /// Queries against the BVH: closest hit, any hit, all hits.
 ///
 /// Node tests are 4-wide slab tests with the near and far planes picked once per ray from the direction's
-/// signs. Direction components below 1e-20 of the largest are replaced by that bound (keeping the sign)
-/// before taking reciprocals, so no slab computes 0 * inf and every reciprocal is finite. The far distance is widened by 2 gamma(3) (Ize 2013) so rounding in the box
+/// signs. Reciprocals are exact for every normal float; a zero or subnormal component (below 2^-126) uses
+/// the reciprocal of 2^-126 with its sign instead of infinity, so slabs are finite or +-inf and never
+/// 0 * inf = NaN. Only a ray lying exactly in a box's flat bounding plane is then treated as outside it,
+/// and the watertight test misses such a ray too (it lies in the triangles' plane). The far distance is widened by 2 gamma(3) (Ize 2013) so rounding in the box
 /// test can never cull a triangle the watertight test would hit.
 extension Mesh {
     @usableFromInline
@@ -12,9 +14,9 @@ extension Mesh {
         let negX: Bool, negY: Bool, negZ: Bool
 
         init(_ ray: Ray) {
-            let tiny = componentAbs(ray.direction).max() * 1e-20
             func safeInverse(_ d: Float) -> Float {
-                1 / (abs(d) < tiny ? (d.sign == .minus ? -tiny : tiny) : d)
+                let tiny = Float.leastNormalMagnitude
+                return 1 / (abs(d) < tiny ? (d.sign == .minus ? -tiny : tiny) : d)
             }
             ox = SIMD4(repeating: ray.origin.x); oy = SIMD4(repeating: ray.origin.y); oz = SIMD4(repeating: ray.origin.z)
             ix = SIMD4(repeating: safeInverse(ray.direction.x))

@@ -74,15 +74,18 @@ public final class Mesh: @unchecked Sendable {
             let p = base + Int(i) * stride
             return SIMD3(p[0], p[1], p[2])
         }
-        var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
         let bounds = (0..<triangles).map { t -> (lo: SIMD3<Float>, hi: SIMD3<Float>) in
             let a = vertex(indices[3 * t]), b = vertex(indices[3 * t + 1]), c = vertex(indices[3 * t + 2])
-            let tl = lanesMin(a, lanesMin(b, c)), th = lanesMax(a, lanesMax(b, c))
-            lo = lanesMin(lo, tl); hi = lanesMax(hi, th)
-            return (tl, th)
+            return (lanesMin(a, lanesMin(b, c)), lanesMax(a, lanesMax(b, c)))
         }
-        boundsMin = triangles > 0 ? lo : .zero
-        boundsMax = triangles > 0 ? hi : .zero
+        var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
+        for i in 0..<vertexCount {
+            let p = base + i * stride
+            let v = SIMD3(p[0], p[1], p[2])
+            lo = lanesMin(lo, v); hi = lanesMax(hi, v)
+        }
+        boundsMin = vertexCount > 0 ? lo : .zero
+        boundsMax = vertexCount > 0 ? hi : .zero
         let builder = BVHBuilder(bounds: bounds)
         nodes = .allocate(capacity: builder.nodes.count)
         _ = nodes.initialize(from: builder.nodes)
@@ -91,7 +94,14 @@ public final class Mesh: @unchecked Sendable {
         leafIndices = .allocate(capacity: 3 * triangles)
         for (k, t) in builder.order.enumerated() {
             leafTriangle[k] = UInt32(t)
-            leafIndices[3 * k] = indices[3 * t]; leafIndices[3 * k + 1] = indices[3 * t + 1]; leafIndices[3 * k + 2] = indices[3 * t + 2]
+            let i0 = indices[3 * t], i1 = indices[3 * t + 1], i2 = indices[3 * t + 2]
+            // A zero-area triangle is never hit: store it as its first vertex three times, which the
+            // watertight test always rejects (all edge functions 0). Rounding in the shear could otherwise
+            // let a ray through an exactly collinear triangle.
+            let degenerate = isZeroArea(vertex(i0), vertex(i1), vertex(i2))
+            leafIndices[3 * k] = i0
+            leafIndices[3 * k + 1] = degenerate ? i0 : i1
+            leafIndices[3 * k + 2] = degenerate ? i0 : i2
         }
         self.classes = classes.map(Array.init)
     }
@@ -136,7 +146,7 @@ public final class Mesh: @unchecked Sendable {
         var areas = [Float](repeating: 0, count: triangleCount)
         for k in 0..<triangleCount {
             let (a, b, c) = leafTriangleVertices(k)
-            let n = cross(SIMD3<Double>(b - a), SIMD3<Double>(c - a))
+            let n = cross(SIMD3<Double>(b) - SIMD3<Double>(a), SIMD3<Double>(c) - SIMD3<Double>(a))
             let l = length(n)
             let t = Int(leafTriangle[k])
             areas[t] = Float(l / 2)
@@ -150,7 +160,7 @@ public final class Mesh: @unchecked Sendable {
         var sum = 0.0
         for k in 0..<triangleCount {
             let (a, b, c) = leafTriangleVertices(k)
-            sum += length(cross(SIMD3<Double>(b - a), SIMD3<Double>(c - a))) / 2
+            sum += length(cross(SIMD3<Double>(b) - SIMD3<Double>(a), SIMD3<Double>(c) - SIMD3<Double>(a))) / 2
         }
         return sum
     }

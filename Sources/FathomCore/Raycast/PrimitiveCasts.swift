@@ -87,7 +87,7 @@ public enum PrimitiveCast {
         try Check.finite(v0, "v0")
         try Check.finite(v1, "v1")
         try Check.finite(v2, "v2")
-        guard let (t, u, v) = ShearedRay(ray).intersect(v0, v1, v2, tmin: tmin, tmax: tmax) else { return nil }
+        guard !isZeroArea(v0, v1, v2), let (t, u, v) = ShearedRay(ray).intersect(v0, v1, v2, tmin: tmin, tmax: tmax) else { return nil }
         let normal = triangleNormal(v0, v1, v2)
         return Hit(t: t, point: (1 - u - v) * v0 + u * v1 + v * v2, normal: normal, u: u, v: v,
                    frontFace: dot(ray.direction, normal) < 0)

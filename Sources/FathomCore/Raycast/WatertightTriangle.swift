@@ -65,3 +65,10 @@ public func triangleNormal(_ v0: SIMD3<Float>, _ v1: SIMD3<Float>, _ v2: SIMD3<F
     let l = length(n)
     return l > 0 && l.isFinite ? n / l : .zero
 }
+
+/// True when the triangle has exactly zero area: (v1 - v0) x (v2 - v0) is zero, computed in Double (the
+/// differences and products of floats are exact there but for extreme exponent ranges).
+@inlinable
+public func isZeroArea(_ v0: SIMD3<Float>, _ v1: SIMD3<Float>, _ v2: SIMD3<Float>) -> Bool {
+    cross(SIMD3<Double>(v1) - SIMD3<Double>(v0), SIMD3<Double>(v2) - SIMD3<Double>(v0)) == .zero
+}
