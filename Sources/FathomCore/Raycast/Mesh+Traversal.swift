@@ -50,15 +50,16 @@ extension Mesh {
 
     /// The closest hit within [tmin, tmax], or nil. The ray must be valid (finite, non-zero direction).
     public func intersect(_ ray: Ray, tmin: Float, tmax: Float) -> Hit? {
-        guard !nodes.isEmpty else { return nil }
+        guard nodes.count > 0 else { return nil }
         let sheared = ShearedRay(ray)
         let nodeRay = NodeRay(ray)
-        var best = tmax
-        var bestLeaf = -1
-        var bestU: Float = 0, bestV: Float = 0
-        do {
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries in
+        let nodes = self.nodes
+        // The traversal state lives inside the closures (not captured from outside), so it stays in
+        // registers; the closures return it.
+        let (best, bestLeaf, bestU, bestV) = withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries -> (Float, Int, Float, Float) in
+                var best = tmax, bestLeaf = -1
+                var bestU: Float = 0, bestV: Float = 0
                 codes[0] = 0
                 entries[0] = tmin
                 var top = 1
@@ -94,7 +95,7 @@ extension Mesh {
                         }
                     }
                 }
-            }
+                return (best, bestLeaf, bestU, bestV)
             }
         }
         guard bestLeaf >= 0 else { return nil }
@@ -103,7 +104,7 @@ extension Mesh {
 
     /// True when any triangle is hit within [tmin, tmax].
     public func occluded(_ ray: Ray, tmin: Float, tmax: Float) -> Bool {
-        guard !nodes.isEmpty else { return false }
+        guard nodes.count > 0 else { return false }
         let sheared = ShearedRay(ray)
         let nodeRay = NodeRay(ray)
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { stack in
@@ -133,7 +134,7 @@ extension Mesh {
     /// Every surface crossing within [tmin, tmax], sorted by t. Triangles sharing the edge or vertex a
     /// ray passes through all report it: hits at the same t (within 4 ulps) on the same side are merged.
     public func intersectAll(_ ray: Ray, tmin: Float, tmax: Float) -> [Hit] {
-        guard !nodes.isEmpty else { return [] }
+        guard nodes.count > 0 else { return [] }
         let sheared = ShearedRay(ray)
         let nodeRay = NodeRay(ray)
         var found = [(t: Float, leaf: Int, u: Float, v: Float)]()
