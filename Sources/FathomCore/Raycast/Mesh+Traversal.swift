@@ -102,64 +102,57 @@ extension Mesh {
         return makeHit(ray, leaf: bestLeaf, t: best, u: bestU, v: bestV)
     }
 
+    /// Visits, in no particular order, every leaf whose box the ray meets within [tmin, tmax]; `visit`
+    /// gets the leaf's triangle positions and returns true to stop. Returns whether a visit stopped it.
+    @inline(__always)
+    private func forEachLeaf(_ ray: Ray, tmin: Float, tmax: Float, _ visit: (Range<Int>) -> Bool) -> Bool {
+        guard nodes.count > 0 else { return false }
+        let nodeRay = NodeRay(ray)
+        let nodes = self.nodes
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { stack in
+            stack[0] = 0
+            var top = 1
+            while top > 0 {
+                top &-= 1
+                let code = stack[top]
+                if code >= 0 {
+                    let node = nodes[Int(code)]
+                    let (near, far) = nodeRay.test(node, tmin: tmin, tmax: tmax)
+                    if near.x <= far.x { stack[top] = node.child.x; top &+= 1 }
+                    if near.y <= far.y { stack[top] = node.child.y; top &+= 1 }
+                    if near.z <= far.z { stack[top] = node.child.z; top &+= 1 }
+                    if near.w <= far.w { stack[top] = node.child.w; top &+= 1 }
+                } else if visit(BVHNode.leafRange(code)) {
+                    return true
+                }
+            }
+            return false
+        }
+    }
+
     /// True when any triangle is hit within [tmin, tmax].
     public func occluded(_ ray: Ray, tmin: Float, tmax: Float) -> Bool {
-        guard nodes.count > 0 else { return false }
         let sheared = ShearedRay(ray)
-        let nodeRay = NodeRay(ray)
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { stack in
-                stack[0] = 0
-                var top = 1
-                while top > 0 {
-                    top &-= 1
-                    let code = stack[top]
-                    if code >= 0 {
-                        let node = nodes[Int(code)]
-                        let (near, far) = nodeRay.test(node, tmin: tmin, tmax: tmax)
-                        if near.x <= far.x { stack[top] = node.child.x; top &+= 1 }
-                        if near.y <= far.y { stack[top] = node.child.y; top &+= 1 }
-                        if near.z <= far.z { stack[top] = node.child.z; top &+= 1 }
-                        if near.w <= far.w { stack[top] = node.child.w; top &+= 1 }
-                    } else {
-                        for k in BVHNode.leafRange(code) {
-                            let (a, b, c) = leafTriangleVertices(k)
-                            if sheared.intersect(a, b, c, tmin: tmin, tmax: tmax) != nil { return true }
-                        }
-                    }
-                }
-                return false
+        return forEachLeaf(ray, tmin: tmin, tmax: tmax) { leaf in
+            for k in leaf {
+                let (a, b, c) = leafTriangleVertices(k)
+                if sheared.intersect(a, b, c, tmin: tmin, tmax: tmax) != nil { return true }
+            }
+            return false
         }
     }
 
     /// Every surface crossing within [tmin, tmax], sorted by t. Triangles sharing the edge or vertex a
     /// ray passes through all report it: hits at the same t (within 4 ulps) on the same side are merged.
     public func intersectAll(_ ray: Ray, tmin: Float, tmax: Float) -> [Hit] {
-        guard nodes.count > 0 else { return [] }
         let sheared = ShearedRay(ray)
-        let nodeRay = NodeRay(ray)
         var found = [(t: Float, leaf: Int, u: Float, v: Float)]()
-        do {
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { stack in
-                stack[0] = 0
-                var top = 1
-                while top > 0 {
-                    top &-= 1
-                    let code = stack[top]
-                    if code >= 0 {
-                        let node = nodes[Int(code)]
-                        let (near, far) = nodeRay.test(node, tmin: tmin, tmax: tmax)
-                        if near.x <= far.x { stack[top] = node.child.x; top &+= 1 }
-                        if near.y <= far.y { stack[top] = node.child.y; top &+= 1 }
-                        if near.z <= far.z { stack[top] = node.child.z; top &+= 1 }
-                        if near.w <= far.w { stack[top] = node.child.w; top &+= 1 }
-                    } else {
-                        for k in BVHNode.leafRange(code) {
-                            let (a, b, c) = leafTriangleVertices(k)
-                            if let (t, u, v) = sheared.intersect(a, b, c, tmin: tmin, tmax: tmax) { found.append((t, k, u, v)) }
-                        }
-                    }
-                }
+        _ = forEachLeaf(ray, tmin: tmin, tmax: tmax) { leaf in
+            for k in leaf {
+                let (a, b, c) = leafTriangleVertices(k)
+                if let (t, u, v) = sheared.intersect(a, b, c, tmin: tmin, tmax: tmax) { found.append((t, k, u, v)) }
             }
+            return false
         }
         let hits = found.map { makeHit(ray, leaf: $0.leaf, t: $0.t, u: $0.u, v: $0.v) }
             .sorted { $0.t < $1.t || ($0.t == $1.t && $0.primitive < $1.primitive) }
