@@ -166,11 +166,13 @@ struct BVHBuilder {
         let extent = s.cHi - s.cLo
         let scale = SIMD4<Float>(repeating: Float(n - 1)) / extent
         let lastBin = SIMD4<Float>(repeating: Float(n - 1))
-        return withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 6 * n) { bounds in
+        // Three small allocations (each <= 1 KiB, so on the machine stack without a run-time check).
+        return withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 3 * n) { binLo in
+            withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 3 * n) { binHi in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * n) { counts in
-                // bounds[2 * (axis * n + k)] = lo, [+ 1] = hi; counts[axis * n + k]
+                // Bin k of axis a is entry a * n + k.
                 for k in 0..<(3 * n) {
-                    bounds[2 * k] = SIMD4(repeating: .infinity); bounds[2 * k + 1] = SIMD4(repeating: -.infinity)
+                    binLo[k] = SIMD4(repeating: .infinity); binHi[k] = SIMD4(repeating: -.infinity)
                     counts[k] = 0
                 }
                 let lo = s.cLo
@@ -179,22 +181,22 @@ struct BVHBuilder {
                     let b = lanesMin(lastBin, lanesMax(.zero, (p.centroid2 - lo) * scale))
                     let kx = BVHBuilder.binIndex(b.x), ky = n + BVHBuilder.binIndex(b.y), kz = 2 * n + BVHBuilder.binIndex(b.z)
                     counts[kx] &+= 1; counts[ky] &+= 1; counts[kz] &+= 1
-                    bounds[2 * kx] = lanesMin(bounds[2 * kx], p.lo); bounds[2 * kx + 1] = lanesMax(bounds[2 * kx + 1], p.hi)
-                    bounds[2 * ky] = lanesMin(bounds[2 * ky], p.lo); bounds[2 * ky + 1] = lanesMax(bounds[2 * ky + 1], p.hi)
-                    bounds[2 * kz] = lanesMin(bounds[2 * kz], p.lo); bounds[2 * kz + 1] = lanesMax(bounds[2 * kz + 1], p.hi)
+                    binLo[kx] = lanesMin(binLo[kx], p.lo); binHi[kx] = lanesMax(binHi[kx], p.hi)
+                    binLo[ky] = lanesMin(binLo[ky], p.lo); binHi[ky] = lanesMax(binHi[ky], p.hi)
+                    binLo[kz] = lanesMin(binLo[kz], p.lo); binHi[kz] = lanesMax(binHi[kz], p.hi)
                 }
                 var best: (cost: Float, axis: Int, position: Int)?
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { rightArea in
                     for axis in 0..<3 where extent[axis] > 0 && extent[axis].isFinite {
                         var rLo = SIMD4<Float>(repeating: .infinity), rHi = SIMD4<Float>(repeating: -.infinity)
                         for k in stride(from: n - 1, to: 0, by: -1) {
-                            rLo = lanesMin(rLo, bounds[2 * (axis * n + k)]); rHi = lanesMax(rHi, bounds[2 * (axis * n + k) + 1])
+                            rLo = lanesMin(rLo, binLo[axis * n + k]); rHi = lanesMax(rHi, binHi[axis * n + k])
                             rightArea[k] = BVHBuilder.area(rLo, rHi)
                         }
                         var lLo = SIMD4<Float>(repeating: .infinity), lHi = SIMD4<Float>(repeating: -.infinity)
                         var leftCount = 0
                         for k in 0..<(n - 1) {
-                            lLo = lanesMin(lLo, bounds[2 * (axis * n + k)]); lHi = lanesMax(lHi, bounds[2 * (axis * n + k) + 1])
+                            lLo = lanesMin(lLo, binLo[axis * n + k]); lHi = lanesMax(lHi, binHi[axis * n + k])
                             leftCount += Int(counts[axis * n + k])
                             let rightCount = s.range.count - leftCount
                             guard leftCount > 0, rightCount > 0 else { continue }
@@ -204,6 +206,7 @@ struct BVHBuilder {
                     }
                 }
                 return best.map { ($0.axis, $0.position, scale[$0.axis]) }
+            }
             }
         }
     }
