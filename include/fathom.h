@@ -607,7 +607,9 @@ enum {
  *  `triangle_count` triangles (3 uint32 indices each, every index < vertex_count), with optional per-face
  *  classes (`classes`, triangle_count bytes, each <= FATHOM_CLASS_DOOR; may be NULL), and builds its BVH.
  *  Vertices must be finite. Degenerate (zero-area) triangles are kept but never hit. triangle_count may
- *  be 0 (an empty mesh: every ray misses). FATHOM_ERR_OUT_OF_RANGE names the first bad index or class. */
+ *  be 0 (an empty mesh: every ray misses) and at most 2^28 - 1. FATHOM_ERR_OUT_OF_RANGE names the first
+ *  bad index or class. With FATHOM_MESH_BORROW the mesh reads the vertex buffer in place; the index and
+ *  class buffers are copied into the BVH's order either way. */
 fathom_status fathom_mesh_create(const float *vertices, size_t vertex_count, size_t vertex_stride,
                                  const uint32_t *indices, size_t triangle_count, const uint8_t *classes,
                                  uint32_t flags, fathom_mesh **out);

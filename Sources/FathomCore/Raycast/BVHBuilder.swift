@@ -143,61 +143,46 @@ struct BVHBuilder {
         return (span(s.range.lowerBound..<mid), span(mid..<s.range.upperBound))
     }
 
-    /// The bin of a (2x) centroid coordinate: the same arithmetic, lane for lane, as bestSAHSplit.
     @inline(__always)
     private static func bin(_ c: Float, _ lo: Float, _ scale: Float) -> Int {
-        binIndex(Swift.min(Float(binCount - 1), Swift.max(0, (c - lo) * scale)))
-    }
-
-    /// round(v) for v in [0, 15] without a checked Float-to-Int conversion: adding 2^23 leaves the
-    /// integer in the low mantissa bits. Bins are thus centred on integers (the end bins are half wide),
-    /// which SAH does not mind as long as binning and partitioning agree.
-    @inline(__always)
-    static func binIndex(_ v: Float) -> Int {
-        Int((v + 0x1p23).bitPattern & 0xF)
+        Swift.min(binCount - 1, Swift.max(0, Int((c - lo) * scale)))
     }
 
     /// The SAH-best (axis, bin position, scale), or nil when the centroids coincide on every axis.
-    ///
-    /// One pass bins every primitive on all three axes at once; lanes are written out (no run-time lane
-    /// index), and a NaN bin coordinate (an axis with no extent) clamps to bin 0.
     private func bestSAHSplit(_ s: Span) -> (axis: Int, position: Int, scale: Float)? {
         let n = BVHBuilder.binCount
         let extent = s.cHi - s.cLo
-        let scale = SIMD4<Float>(repeating: Float(n - 1)) / extent
-        let lastBin = SIMD4<Float>(repeating: Float(n - 1))
-        // Three small allocations (each <= 1 KiB, so on the machine stack without a run-time check).
-        return withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 3 * n) { binLo in
-            withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 3 * n) { binHi in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * n) { counts in
-                // Bin k of axis a is entry a * n + k.
-                for k in 0..<(3 * n) {
-                    binLo[k] = SIMD4(repeating: .infinity); binHi[k] = SIMD4(repeating: -.infinity)
-                    counts[k] = 0
-                }
+        let scale = SIMD4<Float>(repeating: Float(n) * (1 - 1e-6)) / extent
+        return withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 6 * n) { bounds in
+            withUnsafeTemporaryAllocation(of: SIMD4<Int32>.self, capacity: n) { counts in
+                // bounds[(axis * n + k) * 2] = lo, [.. + 1] = hi
+                for k in 0..<(3 * n) { bounds[2 * k] = SIMD4(repeating: .infinity); bounds[2 * k + 1] = SIMD4(repeating: -.infinity) }
+                for k in 0..<n { counts[k] = .zero }
                 let lo = s.cLo
                 for i in s.range {
                     let p = prims[i]
-                    let b = lanesMin(lastBin, lanesMax(.zero, (p.centroid2 - lo) * scale))
-                    let kx = BVHBuilder.binIndex(b.x), ky = n + BVHBuilder.binIndex(b.y), kz = 2 * n + BVHBuilder.binIndex(b.z)
-                    counts[kx] &+= 1; counts[ky] &+= 1; counts[kz] &+= 1
-                    binLo[kx] = lanesMin(binLo[kx], p.lo); binHi[kx] = lanesMax(binHi[kx], p.hi)
-                    binLo[ky] = lanesMin(binLo[ky], p.lo); binHi[ky] = lanesMax(binHi[ky], p.hi)
-                    binLo[kz] = lanesMin(binLo[kz], p.lo); binHi[kz] = lanesMax(binHi[kz], p.hi)
+                    let b = (p.centroid2 - lo) * scale
+                    for axis in 0..<3 {
+                        let k = Swift.min(n - 1, Swift.max(0, Int(b[axis].isFinite ? b[axis] : 0)))
+                        counts[k][axis] &+= 1
+                        let slot = 2 * (axis * n + k)
+                        bounds[slot] = lanesMin(bounds[slot], p.lo)
+                        bounds[slot + 1] = lanesMax(bounds[slot + 1], p.hi)
+                    }
                 }
                 var best: (cost: Float, axis: Int, position: Int)?
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { rightArea in
                     for axis in 0..<3 where extent[axis] > 0 && extent[axis].isFinite {
                         var rLo = SIMD4<Float>(repeating: .infinity), rHi = SIMD4<Float>(repeating: -.infinity)
                         for k in stride(from: n - 1, to: 0, by: -1) {
-                            rLo = lanesMin(rLo, binLo[axis * n + k]); rHi = lanesMax(rHi, binHi[axis * n + k])
+                            rLo = lanesMin(rLo, bounds[2 * (axis * n + k)]); rHi = lanesMax(rHi, bounds[2 * (axis * n + k) + 1])
                             rightArea[k] = BVHBuilder.area(rLo, rHi)
                         }
                         var lLo = SIMD4<Float>(repeating: .infinity), lHi = SIMD4<Float>(repeating: -.infinity)
                         var leftCount = 0
                         for k in 0..<(n - 1) {
-                            lLo = lanesMin(lLo, binLo[axis * n + k]); lHi = lanesMax(lHi, binHi[axis * n + k])
-                            leftCount += Int(counts[axis * n + k])
+                            lLo = lanesMin(lLo, bounds[2 * (axis * n + k)]); lHi = lanesMax(lHi, bounds[2 * (axis * n + k) + 1])
+                            leftCount += Int(counts[k][axis])
                             let rightCount = s.range.count - leftCount
                             guard leftCount > 0, rightCount > 0 else { continue }
                             let cost = BVHBuilder.area(lLo, lHi) * Float(leftCount) + rightArea[k + 1] * Float(rightCount)
@@ -206,7 +191,6 @@ struct BVHBuilder {
                     }
                 }
                 return best.map { ($0.axis, $0.position, scale[$0.axis]) }
-            }
             }
         }
     }
