@@ -44,9 +44,9 @@ extension Mesh {
     /// 1 + 2 gamma(3), gamma(n) = n eps / (1 - n eps) with eps = 2^-24.
     @usableFromInline static let farWidening: Float = 1 + 2 * (3 * 0x1p-24 / (1 - 3 * 0x1p-24))
 
-    /// Stack entries needed: 3 per level plus one, for the deepest possible tree (139), rounded up. Kept
-    /// at or under 1 KiB per stack so Swift allocates it on the machine stack, not the heap.
-    @usableFromInline static let stackSize = 160
+    /// Stack entries needed: 3 per level plus one, for the deepest tree the builder can make (139). That
+    /// keeps each stack under 1 KiB, so Swift allocates it on the machine stack, not the heap.
+    @usableFromInline static let stackSize = 3 * BVHBuilder.maxDepth + 1
 
     /// The closest hit within [tmin, tmax], or nil. The ray must be valid (finite, non-zero direction).
     public func intersect(_ ray: Ray, tmin: Float, tmax: Float) -> Hit? {
