@@ -70,7 +70,9 @@ typedef enum fathom_status {
     FATHOM_ERR_NOT_A_BOX = 11,          /**< eight corners that do not form a box of the kind expected */
     FATHOM_ERR_IO = 12,                 /**< a file could not be opened, read or written */
     FATHOM_ERR_LAPACK = 13,             /**< a LAPACK routine reported failure */
-    FATHOM_ERR_OUT_OF_MEMORY = 14       /**< an allocation failed */
+    FATHOM_ERR_OUT_OF_MEMORY = 14,      /**< an allocation failed */
+    FATHOM_ERR_NO_DATA = 15             /**< no valid sample where one is needed (invalid depth under a keypoint, an
+                                             empty or all-invalid mask) */
 } fathom_status;
 
 /** The name of a status code ("FATHOM_ERR_NOT_RIGID"); a constant string, "FATHOM_UNKNOWN_STATUS" for
@@ -707,6 +709,243 @@ fathom_status fathom_tap_place_box(const fathom_intrinsics *intrinsics, const fa
  *  meets first (the entry face; the exit face when the camera is inside the box), or FATHOM_NO_HIT. */
 fathom_status fathom_tap_box_face(const fathom_intrinsics *intrinsics, const fathom_pose *camera_to_world,
                                   float u, float v, const fathom_box *box, uint32_t *out_face);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Depth frames and back-projection                                                                */
+/* ---------------------------------------------------------------------------------------------- */
+/* A depth frame describes a caller-owned depth map (z-depth: distance from the camera plane, not along
+ * the ray), borrowed for the duration of each call, never copied. Depth sample (column i, row j) sits at
+ * the centre of its pixel: continuous depth-grid coordinates (i + 0.5, j + 0.5). The intrinsics are the
+ * RGB image's (for example 1920x1440); they are scaled to the depth grid (conventions: fx' = fx * w'/w...),
+ * so an RGB pixel (u, v) maps to depth-grid coordinates (u * width / rgb_width, v * height / rgb_height).
+ * A sample is valid when its value in meters is finite, > 0, within [min_depth, max_depth], and its
+ * confidence (when a confidence map is given) is >= min_confidence. Invalid samples are skipped: they never
+ * become points. Points come in one of three frames (fathom_frame). */
+
+/** Storage of depth values. */
+typedef enum fathom_depth_format {
+    FATHOM_DEPTH_FLOAT32 = 0,   /* float, meters * 1/scale (ARKit's depthMap: scale 1) */
+    FATHOM_DEPTH_FLOAT16 = 1,   /* IEEE half precision */
+    FATHOM_DEPTH_UINT16 = 2     /* unsigned 16-bit integer units (PNG depth: scale 0.001 for millimetres) */
+} fathom_depth_format;
+
+/** The frame of back-projected points. */
+typedef enum fathom_frame {
+    FATHOM_FRAME_OPTICAL = 0,   /* x right, y down, z forward (the depth), meters */
+    FATHOM_FRAME_CAMERA = 1,    /* ARKit camera: x right, y up, looking along -z: (X, -Y, -Z) of the optical frame */
+    FATHOM_FRAME_WORLD = 2      /* camera_to_world * camera-frame point; needs has_pose (else FATHOM_ERR_INVALID_STATE) */
+} fathom_frame;
+
+/** A borrowed depth map and how to read it. Fill it with fathom_depth_frame_init, then set what differs. */
+typedef struct fathom_depth_frame {
+    const void *depth;              /**< width * height samples, rows top to bottom */
+    uint32_t format;                /**< fathom_depth_format */
+    uint32_t width, height;         /**< depth grid size, >= 1 */
+    size_t row_stride;              /**< bytes from one row to the next; 0 = width * sample size */
+    float scale;                    /**< meters per stored unit, > 0 (1 for meters, 0.001 for millimetres) */
+    const uint8_t *confidence;      /**< may be NULL: width * height values (ARKit: 0 low, 1 medium, 2 high) */
+    size_t confidence_stride;       /**< bytes from one confidence row to the next; 0 = width */
+    uint8_t min_confidence;         /**< samples with confidence below this are invalid (0: keep all) */
+    uint8_t reserved[3];            /**< 0 */
+    float min_depth, max_depth;     /**< valid depth range, meters, 0 <= min_depth <= max_depth (max may be INFINITY) */
+    fathom_intrinsics intrinsics;   /**< of the RGB image the depth map belongs to */
+    fathom_pose camera_to_world;    /**< the camera pose, used when has_pose is 1 */
+    uint32_t has_pose;              /**< 1 if camera_to_world is set */
+} fathom_depth_frame;
+
+/** Fills *frame for a packed depth map: the given buffer, format, size and RGB intrinsics; no confidence,
+ *  scale 1 (0.001 for FATHOM_DEPTH_UINT16), range [0, INFINITY], no pose. Checks nothing (the queries do). */
+fathom_status fathom_depth_frame_init(fathom_depth_frame *frame, const void *depth, uint32_t format, uint32_t width,
+                                      uint32_t height, const fathom_intrinsics *intrinsics);
+
+/** A binary mask over an image (a segmentation of the object): nonzero bytes are inside. Its size may differ
+ *  from the depth grid's; a depth sample is inside when the mask pixel under the sample's centre is:
+ *  mask pixel (floor((i + 0.5) * mask_width / width), floor((j + 0.5) * mask_height / height)). */
+typedef struct fathom_mask {
+    const uint8_t *data;        /**< width * height bytes, rows top to bottom */
+    uint32_t width, height;     /**< >= 1 */
+    size_t row_stride;          /**< bytes from one row to the next; 0 = width */
+} fathom_mask;
+
+/** Which samples of a frame to use: a rectangle [x0, x1) x [y0, y1) of the depth grid, every step-th column
+ *  and row from (x0, y0), and an optional mask. */
+typedef struct fathom_depth_selection {
+    uint32_t x0, y0, x1, y1;    /**< x1 <= width, y1 <= height; x1 = y1 = 0 means the whole grid */
+    uint32_t step;              /**< >= 1 */
+    const fathom_mask *mask;    /**< may be NULL */
+} fathom_depth_selection;
+
+/** Counts the valid samples a selection holds (the number of points fathom_depth_backproject writes).
+ *  `selection` may be NULL: every sample. */
+fathom_status fathom_depth_count(const fathom_depth_frame *frame, const fathom_depth_selection *selection,
+                                 size_t *out_count);
+
+/** Back-projects every valid selected sample, row by row, to out_points (3 floats each) in `out_frame`:
+ *  optical X = (i + 0.5 - cx') / fx' * d, Y = (j + 0.5 - cy') / fy' * d, Z = d with the intrinsics scaled
+ *  to the depth grid. out_pixels (may be NULL) gets each point's depth-grid column and row (2 uint32 each).
+ *  out_normals (may be NULL) gets each point's unit surface normal in the same frame, facing the camera,
+ *  from the cross product of central differences of its neighbours' points (one-sided where a neighbour is
+ *  invalid); (0, 0, 0) where neither neighbour along a grid axis is valid. *out_count gets the number of
+ *  valid samples; if it exceeds capacity, the first `capacity` points are written and
+ *  FATHOM_ERR_BUFFER_TOO_SMALL is returned. */
+fathom_status fathom_depth_backproject(const fathom_depth_frame *frame, const fathom_depth_selection *selection,
+                                       uint32_t out_frame, float *out_points, uint32_t *out_pixels, float *out_normals,
+                                       size_t capacity, size_t *out_count);
+
+/** How to read the depth under an RGB pixel. */
+typedef enum fathom_depth_sampling {
+    FATHOM_SAMPLE_NEAREST = 0,  /* the sample whose pixel contains the point */
+    FATHOM_SAMPLE_BILINEAR = 1, /* bilinear between the four nearest sample centres (clamped at the border); invalid
+                                   samples' weights are dropped and the rest renormalized */
+    FATHOM_SAMPLE_MEDIAN = 2    /* the median of the valid samples of the window x window block centred on the
+                                   nearest sample (the lower middle value of an even count) */
+} fathom_depth_sampling;
+
+/** The depth (meters) at RGB pixel (u, v) (continuous coordinates, inside [0, rgb width) x [0, rgb height),
+ *  else FATHOM_ERR_OUT_OF_RANGE). `window` is odd and >= 1 for FATHOM_SAMPLE_MEDIAN (ignored otherwise).
+ *  FATHOM_ERR_NO_DATA when no valid sample is there. */
+fathom_status fathom_depth_sample(const fathom_depth_frame *frame, float u, float v, uint32_t sampling,
+                                  uint32_t window, float *out_depth);
+
+/** The 3D point of RGB pixel (u, v) at its sampled depth d (fathom_depth_sample), back-projected with the RGB
+ *  intrinsics: optical ((u - cx) / fx * d, (v - cy) / fy * d, d), in `out_frame`. */
+fathom_status fathom_depth_point(const fathom_depth_frame *frame, float u, float v, uint32_t sampling, uint32_t window,
+                                 uint32_t out_frame, fathom_vec3 *out);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Least-squares fits (double precision)                                                           */
+/* ---------------------------------------------------------------------------------------------- */
+/* Fits take double points: 2D fits (x, y) pairs, 3D fits (x, y, z) triples, `stride` bytes apart (a multiple
+ * of 8, at least 16 for 2D and 24 for 3D; 0 = packed). The points must be finite; count 0 is
+ * FATHOM_ERR_OUT_OF_RANGE. Degenerate input is FATHOM_ERR_DEGENERATE, never a NaN: fewer points than the fit
+ * needs (2 for a line, 3 for a plane), all points coincident (the largest spread, sqrt of the covariance's
+ * largest eigenvalue, at most 1e-9 of the largest coordinate magnitude), a plane through collinear points
+ * (the second spread at most 1e-6 of the largest), an ordinary fit through points of equal x.
+ * Principal directions come from LAPACK's dsyevd on the covariance of the centred points. A direction's
+ * sign makes its largest-magnitude component positive; so does a plane normal's. */
+
+/** A fitted line. 2D fits set the z components to 0. */
+typedef struct fathom_line_fit {
+    double point[3];        /**< the centroid of the points used */
+    double direction[3];    /**< unit direction */
+    double rms;             /**< RMS residual of the points used (perpendicular distance; vertical for FATHOM_FIT_ORDINARY) */
+    double max_residual;    /**< largest residual of the points used */
+    double t_min, t_max;    /**< extent of the used points' projections on the line, from `point` along `direction` */
+    uint64_t used;          /**< points used (the inliers of a robust fit) */
+} fathom_line_fit;
+
+/** A fitted plane: dot(normal, x - point) = 0. */
+typedef struct fathom_plane_fit {
+    double point[3];        /**< the centroid of the points used */
+    double normal[3];       /**< unit normal */
+    double rms;             /**< RMS distance of the points used from the plane */
+    double max_residual;    /**< largest distance of the points used */
+    uint64_t used;          /**< points used (the inliers of a RANSAC fit) */
+} fathom_plane_fit;
+
+/** Kinds of 2D line fit. */
+typedef enum fathom_line_method {
+    FATHOM_FIT_ORDINARY = 0,    /* y = a x + b minimizing vertical residuals (needs two distinct x) */
+    FATHOM_FIT_TOTAL = 1        /* minimizing perpendicular distances (the principal direction) */
+} fathom_line_method;
+
+/** RANSAC settings. Results depend only on the inputs and the seed (reproducible on every machine). */
+typedef struct fathom_ransac_options {
+    double threshold;       /**< inlier distance, > 0 (meters for 3D points) */
+    uint32_t iterations;    /**< random minimal samples tried, >= 1 */
+    uint32_t reserved;      /**< 0 */
+    uint64_t seed;          /**< any value */
+} fathom_ransac_options;
+
+/** 2D line through `count` (x, y) points, ordinary or total least squares (`method`). */
+fathom_status fathom_fit_line2(const double *points, size_t count, size_t stride, uint32_t method, fathom_line_fit *out);
+
+/** 3D line by total least squares: the centroid and the principal direction of the centred points. */
+fathom_status fathom_fit_line3(const double *points, size_t count, size_t stride, fathom_line_fit *out);
+
+/** Robust line: RANSAC over point pairs (2D when dimensions is 2, 3D when 3) counting points within
+ *  options->threshold of the line, then a total-least-squares refit on the best sample's inliers. */
+fathom_status fathom_fit_line_ransac(const double *points, size_t count, size_t stride, uint32_t dimensions,
+                                     const fathom_ransac_options *options, fathom_line_fit *out);
+
+/** Plane by least squares: the centroid and the direction of least spread (orthogonal distances). */
+fathom_status fathom_fit_plane(const double *points, size_t count, size_t stride, fathom_plane_fit *out);
+
+/** Plane by RANSAC over point triples (collinear triples are skipped), then a least-squares refit on the best
+ *  triple's inliers. FATHOM_ERR_DEGENERATE when no triple spans a plane or the inliers are collinear. */
+fathom_status fathom_fit_plane_ransac(const double *points, size_t count, size_t stride,
+                                      const fathom_ransac_options *options, fathom_plane_fit *out);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Object length from depth (the fish app)                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** How a keypoint gets its depth. */
+typedef enum fathom_keypoint_depth {
+    FATHOM_KEYPOINT_NEAREST = 0,  /* the nearest depth sample */
+    FATHOM_KEYPOINT_MEDIAN = 1,   /* the median of the valid samples in a window */
+    FATHOM_KEYPOINT_PLANE = 2     /* the keypoint's ray meets a plane fitted by RANSAC to the masked samples */
+} fathom_keypoint_depth;
+
+/** Settings of the length functions; fathom_length_options_init fills the defaults given here. */
+typedef struct fathom_length_options {
+    uint32_t keypoint_depth;        /**< fathom_keypoint_depth, default FATHOM_KEYPOINT_MEDIAN */
+    uint32_t window;                /**< median window, odd >= 1, default 5 */
+    uint32_t out_frame;             /**< fathom_frame of the reported endpoints, default FATHOM_FRAME_CAMERA */
+    uint32_t trim_points;           /**< mask/line lengths: extreme projections dropped at each end, default 2 */
+    double trim_fraction;           /**< ... or this fraction of the points at each end if more, in [0, 0.25), default 0.005 */
+    fathom_ransac_options plane;    /**< the keypoint plane: threshold 0.005 m, 100 iterations, seed 0 */
+    double depth_noise;             /**< depth noise at 1 m, meters (1 sigma), default 0.005 (see below) */
+    double depth_noise_growth;      /**< exponent: noise(d) = depth_noise * d^growth, default 2 */
+    double pixel_noise;             /**< keypoint localisation noise, RGB pixels (1 sigma), default 1 */
+} fathom_length_options;
+
+/** A measured length, with its 1-sigma uncertainty. The uncertainty model: each depth reading has noise
+ *  depth_noise * d^growth (meters); a keypoint's pixel has pixel_noise in u and v; a fitted plane's depth
+ *  error is its residual RMS over sqrt(inliers) plus the depth noise over sqrt(inliers); a line length's ends
+ *  are known within the sample spacing at their depth (uniform: spacing / sqrt(12)) plus the projected depth
+ *  noise of the end samples. These propagate to the length to first order (see README, "Uncertainty"). */
+typedef struct fathom_length {
+    double length;          /**< meters */
+    double sigma;           /**< one standard deviation, meters */
+    double head[3];         /**< the first endpoint (head keypoint, or the line's start), in options.out_frame */
+    double tail[3];         /**< the second endpoint */
+    float head_pixel[2];    /**< the endpoints' RGB pixel coordinates (u, v) */
+    float tail_pixel[2];
+    double rms;             /**< the fit's RMS residual (plane or line), meters; 0 for nearest/median keypoints */
+    uint64_t samples;       /**< depth samples the result rests on */
+} fathom_length;
+
+/** Fills *options with the defaults above. */
+fathom_status fathom_length_options_init(fathom_length_options *options);
+
+/** Length between two keypoints (RGB pixels): each gets its depth by options->keypoint_depth (FATHOM_KEYPOINT_PLANE
+ *  needs `mask`, else it may be NULL), is back-projected, and the length is the distance. FATHOM_ERR_OUT_OF_RANGE
+ *  for a keypoint outside the RGB image; FATHOM_ERR_NO_DATA for no valid depth there. `options` may be NULL. */
+fathom_status fathom_length_keypoints(const fathom_depth_frame *frame, float head_u, float head_v, float tail_u,
+                                      float tail_v, const fathom_mask *mask, const fathom_length_options *options,
+                                      fathom_length *out);
+
+/** Length of the object under a mask: every valid masked sample is back-projected, a 3D line is fitted (total
+ *  least squares), the points are projected on it, and the length is the extent between the trimmed extreme
+ *  projections (options->trim_*), whose points on the line are the endpoints (head: the smaller projection).
+ *  FATHOM_ERR_NO_DATA for fewer than 2 valid samples. `options` may be NULL. */
+fathom_status fathom_length_mask(const fathom_depth_frame *frame, const fathom_mask *mask,
+                                 const fathom_length_options *options, fathom_length *out);
+
+/** Length along a traced centre line: `count` RGB pixels (u, v pairs) each get depth as keypoints do (pixels
+ *  without valid depth are skipped), a 3D line is fitted, and the length is the extent of the projections
+ *  (not trimmed: traced points are deliberate). FATHOM_ERR_NO_DATA for fewer than 2 valid points. */
+fathom_status fathom_length_polyline(const fathom_depth_frame *frame, const float *pixels, size_t count,
+                                     const fathom_mask *mask, const fathom_length_options *options, fathom_length *out);
+
+/** Head and tail candidates from a mask alone: the principal axis of the mask's pixel centres (2D total least
+ *  squares), and the mask pixels with the smallest and largest projection on it (ties: the one nearest the
+ *  axis). Coordinates are the mask's pixel centres (i + 0.5, j + 0.5); scale by rgb_width / mask width to
+ *  use them as keypoints. end0 has the smaller projection. `out_axis` may be NULL. FATHOM_ERR_NO_DATA for an
+ *  empty mask; FATHOM_ERR_DEGENERATE for a single pixel. */
+fathom_status fathom_mask_endpoints(const fathom_mask *mask, float out_end0[2], float out_end1[2],
+                                    fathom_line_fit *out_axis);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -45,6 +45,7 @@ func status(of kind: FathomError.Kind) -> fathom_status {
     case .io: FATHOM_ERR_IO
     case .lapack: FATHOM_ERR_LAPACK
     case .outOfMemory: FATHOM_ERR_OUT_OF_MEMORY
+    case .noData: FATHOM_ERR_NO_DATA
     }
 }
 
@@ -100,6 +101,7 @@ public func fathom_status_name(_ status: fathom_status) -> UnsafePointer<CChar> 
     case FATHOM_ERR_IO: cString("FATHOM_ERR_IO")
     case FATHOM_ERR_LAPACK: cString("FATHOM_ERR_LAPACK")
     case FATHOM_ERR_OUT_OF_MEMORY: cString("FATHOM_ERR_OUT_OF_MEMORY")
+    case FATHOM_ERR_NO_DATA: cString("FATHOM_ERR_NO_DATA")
     default: cString("FATHOM_UNKNOWN_STATUS")
     }
 }

@@ -4,7 +4,7 @@
 public struct FathomError: Error, CustomStringConvertible, Equatable {
     public enum Kind: Sendable, Equatable {
         case notFinite, outOfRange, overflow, bufferTooSmall, notRigid, degenerate, invalidState
-        case parse, format, notABox, io, lapack, outOfMemory
+        case parse, format, notABox, io, lapack, outOfMemory, noData
     }
 
     public let kind: Kind

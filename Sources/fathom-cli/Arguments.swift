@@ -70,6 +70,16 @@ struct Arguments {
         return k
     }
 
+    func depth(_ i: Int, _ name: String) throws -> DepthImage {
+        guard case .depth(let d) = values[i] else { throw wrong(i, name, "a depth map (see depth_formula, load_depth)") }
+        return d
+    }
+
+    func mask(_ i: Int, _ name: String) throws -> MaskImage {
+        guard case .mask(let m) = values[i] else { throw wrong(i, name, "a mask (see mask_formula)") }
+        return m
+    }
+
     /// A ray given as 6 numbers (origin, direction), validated.
     func ray(_ i: Int, _ name: String) throws -> Ray {
         guard case .vector(let v) = values[i], v.count == 6 else { throw wrong(i, name, "a ray (ox, oy, oz, dx, dy, dz)") }

@@ -11,7 +11,7 @@ struct Builtin {
 /// Global functions, grouped for `help`.
 let builtinGroups: [(title: String, names: [String])] = [
     ("Output", ["print"]),
-    ("Numbers and rotations", ["deg", "rad", "quat", "quat_matrix", "matrix_quat", "qmul", "normalize", "slerp", "angle_between", "rotate"]),
+    ("Numbers and rotations", ["deg", "rad", "sqrt", "abs", "min", "max", "quat", "quat_matrix", "matrix_quat", "qmul", "normalize", "slerp", "angle_between", "rotate"]),
     ("Poses", ["pose", "pose_rows", "pose_columns", "identity", "compose", "inverse", "apply", "apply_dir", "yaw", "distance",
                "orthonormalize", "rotation", "translation", "rows", "columns"]),
     ("Cameras", ["intrinsics", "scale_intrinsics", "pixel_ray", "project"]),
@@ -20,14 +20,34 @@ let builtinGroups: [(title: String, names: [String])] = [
     ("Boxes", ["box", "obb", "load_manifest", "fit_pca", "fit_upright"]),
     ("Point clouds", ["random_points", "count_inside", "indices_inside", "signed_distance"]),
     ("Tags and labels", ["tag_world", "snap_vertical", "rotate_cov", "fuse", "label"]),
+    ("Depth and lengths", ["depth_formula", "load_depth", "mask_formula", "backproject", "depth_at", "depth_point",
+                           "fit_line", "fit_plane", "measure", "measure_mask", "mask_ends", "measure_ends"]),
 ]
 
-let builtins: [String: Builtin] = [
+/// Every global function: these and the depth ones (DepthBuiltins.swift).
+let builtins = coreBuiltins.merging(depthBuiltins) { core, _ in core }
+
+let coreBuiltins: [String: Builtin] = [
     "print": Builtin(usage: "print(value, ...)", summary: "prints the values on one line (strings as they are)") { a in
         .string(a.values.map(format).joined(separator: " "))
     },
     "deg": Builtin(usage: "deg(radians)", summary: "radians to degrees (write 30deg for 30 degrees in radians)") { a in
         try a.expect(1...1); return .number(try a.number(0, "radians") * 180 / .pi)
+    },
+    "sqrt": Builtin(usage: "sqrt(x)", summary: "square root (x >= 0)") { a in
+        try a.expect(1...1)
+        let x = try a.number(0, "x")
+        guard x >= 0 else { throw FathomError(.outOfRange, "x must be >= 0, got \(format(x))") }
+        return .number(x.squareRoot())
+    },
+    "abs": Builtin(usage: "abs(x)", summary: "absolute value") { a in
+        try a.expect(1...1); return .number(Swift.abs(try a.number(0, "x")))
+    },
+    "min": Builtin(usage: "min(a, b)", summary: "the smaller number") { a in
+        try a.expect(2...2); return .number(Swift.min(try a.number(0, "a"), try a.number(1, "b")))
+    },
+    "max": Builtin(usage: "max(a, b)", summary: "the larger number") { a in
+        try a.expect(2...2); return .number(Swift.max(try a.number(0, "a"), try a.number(1, "b")))
     },
     "rad": Builtin(usage: "rad(degrees)", summary: "degrees to radians") { a in
         try a.expect(1...1); return .number(try a.number(0, "degrees") * .pi / 180)

@@ -20,6 +20,12 @@ final class Interpreter {
         }
     }
 
+    /// The value of `expr` with exactly `bindings` as its variables (formulas evaluated per pixel).
+    func evaluate(_ expr: Expr, with bindings: [String: Value]) throws(ReplError) -> Value {
+        variables = bindings
+        return try evaluate(expr)
+    }
+
     private func evaluate(_ expr: Expr) throws(ReplError) -> Value {
         switch expr {
         case .number(let v, _): return .number(v)

@@ -29,6 +29,8 @@ enum Value {
     case mesh(Mesh)
     case camera(Intrinsics)
     case hit(Hit?)
+    case depth(DepthImage)
+    case mask(MaskImage)
     case list([Value])
 
     var typeName: String {
@@ -44,6 +46,8 @@ enum Value {
         case .mesh: "a mesh"
         case .camera: "camera intrinsics"
         case .hit: "a hit"
+        case .depth: "a depth map"
+        case .mask: "a mask"
         case .list: "a list"
         }
     }
@@ -96,6 +100,9 @@ func format(_ value: Value) -> String {
         return "hit t=\(format(h.t)) point=\(format(h.point)) normal=\(format(h.normal)) primitive=\(h.primitive)"
             + " uv=(\(format(h.u)), \(format(h.v))) class=\(names[Int(h.classification) < names.count ? Int(h.classification) : 0])"
             + (h.frontFace ? " front" : " back")
+    case .depth(let d):
+        return "depth map \(d.width)x\(d.height), \(d.validCount) valid samples, of a \(d.rgb.width)x\(d.rgb.height) image"
+    case .mask(let m): return "mask \(m.width)x\(m.height), \(m.insideCount) pixels inside"
     case .list(let items): return items.map(format).joined(separator: "\n")
     }
 }

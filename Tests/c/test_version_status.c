@@ -45,8 +45,9 @@ static void test_status_names(void) {
         {FATHOM_ERR_IO, 12, "FATHOM_ERR_IO"},
         {FATHOM_ERR_LAPACK, 13, "FATHOM_ERR_LAPACK"},
         {FATHOM_ERR_OUT_OF_MEMORY, 14, "FATHOM_ERR_OUT_OF_MEMORY"},
+        {FATHOM_ERR_NO_DATA, 15, "FATHOM_ERR_NO_DATA"},
     };
-    static const int unknown[] = {15, 16, 100, -1, 0x7fffffff};
+    static const int unknown[] = {16, 17, 100, -1, 0x7fffffff};
     size_t i;
 
     check_section("status names");

@@ -16,6 +16,12 @@ Ray casting: :func:`camera_ray`, :func:`grid_rays` and :func:`project` for camer
 :class:`Mesh` for triangle meshes with a BVH (batch casts return :data:`HIT_DTYPE` arrays); and the
 capture app's tap flows :func:`tap_floor_height`, :func:`tap_place_box` and :func:`tap_box_face`.
 
+Depth and length: :class:`DepthFrame` borrows a depth map (with confidence, range and the RGB intrinsics)
+and back-projects it to points, samples the depth under an RGB pixel, and measures the length of an object
+(:func:`length_keypoints`, :func:`length_mask`, :func:`length_polyline`, with a 1-sigma error bar);
+:func:`mask_endpoints` finds head and tail candidates in a segmentation mask. Least-squares and RANSAC fits:
+:func:`fit_line_2d`, :func:`fit_line_3d`, :func:`fit_line_ransac`, :func:`fit_plane`, :func:`fit_plane_ransac`.
+
 Plotting helpers (matplotlib, the optional ``plot`` extra) are in :mod:`fathom.plot`.
 """
 
@@ -25,12 +31,14 @@ from ._lib import LibraryNotFoundError, LibraryVersionError, library_path
 from .box import CORNER_NAMES, FACE_NAMES, Box, CenterScale, Corner, Face, Faces, fit_box_upright
 from ._handle import ClosedHandleError
 from .camera import Intrinsics, Projection, ProjectFlags, Ray, camera_ray, grid_rays, project
+from .depth import DepthFormat, DepthFrame, PointFrame, Sampling, as_mask
 from .errors import (
     BufferTooSmallError,
     DegenerateError,
     FathomError,
     FathomIOError,
     FathomMemoryError,
+    NoDataError,
     FathomOverflowError,
     FormatError,
     InvalidStateError,
@@ -42,6 +50,7 @@ from .errors import (
     OutOfRangeError,
     ParseError,
 )
+from .fits import LineFit, LineMethod, PlaneFit, fit_line_2d, fit_line_3d, fit_line_ransac, fit_plane, fit_plane_ransac
 from .geometry import (
     RIGID_TOLERANCE,
     Pose,
@@ -56,6 +65,15 @@ from .geometry import (
     quat_to_matrix,
     version,
     version_number,
+)
+from .length import (
+    KeypointDepth,
+    Length,
+    LengthOptions,
+    length_keypoints,
+    length_mask,
+    length_polyline,
+    mask_endpoints,
 )
 from .mesh import Bounds, Mesh
 from .obb import OrientedBox, fit_obb_pca
@@ -105,6 +123,8 @@ __all__ = [
     "ClosedHandleError",
     "Corner",
     "DegenerateError",
+    "DepthFormat",
+    "DepthFrame",
     "Face",
     "Faces",
     "FathomError",
@@ -116,13 +136,19 @@ __all__ = [
     "Hit",
     "Intrinsics",
     "InvalidStateError",
+    "KeypointDepth",
     "LabelPlacement",
     "LabelTarget",
     "LapackError",
+    "Length",
+    "LengthOptions",
     "LibraryNotFoundError",
     "LibraryVersionError",
+    "LineFit",
+    "LineMethod",
     "Mesh",
     "MeshClass",
+    "NoDataError",
     "NotABoxError",
     "NotFiniteError",
     "NotRigidError",
@@ -130,21 +156,34 @@ __all__ = [
     "OrientedBox",
     "OutOfRangeError",
     "ParseError",
+    "PlaneFit",
+    "PointFrame",
     "Pose",
     "PoseDistance",
     "ProjectFlags",
     "Projection",
     "Ray",
+    "Sampling",
     "__version__",
+    "as_mask",
     "camera_ray",
     "empty_hits",
     "fit_box_upright",
+    "fit_line_2d",
+    "fit_line_3d",
+    "fit_line_ransac",
     "fit_obb_pca",
+    "fit_plane",
+    "fit_plane_ransac",
     "fuse_tag_observations",
     "grid_rays",
     "hit_mask",
+    "length_keypoints",
+    "length_mask",
+    "length_polyline",
     "library_path",
     "make_rays",
+    "mask_endpoints",
     "place_label",
     "project",
     "quat_angle_between",
@@ -162,10 +201,10 @@ __all__ = [
     "ray_triangle",
     "rotate_covariance",
     "snap_vertical",
+    "tag_world_pose",
     "tap_box_face",
     "tap_floor_height",
     "tap_place_box",
-    "tag_world_pose",
     "version",
     "version_number",
 ]

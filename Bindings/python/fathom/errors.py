@@ -19,6 +19,7 @@ __all__ = [
     "FathomError",
     "FathomIOError",
     "FathomMemoryError",
+    "NoDataError",
     "FathomOverflowError",
     "FormatError",
     "InvalidStateError",
@@ -139,6 +140,12 @@ class FathomMemoryError(FathomError, MemoryError):
     STATUS = 14
 
 
+class NoDataError(FathomError):
+    """FATHOM_ERR_NO_DATA: no valid sample where one is needed (invalid depth under a keypoint, an empty mask)."""
+
+    STATUS = 15
+
+
 _BY_STATUS: dict[int, type[FathomError]] = {
     cls.STATUS: cls
     for cls in (
@@ -156,6 +163,7 @@ _BY_STATUS: dict[int, type[FathomError]] = {
         FathomIOError,
         LapackError,
         FathomMemoryError,
+        NoDataError,
     )
     if cls.STATUS is not None
 }

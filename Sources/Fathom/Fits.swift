@@ -1,0 +1,88 @@
+import CFathom
+import FathomCore
+
+// Least-squares and RANSAC fits — see include/fathom.h.
+
+/// Validated double points from the C arguments.
+func fitPoints(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int, dimensions: Int) throws -> FitPoints {
+    try FitPoints(base: required(points, "points"), count: size(count, "count"), strideBytes: size(stride, "stride"),
+                  dimensions: dimensions)
+}
+
+/// Validated RANSAC options from the C struct.
+func ransacOptions(_ pointer: UnsafePointer<fathom_ransac_options>?, _ name: String = "options") throws -> RansacOptions {
+    let o = try required(pointer, name).pointee
+    return try RansacOptions(threshold: o.threshold, iterations: Int(o.iterations), seed: o.seed)
+}
+
+extension fathom_line_fit {
+    init(_ fit: LineFit) {
+        self.init(point: (fit.point.x, fit.point.y, fit.point.z), direction: (fit.direction.x, fit.direction.y, fit.direction.z),
+                  rms: fit.rms, max_residual: fit.maxResidual, t_min: fit.tMin, t_max: fit.tMax, used: UInt64(fit.used))
+    }
+}
+
+extension fathom_plane_fit {
+    init(_ fit: PlaneFit) {
+        self.init(point: (fit.point.x, fit.point.y, fit.point.z), normal: (fit.normal.x, fit.normal.y, fit.normal.z),
+                  rms: fit.rms, max_residual: fit.maxResidual, used: UInt64(fit.used))
+    }
+}
+
+@_cdecl("fathom_fit_line2")
+public func fathom_fit_line2(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int, _ method: UInt32,
+                             _ out: UnsafeMutablePointer<fathom_line_fit>?) -> fathom_status {
+    abiCall("fathom_fit_line2") {
+        let p = try fitPoints(points, count, stride, dimensions: 2)
+        guard let m = LineMethod(rawValue: method) else {
+            throw FathomError(.outOfRange, "method must be 0 (ORDINARY) or 1 (TOTAL), got \(method)")
+        }
+        let result = try required(out, "out")
+        result.pointee = fathom_line_fit(try LineFit.fit2D(p, method: m))
+    }
+}
+
+@_cdecl("fathom_fit_line3")
+public func fathom_fit_line3(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int,
+                             _ out: UnsafeMutablePointer<fathom_line_fit>?) -> fathom_status {
+    abiCall("fathom_fit_line3") {
+        let p = try fitPoints(points, count, stride, dimensions: 3)
+        let result = try required(out, "out")
+        result.pointee = fathom_line_fit(try LineFit.fit3D(p))
+    }
+}
+
+@_cdecl("fathom_fit_line_ransac")
+public func fathom_fit_line_ransac(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int, _ dimensions: UInt32,
+                                   _ options: UnsafePointer<fathom_ransac_options>?,
+                                   _ out: UnsafeMutablePointer<fathom_line_fit>?) -> fathom_status {
+    abiCall("fathom_fit_line_ransac") {
+        guard dimensions == 2 || dimensions == 3 else { throw FathomError(.outOfRange, "dimensions must be 2 or 3, got \(dimensions)") }
+        let p = try fitPoints(points, count, stride, dimensions: Int(dimensions))
+        let o = try ransacOptions(options)
+        let result = try required(out, "out")
+        result.pointee = fathom_line_fit(try LineFit.ransac(p, o))
+    }
+}
+
+@_cdecl("fathom_fit_plane")
+public func fathom_fit_plane(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int,
+                             _ out: UnsafeMutablePointer<fathom_plane_fit>?) -> fathom_status {
+    abiCall("fathom_fit_plane") {
+        let p = try fitPoints(points, count, stride, dimensions: 3)
+        let result = try required(out, "out")
+        result.pointee = fathom_plane_fit(try PlaneFit.fit(p))
+    }
+}
+
+@_cdecl("fathom_fit_plane_ransac")
+public func fathom_fit_plane_ransac(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int,
+                                    _ options: UnsafePointer<fathom_ransac_options>?,
+                                    _ out: UnsafeMutablePointer<fathom_plane_fit>?) -> fathom_status {
+    abiCall("fathom_fit_plane_ransac") {
+        let p = try fitPoints(points, count, stride, dimensions: 3)
+        let o = try ransacOptions(options)
+        let result = try required(out, "out")
+        result.pointee = fathom_plane_fit(try PlaneFit.ransac(p, o))
+    }
+}

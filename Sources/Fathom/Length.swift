@@ -1,0 +1,114 @@
+import CFathom
+import FathomCore
+
+// Object length from depth — see include/fathom.h.
+
+extension fathom_length_options {
+    init(_ o: LengthOptions) {
+        self.init(keypoint_depth: o.keypointDepth.rawValue, window: UInt32(o.window), out_frame: o.frame.rawValue,
+                  trim_points: UInt32(o.trimPoints), trim_fraction: o.trimFraction,
+                  plane: fathom_ransac_options(threshold: o.plane.threshold, iterations: UInt32(o.plane.iterations),
+                                               reserved: 0, seed: o.plane.seed),
+                  depth_noise: o.depthNoise, depth_noise_growth: o.depthNoiseGrowth, pixel_noise: o.pixelNoise)
+    }
+}
+
+/// Validated length options (NULL: the defaults).
+func lengthOptions(_ pointer: UnsafePointer<fathom_length_options>?) throws -> LengthOptions {
+    var options = LengthOptions()
+    guard let o = pointer?.pointee else { return options }
+    guard let depth = KeypointDepth(rawValue: o.keypoint_depth) else {
+        throw FathomError(.outOfRange, "options.keypoint_depth must be 0 (NEAREST), 1 (MEDIAN) or 2 (PLANE), got \(o.keypoint_depth)")
+    }
+    options.keypointDepth = depth
+    options.window = Int(o.window)
+    options.frame = try pointFrame(o.out_frame, "options.out_frame")
+    options.trimPoints = Int(o.trim_points)
+    options.trimFraction = o.trim_fraction
+    options.plane = try withUnsafePointer(to: o.plane) { try ransacOptions($0, "options.plane") }
+    options.depthNoise = o.depth_noise
+    options.depthNoiseGrowth = o.depth_noise_growth
+    options.pixelNoise = o.pixel_noise
+    try options.validate()
+    return options
+}
+
+extension fathom_length {
+    init(_ l: ObjectLength) {
+        self.init(length: l.length, sigma: l.sigma, head: (l.head.x, l.head.y, l.head.z), tail: (l.tail.x, l.tail.y, l.tail.z),
+                  head_pixel: (l.headPixel.x, l.headPixel.y), tail_pixel: (l.tailPixel.x, l.tailPixel.y), rms: l.rms,
+                  samples: UInt64(l.samples))
+    }
+}
+
+@_cdecl("fathom_length_options_init")
+public func fathom_length_options_init(_ options: UnsafeMutablePointer<fathom_length_options>?) -> fathom_status {
+    abiCall("fathom_length_options_init") {
+        try required(options, "options").pointee = fathom_length_options(LengthOptions())
+    }
+}
+
+@_cdecl("fathom_length_keypoints")
+public func fathom_length_keypoints(_ frame: UnsafePointer<fathom_depth_frame>?, _ headU: Float, _ headV: Float,
+                                    _ tailU: Float, _ tailV: Float, _ maskPointer: UnsafePointer<fathom_mask>?,
+                                    _ options: UnsafePointer<fathom_length_options>?,
+                                    _ out: UnsafeMutablePointer<fathom_length>?) -> fathom_status {
+    abiCall("fathom_length_keypoints") {
+        let f = try depthFrame(frame)
+        let o = try lengthOptions(options)
+        if o.keypointDepth == .plane, maskPointer == nil {
+            throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "mask must not be NULL for FATHOM_KEYPOINT_PLANE")
+        }
+        let m = try maskPointer.map { try mask($0) }
+        let result = try required(out, "out")
+        result.pointee = fathom_length(try f.measure(head: SIMD2(headU, headV), tail: SIMD2(tailU, tailV), mask: m, options: o))
+    }
+}
+
+@_cdecl("fathom_length_mask")
+public func fathom_length_mask(_ frame: UnsafePointer<fathom_depth_frame>?, _ maskPointer: UnsafePointer<fathom_mask>?,
+                               _ options: UnsafePointer<fathom_length_options>?,
+                               _ out: UnsafeMutablePointer<fathom_length>?) -> fathom_status {
+    abiCall("fathom_length_mask") {
+        let f = try depthFrame(frame)
+        let m = try mask(maskPointer)
+        let o = try lengthOptions(options)
+        let result = try required(out, "out")
+        result.pointee = fathom_length(try f.measure(mask: m, options: o))
+    }
+}
+
+@_cdecl("fathom_length_polyline")
+public func fathom_length_polyline(_ frame: UnsafePointer<fathom_depth_frame>?, _ pixels: UnsafePointer<Float>?, _ count: Int,
+                                   _ maskPointer: UnsafePointer<fathom_mask>?, _ options: UnsafePointer<fathom_length_options>?,
+                                   _ out: UnsafeMutablePointer<fathom_length>?) -> fathom_status {
+    abiCall("fathom_length_polyline") {
+        let f = try depthFrame(frame)
+        let n = try size(count, "count")
+        guard n >= 1 else { throw FathomError(.outOfRange, "count must be >= 1, got 0") }
+        guard n <= Int.max / 8 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(n) is too large") }
+        let base = try required(pixels, "pixels")
+        let o = try lengthOptions(options)
+        if o.keypointDepth == .plane, maskPointer == nil {
+            throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "mask must not be NULL for FATHOM_KEYPOINT_PLANE")
+        }
+        let m = try maskPointer.map { try mask($0) }
+        let result = try required(out, "out")
+        let points = (0..<n).map { SIMD2(base[2 * $0], base[2 * $0 + 1]) }
+        result.pointee = fathom_length(try f.measure(polyline: points, mask: m, options: o))
+    }
+}
+
+@_cdecl("fathom_mask_endpoints")
+public func fathom_mask_endpoints(_ maskPointer: UnsafePointer<fathom_mask>?, _ outEnd0: UnsafeMutablePointer<Float>?,
+                                  _ outEnd1: UnsafeMutablePointer<Float>?,
+                                  _ outAxis: UnsafeMutablePointer<fathom_line_fit>?) -> fathom_status {
+    abiCall("fathom_mask_endpoints") {
+        let m = try mask(maskPointer)
+        let end0 = try required(outEnd0, "out_end0"), end1 = try required(outEnd1, "out_end1")
+        let ends = try m.endpoints()
+        end0[0] = ends.end0.x; end0[1] = ends.end0.y
+        end1[0] = ends.end1.x; end1[1] = ends.end1.y
+        outAxis?.pointee = fathom_line_fit(ends.axis)
+    }
+}
