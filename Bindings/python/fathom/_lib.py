@@ -18,7 +18,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_uint8, c_uint32, c_uint64
+from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_size_t, c_uint8, c_uint32, c_uint64, c_void_p
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -183,6 +183,110 @@ class BatchOptionsStruct(ctypes.Structure):
     _fields_ = [("tmin", c_float), ("tmax", c_float), ("threads", c_uint32)]
 
 
+class DepthFrameStruct(ctypes.Structure):
+    """``fathom_depth_frame``: a borrowed depth map and how to read it (see :class:`fathom.DepthFrame`)."""
+
+    _fields_ = [
+        ("depth", c_void_p),
+        ("format", c_uint32),
+        ("width", c_uint32),
+        ("height", c_uint32),
+        ("row_stride", c_size_t),
+        ("scale", c_float),
+        ("confidence", POINTER(c_uint8)),
+        ("confidence_stride", c_size_t),
+        ("min_confidence", c_uint8),
+        ("reserved", c_uint8 * 3),
+        ("min_depth", c_float),
+        ("max_depth", c_float),
+        ("intrinsics", IntrinsicsStruct),
+        ("camera_to_world", PoseStruct),
+        ("has_pose", c_uint32),
+    ]
+
+
+class MaskStruct(ctypes.Structure):
+    """``fathom_mask``: a borrowed binary mask (nonzero bytes are inside)."""
+
+    _fields_ = [("data", POINTER(c_uint8)), ("width", c_uint32), ("height", c_uint32), ("row_stride", c_size_t)]
+
+
+class DepthSelectionStruct(ctypes.Structure):
+    """``fathom_depth_selection``: a rectangle of the depth grid, a step and an optional mask."""
+
+    _fields_ = [
+        ("x0", c_uint32),
+        ("y0", c_uint32),
+        ("x1", c_uint32),
+        ("y1", c_uint32),
+        ("step", c_uint32),
+        ("mask", POINTER(MaskStruct)),
+    ]
+
+
+class LineFitStruct(ctypes.Structure):
+    """``fathom_line_fit``: a fitted line (2D fits have z = 0)."""
+
+    _fields_ = [
+        ("point", c_double * 3),
+        ("direction", c_double * 3),
+        ("rms", c_double),
+        ("max_residual", c_double),
+        ("t_min", c_double),
+        ("t_max", c_double),
+        ("used", c_uint64),
+    ]
+
+
+class PlaneFitStruct(ctypes.Structure):
+    """``fathom_plane_fit``: a fitted plane, dot(normal, x - point) = 0."""
+
+    _fields_ = [
+        ("point", c_double * 3),
+        ("normal", c_double * 3),
+        ("rms", c_double),
+        ("max_residual", c_double),
+        ("used", c_uint64),
+    ]
+
+
+class RansacOptionsStruct(ctypes.Structure):
+    """``fathom_ransac_options``: inlier threshold, iterations, seed."""
+
+    _fields_ = [("threshold", c_double), ("iterations", c_uint32), ("reserved", c_uint32), ("seed", c_uint64)]
+
+
+class LengthOptionsStruct(ctypes.Structure):
+    """``fathom_length_options``: settings of the length functions (see :class:`fathom.LengthOptions`)."""
+
+    _fields_ = [
+        ("keypoint_depth", c_uint32),
+        ("window", c_uint32),
+        ("out_frame", c_uint32),
+        ("trim_points", c_uint32),
+        ("trim_fraction", c_double),
+        ("plane", RansacOptionsStruct),
+        ("depth_noise", c_double),
+        ("depth_noise_growth", c_double),
+        ("pixel_noise", c_double),
+    ]
+
+
+class LengthStruct(ctypes.Structure):
+    """``fathom_length``: a measured length with its 1-sigma uncertainty and endpoints."""
+
+    _fields_ = [
+        ("length", c_double),
+        ("sigma", c_double),
+        ("head", c_double * 3),
+        ("tail", c_double * 3),
+        ("head_pixel", c_float * 2),
+        ("tail_pixel", c_float * 2),
+        ("rms", c_double),
+        ("samples", c_uint64),
+    ]
+
+
 class MeshOpaque(ctypes.Structure):
     """``fathom_mesh``: opaque. Only ``POINTER(MeshOpaque)`` is ever used, a type of its own, so a
     pointer to another kind of handle is refused by ctypes instead of reaching the library."""
@@ -207,6 +311,14 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
     "fathom_box_hit": BoxHitStruct,
     "fathom_mesh_info": MeshInfoStruct,
     "fathom_batch_options": BatchOptionsStruct,
+    "fathom_depth_frame": DepthFrameStruct,
+    "fathom_mask": MaskStruct,
+    "fathom_depth_selection": DepthSelectionStruct,
+    "fathom_line_fit": LineFitStruct,
+    "fathom_plane_fit": PlaneFitStruct,
+    "fathom_ransac_options": RansacOptionsStruct,
+    "fathom_length_options": LengthOptionsStruct,
+    "fathom_length": LengthStruct,
 }
 
 #: ``fathom_status`` and the header's other enums are C ints.
@@ -235,6 +347,7 @@ CONSTANTS: dict[str, float] = {
     "FATHOM_ERR_IO": 12,
     "FATHOM_ERR_LAPACK": 13,
     "FATHOM_ERR_OUT_OF_MEMORY": 14,
+    "FATHOM_ERR_NO_DATA": 15,
     # corners
     "FATHOM_CORNER_TOP_LEFT_FRONT": 0,
     "FATHOM_CORNER_TOP_RIGHT_FRONT": 1,
@@ -277,6 +390,25 @@ CONSTANTS: dict[str, float] = {
     # fathom_mesh_create flags
     "FATHOM_MESH_COPY": 0,
     "FATHOM_MESH_BORROW": 1,
+    # fathom_depth_format
+    "FATHOM_DEPTH_FLOAT32": 0,
+    "FATHOM_DEPTH_FLOAT16": 1,
+    "FATHOM_DEPTH_UINT16": 2,
+    # fathom_frame
+    "FATHOM_FRAME_OPTICAL": 0,
+    "FATHOM_FRAME_CAMERA": 1,
+    "FATHOM_FRAME_WORLD": 2,
+    # fathom_depth_sampling
+    "FATHOM_SAMPLE_NEAREST": 0,
+    "FATHOM_SAMPLE_BILINEAR": 1,
+    "FATHOM_SAMPLE_MEDIAN": 2,
+    # fathom_line_method
+    "FATHOM_FIT_ORDINARY": 0,
+    "FATHOM_FIT_TOTAL": 1,
+    # fathom_keypoint_depth
+    "FATHOM_KEYPOINT_NEAREST": 0,
+    "FATHOM_KEYPOINT_MEDIAN": 1,
+    "FATHOM_KEYPOINT_PLANE": 2,
 }
 
 # Pointer types used by several modules.
@@ -287,6 +419,15 @@ IntrinsicsPtr = POINTER(IntrinsicsStruct)
 RayPtr = POINTER(RayStruct)
 HitPtr = POINTER(HitStruct)
 MeshPtr = POINTER(MeshOpaque)
+DoublePtr = POINTER(c_double)
+DepthFramePtr = POINTER(DepthFrameStruct)
+MaskPtr = POINTER(MaskStruct)
+DepthSelectionPtr = POINTER(DepthSelectionStruct)
+LineFitPtr = POINTER(LineFitStruct)
+PlaneFitPtr = POINTER(PlaneFitStruct)
+RansacOptionsPtr = POINTER(RansacOptionsStruct)
+LengthOptionsPtr = POINTER(LengthOptionsStruct)
+LengthPtr = POINTER(LengthStruct)
 
 # ------------------------------------------------------------------------------------------------
 # Loading

@@ -1,7 +1,8 @@
 """Plotting helpers (optional: ``pip install "fathom[plot]"`` for matplotlib).
 
 A picture of a box with the points around it answers "is the box where the object is?" faster
-than numbers do, and a picture of a mesh with the rays cast at it answers "what did the tap hit?".
+than numbers do, a picture of a mesh with the rays cast at it answers "what did the tap hit?", and a
+depth map with the fish's mask, keypoints and measured segment answers "what was measured?".
 The helpers draw on a matplotlib 3D axes and return it, so they compose with the rest of a
 notebook's plotting. World +y is drawn up.
 """
@@ -14,11 +15,24 @@ import numpy as np
 
 from ._arrays import ArrayLike, point_buffer
 from .box import Box
+from .depth import DepthFrame, as_mask
+from .fits import LineFit
+from .length import Length
 from .mesh import Mesh
 from .obb import OrientedBox
 from .raycast import HIT_DTYPE, NO_HIT, _ray_array
 
-__all__ = ["BOX_EDGES", "CLASS_COLORS", "plot_box", "plot_hits", "plot_mesh", "plot_points", "plot_rays"]
+__all__ = [
+    "BOX_EDGES",
+    "CLASS_COLORS",
+    "plot_box",
+    "plot_depth",
+    "plot_hits",
+    "plot_length_points",
+    "plot_mesh",
+    "plot_points",
+    "plot_rays",
+]
 
 #: Face colours by :class:`fathom.MeshClass` value (NONE, WALL, FLOOR, CEILING, TABLE, SEAT, WINDOW, DOOR).
 CLASS_COLORS: tuple[str, ...] = (
@@ -241,4 +255,102 @@ def plot_hits(hits: np.ndarray, ax: Optional[Any] = None, *, size: float = 6.0, 
     shown = hits[hits["primitive"] != NO_HIT]
     x, y, z = _yup(shown["point"].astype(np.float64))
     ax.scatter(x, y, z, s=size, color=color, depthshade=False)
+    return ax
+
+
+# ------------------------------------------------------------------------------------------------
+# Depth frames and lengths
+# ------------------------------------------------------------------------------------------------
+
+
+def plot_depth(
+    frame: Union[DepthFrame, np.ndarray],
+    mask: Optional[ArrayLike] = None,
+    keypoints: Optional[ArrayLike] = None,
+    length: Optional[Length] = None,
+    ax: Optional[Any] = None,
+    *,
+    rgb_size: Optional[tuple[int, int]] = None,
+    cmap: str = "viridis",
+    mask_color: str = "tab:red",
+    mask_alpha: float = 0.35,
+) -> Any:
+    """Draws a depth map (meters; invalid samples blank) in RGB pixel coordinates, with a mask overlay, keypoints
+    and the measured segment, and returns the 2D axes.
+
+    ``frame`` is a :class:`fathom.DepthFrame` (its depth in meters, stretched over its RGB image's size so that
+    RGB pixel coordinates line up) or a plain 2D array (drawn over ``rgb_size`` (width, height), default its
+    own size). ``mask`` (any resolution) is overlaid over the same extent; ``keypoints`` (K, 2) RGB pixels are
+    marked; ``length`` (a :class:`fathom.Length`) draws the segment between its head and tail pixels, labelled
+    with its value and sigma.
+    """
+    plt = _pyplot()
+    if isinstance(frame, DepthFrame):
+        depth = np.asarray(frame.depth, dtype=np.float64) * frame.scale
+        valid = np.isfinite(depth) & (depth > 0) & (depth >= frame.min_depth) & (depth <= frame.max_depth)
+        if frame.confidence is not None:
+            valid &= frame.confidence >= frame.min_confidence
+        width, height = frame.intrinsics.width, frame.intrinsics.height
+    else:
+        depth = np.asarray(frame, dtype=np.float64)
+        if depth.ndim != 2:
+            raise ValueError(f"depth must be a 2D array, got shape {depth.shape}")
+        valid = np.isfinite(depth) & (depth > 0)
+        width, height = rgb_size if rgb_size is not None else (depth.shape[1], depth.shape[0])
+    if ax is None:
+        ax = plt.figure().add_subplot()
+    extent = (0, width, height, 0)
+    image = ax.imshow(np.where(valid, depth, np.nan), cmap=cmap, extent=extent, interpolation="nearest")
+    ax.figure.colorbar(image, ax=ax, label="depth (m)")
+    if mask is not None:
+        m = as_mask(mask).astype(bool)
+        overlay = np.zeros(m.shape + (4,))
+        overlay[m] = plt.matplotlib.colors.to_rgba(mask_color, mask_alpha)
+        ax.imshow(overlay, extent=extent, interpolation="nearest")
+    if keypoints is not None:
+        k = np.asarray(keypoints, dtype=np.float64).reshape(-1, 2)
+        ax.scatter(k[:, 0], k[:, 1], s=30, marker="x", color="white", label="keypoints")
+    if length is not None:
+        if not isinstance(length, Length):
+            raise TypeError(f"length must be a fathom.Length, got {type(length).__name__}")
+        ends = np.stack([length.head_pixel, length.tail_pixel]).astype(np.float64)
+        ax.plot(ends[:, 0], ends[:, 1], "-o", color="tab:orange", linewidth=2, markersize=4,
+                label=f"{length.value * 100:.1f} ± {length.sigma * 100:.1f} cm")
+        ax.legend(loc="upper right", fontsize="small")
+    ax.set_xlim(0, width)
+    ax.set_ylim(height, 0)
+    ax.set_xlabel("u (RGB pixels)")
+    ax.set_ylabel("v (RGB pixels)")
+    return ax
+
+
+def plot_length_points(
+    points: ArrayLike,
+    line: Optional[LineFit] = None,
+    length: Optional[Length] = None,
+    ax: Optional[Any] = None,
+    *,
+    max_points: int = 20000,
+    size: float = 1.0,
+    seed: int = 0,
+) -> Any:
+    """Scatters back-projected points (N, 3) with a fitted 3D line (drawn over its points' extent
+    ``t_min..t_max``) and a measured length's endpoints, and returns the 3D axes. Points, line and length must
+    be in the same frame (the camera or world frame draws +y up). At most ``max_points`` (seeded subset)."""
+    ax = plot_points(points, ax, max_points=max_points, size=size, seed=seed)
+    if line is not None:
+        if not isinstance(line, LineFit) or len(line.point) != 3:
+            raise TypeError("line must be a 3D fathom.LineFit (fit_line_3d or fit_line_ransac of 3D points)")
+        ends = np.stack([line.start, line.end])
+        x, y, z = _yup(ends)
+        ax.plot(x, y, z, color="tab:red", linewidth=2, label="fitted line")
+    if length is not None:
+        if not isinstance(length, Length):
+            raise TypeError(f"length must be a fathom.Length, got {type(length).__name__}")
+        ends = np.stack([length.head, length.tail])
+        x, y, z = _yup(ends)
+        ax.plot(x, y, z, "-o", color="tab:orange", linewidth=2, markersize=5,
+                label=f"length {length.value * 100:.1f} ± {length.sigma * 100:.1f} cm")
+    if line is not None or length is not None:
+        ax.legend(loc="upper right", fontsize="small")
     return ax

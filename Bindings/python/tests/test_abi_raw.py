@@ -21,6 +21,8 @@ from fathom import _lib
 from fathom._lib import BoxStruct, FaceStruct, IntrinsicsStruct, LabelPlacementStruct, LabelRequestStruct
 from fathom._lib import BatchOptionsStruct, BoxHitStruct, HitStruct, MeshInfoStruct, MeshPtr, RayStruct
 from fathom._lib import ObbStruct, PoseStruct, Quat, Vec3
+from fathom._lib import DepthFrameStruct, DepthSelectionStruct, LengthOptionsStruct, LengthStruct, LineFitStruct
+from fathom._lib import MaskStruct, PlaneFitStruct, RansacOptionsStruct
 
 pytest.importorskip("pycparser")
 from _header import Header, params  # noqa: E402
@@ -38,6 +40,16 @@ OPTIONAL = {
     ("fathom_mesh_intersect_batch", "options"),
     ("fathom_mesh_occluded_batch", "options"),
     ("fathom_mesh_intersect_all_batch", "options"),
+    ("fathom_depth_count", "selection"),
+    ("fathom_depth_backproject", "selection"),
+    ("fathom_depth_backproject", "out_pixels"),
+    ("fathom_depth_backproject", "out_normals"),
+    ("fathom_length_keypoints", "mask"),
+    ("fathom_length_keypoints", "options"),
+    ("fathom_length_mask", "options"),
+    ("fathom_length_polyline", "mask"),
+    ("fathom_length_polyline", "options"),
+    ("fathom_mask_endpoints", "out_axis"),
 }
 
 CUBE = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=np.float32)
@@ -179,6 +191,7 @@ class Args:
                 byref(IntrinsicsStruct(500, 500, 320, 240, 640, 480)), 320, 240, byref(IntrinsicsStruct()),
             ],
             **self.raycast_table(),
+            **self.depth_table(),
         }
 
     def raycast_table(self) -> dict[str, Callable[[], list[Any]]]:
@@ -214,6 +227,58 @@ class Args:
             ],
             "fathom_tap_place_box": lambda: [k(), pose(), 320.0, 400.0, mesh, self.box(floor=True), byref(c_int32())],
             "fathom_tap_box_face": lambda: [k(), pose(), 320.0, 240.0, self.box(), byref(c_uint32())],
+        }
+
+
+    def depth_frame(self) -> Any:
+        """A 4x3 float32 depth map at 1 m everywhere, for a 640x480 RGB image."""
+        frame = DepthFrameStruct()
+        status = _lib.FUNCTIONS["fathom_depth_frame_init"].raw(
+            byref(frame), self.depth.ctypes.data_as(ctypes.c_void_p), 0, 4, 3, self.intrinsics()
+        )
+        assert status == 0, _lib.fathom_last_error()
+        return byref(frame)
+
+    def mask(self) -> Any:
+        return byref(MaskStruct(self.mask_bytes.ctypes.data_as(ctypes.POINTER(c_uint8)), 4, 3, 0))
+
+    @staticmethod
+    def doubles(values: Any) -> Any:
+        a = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
+        return (ctypes.c_double * a.size)(*a)
+
+    def depth_table(self) -> dict[str, Callable[[], list[Any]]]:
+        self.depth = np.ones((3, 4), np.float32)
+        self.mask_bytes = np.ones((3, 4), np.uint8)
+        frame, mask, k, d = self.depth_frame, self.mask, self.intrinsics, self.doubles
+        line2 = [[0, 0], [1, 1.1], [2, 1.9]]
+        line3 = [[0, 0, 0], [1, 1.1, 1], [2, 1.9, 2], [3, 3, 3.1]]
+        plane = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0.01]]
+        ransac = lambda: byref(RansacOptionsStruct(0.1, 10, 0, 7))  # noqa: E731
+        sel = lambda: byref(DepthSelectionStruct(0, 0, 0, 0, 1, None))  # noqa: E731
+        options = lambda: byref(LengthOptionsStruct(1, 5, 1, 2, 0.005, RansacOptionsStruct(0.005, 100, 0, 0), 0.005, 2, 1))  # noqa: E731
+        return {
+            "fathom_depth_frame_init": lambda: [
+                byref(DepthFrameStruct()), self.depth.ctypes.data_as(ctypes.c_void_p), 0, 4, 3, k()
+            ],
+            "fathom_depth_count": lambda: [frame(), sel(), byref(c_size_t())],
+            "fathom_depth_backproject": lambda: [
+                frame(), sel(), 1, (c_float * 36)(), (c_uint32 * 24)(), (c_float * 36)(), 12, byref(c_size_t())
+            ],
+            "fathom_depth_sample": lambda: [frame(), 320.0, 240.0, 2, 3, (c_float * 1)()],
+            "fathom_depth_point": lambda: [frame(), 320.0, 240.0, 0, 1, 1, byref(Vec3())],
+            "fathom_fit_line2": lambda: [d(line2), 3, 0, 1, byref(LineFitStruct())],
+            "fathom_fit_line3": lambda: [d(line3), 4, 0, byref(LineFitStruct())],
+            "fathom_fit_line_ransac": lambda: [d(line3), 4, 24, 3, ransac(), byref(LineFitStruct())],
+            "fathom_fit_plane": lambda: [d(plane), 4, 0, byref(PlaneFitStruct())],
+            "fathom_fit_plane_ransac": lambda: [d(plane), 4, 0, ransac(), byref(PlaneFitStruct())],
+            "fathom_length_options_init": lambda: [byref(LengthOptionsStruct())],
+            "fathom_length_keypoints": lambda: [frame(), 100.0, 100.0, 500.0, 400.0, mask(), options(), byref(LengthStruct())],
+            "fathom_length_mask": lambda: [frame(), mask(), options(), byref(LengthStruct())],
+            "fathom_length_polyline": lambda: [
+                frame(), (c_float * 4)(100, 100, 500, 400), 2, mask(), options(), byref(LengthStruct())
+            ],
+            "fathom_mask_endpoints": lambda: [mask(), (c_float * 2)(), (c_float * 2)(), byref(LineFitStruct())],
         }
 
 

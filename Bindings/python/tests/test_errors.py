@@ -48,6 +48,7 @@ def test_subclass_names() -> None:
         5: "BufferTooSmallError", 6: "NotRigidError", 7: "DegenerateError", 8: "InvalidStateError",
         9: "ParseError", 10: "FormatError", 11: "NotABoxError", 12: "FathomIOError", 13: "LapackError",
         14: "FathomMemoryError",
+        15: "NoDataError",
     }
     assert {s: c.__name__ for s, c in _BY_STATUS.items()} == expected
     for name in expected.values():

@@ -50,9 +50,8 @@ extension LineFit {
         let (values, vectors) = try moments.principalAxes(dimensions: dimensions)
         try moments.requireSpread(values[dimensions - 1])
         let direction = canonicalSign(vectors[dimensions - 1])
-        return measure(points, through: moments.centroid, along: direction) { q, t in
-            (Swift.max((q * q).sum() - t * t, 0)).squareRoot()
-        }
+        // |q - t e| directly: sqrt(|q|^2 - t^2) cancels, leaving ~1e-8 |q| of rounding on points on the line.
+        return measure(points, through: moments.centroid, along: direction) { q, t in length(q - t * direction) }
     }
 
     /// The fit's residuals and extent: `residual(q, t)` of each point's offset q from `point` and projection t.

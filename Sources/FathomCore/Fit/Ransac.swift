@@ -148,7 +148,7 @@ extension LineFit {
         guard let best else { throw FathomError(.degenerate, "all sampled pairs of the \(points.count) points coincide") }
         let inliers = (0..<points.count).map { points[$0] }.filter {
             let q = $0 - best.anchor, t = (q * best.direction).sum()
-            return ((q * q).sum() - t * t).squareRoot() <= options.threshold
+            return Swift.max((q * q).sum() - t * t, 0).squareRoot() <= options.threshold  // rounding can make it < 0
         }
         return try FitPoints.with(inliers, dimensions: points.dimensions) { inlierPoints throws(FathomError) in
             try inlierPoints.dimensions == 3 ? fit3D(inlierPoints) : fit2D(inlierPoints, method: .total)

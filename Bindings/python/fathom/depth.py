@@ -1,0 +1,454 @@
+"""Depth frames: back-projection of depth maps to points, and sampling the depth under an RGB pixel.
+
+A :class:`DepthFrame` borrows a 2D numpy depth map (z-depth: distance from the camera plane, not along
+the ray) and says how to read it: its storage (float32 meters, float16, or uint16 units times ``scale``),
+an optional confidence map and threshold, the valid depth range, the intrinsics of the RGB image the
+map belongs to (for example 1920x1440 for a 256x192 LiDAR map; they are scaled to the depth grid), and
+optionally the camera pose. A sample is valid when its value in meters is finite, > 0, within
+[``min_depth``, ``max_depth``] and its confidence (when given) is >= ``min_confidence``; invalid samples
+never become points.
+
+Depth sample (column i, row j) sits at the centre of its pixel, depth-grid coordinates (i + 0.5, j + 0.5);
+its optical-frame point is ``((i + 0.5 - cx') / fx' * d, (j + 0.5 - cy') / fy' * d, d)`` with the
+intrinsics scaled to the grid. Points come in one of three frames (:class:`PointFrame`): ``"optical"``
+(x right, y down, z forward), ``"camera"`` (ARKit: x right, y up, looking along -z) or ``"world"`` (the
+camera frame mapped by the pose; needs ``pose``, else :class:`fathom.InvalidStateError`).
+
+Masks (a segmentation of the object) are any 2D bool or integer array, nonzero inside, of any resolution:
+a depth sample is inside when the mask pixel under its centre is,
+``mask[floor((j + 0.5) * mask_h / h), floor((i + 0.5) * mask_w / w)]``.
+"""
+
+from __future__ import annotations
+
+import math
+from ctypes import POINTER, byref, c_float, c_size_t, c_uint8, c_uint32, c_void_p
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+
+import numpy as np
+
+from ._lib import (
+    DepthFramePtr,
+    DepthFrameStruct,
+    DepthSelectionPtr,
+    DepthSelectionStruct,
+    FloatPtr,
+    IntrinsicsPtr,
+    MaskStruct,
+    Vec3,
+    status_function,
+)
+from .camera import Intrinsics, _size
+from .errors import BufferTooSmallError, _check
+from .geometry import Pose, _require_pose
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .fits import LineFit
+    from .length import Length, LengthOptions
+
+__all__ = ["DepthFormat", "DepthFrame", "PointFrame", "Sampling", "as_mask"]
+
+
+class DepthFormat(IntEnum):
+    """Storage of depth values (``fathom_depth_format``)."""
+
+    FLOAT32 = 0  # float, meters * 1/scale (ARKit's depthMap: scale 1)
+    FLOAT16 = 1  # IEEE half precision
+    UINT16 = 2  # unsigned 16-bit units (PNG depth: scale 0.001 for millimetres)
+
+
+class PointFrame(IntEnum):
+    """The frame of back-projected points (``fathom_frame``)."""
+
+    OPTICAL = 0  # x right, y down, z forward (the depth)
+    CAMERA = 1  # ARKit camera: x right, y up, looking along -z
+    WORLD = 2  # camera_to_world * camera-frame point
+
+
+class Sampling(IntEnum):
+    """How to read the depth under an RGB pixel (``fathom_depth_sampling``)."""
+
+    NEAREST = 0  # the sample whose pixel contains the point
+    BILINEAR = 1  # bilinear between the four nearest sample centres; invalid ones dropped, rest renormalized
+    MEDIAN = 2  # median of the valid samples of a window x window block around the nearest sample
+
+
+_DTYPES = {
+    np.dtype(np.float32): DepthFormat.FLOAT32,
+    np.dtype(np.float16): DepthFormat.FLOAT16,
+    np.dtype(np.uint16): DepthFormat.UINT16,
+}
+
+_depth_frame_init = status_function(
+    "fathom_depth_frame_init", DepthFramePtr, c_void_p, c_uint32, c_uint32, c_uint32, IntrinsicsPtr
+)
+_depth_count = status_function("fathom_depth_count", DepthFramePtr, DepthSelectionPtr, POINTER(c_size_t))
+_depth_backproject = status_function(
+    "fathom_depth_backproject", DepthFramePtr, DepthSelectionPtr, c_uint32, FloatPtr, POINTER(c_uint32), FloatPtr,
+    c_size_t, POINTER(c_size_t),
+)
+_depth_sample = status_function("fathom_depth_sample", DepthFramePtr, c_float, c_float, c_uint32, c_uint32, POINTER(c_float))
+_depth_point = status_function(
+    "fathom_depth_point", DepthFramePtr, c_float, c_float, c_uint32, c_uint32, c_uint32, POINTER(Vec3)
+)
+
+
+def _enum(value: Any, cls: type[IntEnum], name: str) -> IntEnum:
+    """An enum member from a member, its int value or its name (case-insensitive)."""
+    if isinstance(value, cls):
+        return value
+    if isinstance(value, str):
+        try:
+            return cls[value.upper()]
+        except KeyError:
+            names = ", ".join(repr(m.name.lower()) for m in cls)
+            raise ValueError(f"{name} must be one of {names}, got {value!r}") from None
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        try:
+            return cls(int(value))
+        except ValueError:
+            raise ValueError(f"{name} must be a {cls.__name__} value, got {value}") from None
+    raise TypeError(f"{name} must be a {cls.__name__} or its name, got {type(value).__name__}")
+
+
+def _real(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    return float(value)
+
+
+def as_mask(mask: Any, name: str = "mask") -> np.ndarray:
+    """A 2D mask as a C-contiguous uint8 array (nonzero inside), converted once when needed.
+
+    bool arrays are reinterpreted (no copy when contiguous); uint8 arrays are used as they are when
+    contiguous; other numeric arrays become ``mask != 0``.
+    """
+    a = mask if isinstance(mask, np.ndarray) else np.asarray(mask)
+    if a.ndim != 2:
+        raise ValueError(f"{name} must be a 2D array (height, width), got shape {a.shape}")
+    if a.dtype == np.bool_:
+        return np.ascontiguousarray(a).view(np.uint8)
+    if a.dtype == np.uint8:
+        return np.ascontiguousarray(a)
+    if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
+        raise TypeError(f"{name} must be a bool or numeric array, got dtype {a.dtype}")
+    return np.ascontiguousarray(a != 0).view(np.uint8)
+
+
+def _mask_struct(mask: Any, name: str = "mask") -> tuple[MaskStruct, np.ndarray]:
+    """The ``fathom_mask`` of a mask and the array it points into (keep it alive during the call)."""
+    a = as_mask(mask, name)
+    h, w = a.shape
+    c = MaskStruct(a.ctypes.data_as(POINTER(c_uint8)), _size(w, f"{name} width"), _size(h, f"{name} height"),
+                   a.strides[0] if h > 1 else 0)
+    return c, a
+
+
+def _depth_array(depth: Any) -> np.ndarray:
+    """The depth map as a float32/float16/uint16 array the library can read in place (converted once if not)."""
+    a = depth if isinstance(depth, np.ndarray) else np.asarray(depth)
+    if a.ndim != 2:
+        raise ValueError(f"depth must be a 2D array (height, width), got shape {a.shape}")
+    if a.dtype not in _DTYPES:
+        if a.dtype.kind == "f":
+            a = a.astype(np.float32)  # float64 (or a non-native byte order): one explicit conversion
+        elif a.dtype.kind in "ui" and a.dtype.newbyteorder("=") == np.dtype(np.uint16):
+            a = a.astype(np.uint16)  # uint16 of the other byte order
+        else:
+            raise TypeError(f"depth must be float32, float16 or uint16 (or another float, converted), got dtype {a.dtype}")
+    item = a.itemsize
+    h, w = a.shape
+    row, col = a.strides
+    in_place = (
+        (w <= 1 or col == item)
+        and (h <= 1 or (row > 0 and row % item == 0 and row >= w * item))
+        and a.ctypes.data % item == 0
+    )
+    return a if in_place else np.ascontiguousarray(a)
+
+
+def _confidence_array(confidence: Any, shape: tuple[int, int]) -> np.ndarray:
+    a = confidence if isinstance(confidence, np.ndarray) else np.asarray(confidence)
+    if a.shape != shape:
+        raise ValueError(f"confidence must have the depth map's shape {shape}, got shape {a.shape}")
+    if a.dtype != np.uint8:
+        if a.dtype.kind not in "ui" and a.dtype != np.bool_:
+            raise TypeError(f"confidence must be an integer array (uint8: 0 low, 1 medium, 2 high), got dtype {a.dtype}")
+        if a.size and (a.min() < 0 or a.max() > 255):
+            raise ValueError("confidence values must be in 0..255")
+        a = a.astype(np.uint8)
+    h, w = a.shape
+    row, col = a.strides
+    if not ((w <= 1 or col == 1) and (h <= 1 or (row > 0 and row >= w))):
+        a = np.ascontiguousarray(a)
+    return a
+
+
+class DepthFrame:
+    """A borrowed depth map with the intrinsics of its RGB image, and the rules that make a sample valid.
+
+    Args:
+        depth: (height, width) array: float32 meters (ARKit), float16, or uint16 units (PNG depth, with
+            ``scale`` 0.001 for millimetres by default). Read in place, without a copy, when its columns
+            are packed and its rows evenly spaced by a multiple of the item size (a crop of a larger map
+            is fine); otherwise copied once. Other float dtypes are converted once to float32. The frame
+            keeps a reference to it: changes to the array show in later queries.
+        intrinsics: the RGB image's :class:`fathom.Intrinsics` (scaled to the depth grid by the library).
+        confidence: optional (height, width) uint8 map (ARKit: 0 low, 1 medium, 2 high).
+        min_confidence: samples with confidence below this are invalid (0 keeps all).
+        min_depth, max_depth: the valid range, meters (``max_depth`` may be ``math.inf``).
+        scale: meters per stored unit; None for the library's default (1, or 0.001 for uint16).
+        pose: the camera-to-world :class:`fathom.Pose`, needed for world-frame points.
+
+    The arguments' values (a zero focal length, a negative scale, an empty map) are checked by the
+    library at the first query, which raises the matching :class:`fathom.FathomError`.
+    """
+
+    __slots__ = ("_c", "_depth", "_confidence", "_intrinsics", "_pose")
+
+    def __init__(
+        self,
+        depth: Any,
+        intrinsics: Intrinsics,
+        confidence: Optional[Any] = None,
+        min_confidence: int = 0,
+        min_depth: float = 0.0,
+        max_depth: float = math.inf,
+        scale: Optional[float] = None,
+        pose: Optional[Pose] = None,
+    ) -> None:
+        if not isinstance(intrinsics, Intrinsics):
+            raise TypeError(f"intrinsics must be a fathom.Intrinsics, got {type(intrinsics).__name__}")
+        d = _depth_array(depth)
+        h, w = d.shape
+        c = DepthFrameStruct()
+        _depth_frame_init(byref(c), d.ctypes.data_as(c_void_p), int(_DTYPES[d.dtype]), _size(w, "depth width"),
+                          _size(h, "depth height"), byref(intrinsics._to_c()))
+        c.row_stride = d.strides[0] if h > 1 else 0
+        if scale is not None:
+            c.scale = _real(scale, "scale")
+        conf = None
+        if confidence is not None:
+            conf = _confidence_array(confidence, (h, w))
+            c.confidence = conf.ctypes.data_as(POINTER(c_uint8))
+            c.confidence_stride = conf.strides[0] if h > 1 else 0
+        if isinstance(min_confidence, bool) or not isinstance(min_confidence, (int, np.integer)):
+            raise TypeError(f"min_confidence must be an int, got {type(min_confidence).__name__}")
+        if not 0 <= int(min_confidence) <= 255:
+            raise ValueError(f"min_confidence must be in 0..255, got {min_confidence}")
+        c.min_confidence = int(min_confidence)
+        c.min_depth = _real(min_depth, "min_depth")
+        c.max_depth = _real(max_depth, "max_depth")
+        if pose is not None:
+            c.camera_to_world = _require_pose(pose, "pose")._c
+            c.has_pose = 1
+        self._c = c
+        self._depth = d
+        self._confidence = conf
+        self._intrinsics = intrinsics
+        self._pose = pose
+
+    # -- ctypes ---------------------------------------------------------------------------------
+
+    @property
+    def _as_parameter_(self) -> Any:
+        """Lets a DepthFrame be passed where the C API takes ``const fathom_depth_frame *``."""
+        return byref(self._c)
+
+    # -- properties -----------------------------------------------------------------------------
+
+    @property
+    def depth(self) -> np.ndarray:
+        """The depth array the frame reads (the caller's array, or its one-time copy)."""
+        return self._depth
+
+    @property
+    def confidence(self) -> Optional[np.ndarray]:
+        """The confidence array, or None."""
+        return self._confidence
+
+    @property
+    def format(self) -> DepthFormat:
+        """How the depth values are stored."""
+        return DepthFormat(self._c.format)
+
+    @property
+    def width(self) -> int:
+        """Depth grid width, samples."""
+        return int(self._c.width)
+
+    @property
+    def height(self) -> int:
+        """Depth grid height, samples."""
+        return int(self._c.height)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(height, width) of the depth grid."""
+        return self.height, self.width
+
+    @property
+    def scale(self) -> float:
+        """Meters per stored unit."""
+        return float(self._c.scale)
+
+    @property
+    def min_confidence(self) -> int:
+        return int(self._c.min_confidence)
+
+    @property
+    def min_depth(self) -> float:
+        return float(self._c.min_depth)
+
+    @property
+    def max_depth(self) -> float:
+        return float(self._c.max_depth)
+
+    @property
+    def intrinsics(self) -> Intrinsics:
+        """The RGB image's intrinsics."""
+        return self._intrinsics
+
+    @property
+    def grid_intrinsics(self) -> Intrinsics:
+        """The intrinsics scaled to the depth grid (fx' = fx * width / rgb width, ...)."""
+        return self._intrinsics.scaled(self.width, self.height)
+
+    @property
+    def pose(self) -> Optional[Pose]:
+        """The camera-to-world pose, or None."""
+        return self._pose
+
+    def __repr__(self) -> str:
+        k = self._intrinsics
+        return (
+            f"DepthFrame({self.width}x{self.height} {self.format.name.lower()}, scale={self.scale:g}, "
+            f"range=[{self.min_depth:g}, {self.max_depth:g}] m, min_confidence={self.min_confidence}, "
+            f"rgb {k.width}x{k.height}, pose={'yes' if self._pose is not None else 'no'})"
+        )
+
+    # -- selection ------------------------------------------------------------------------------
+
+    def _selection(self, region: Optional[Sequence[int]], step: int, mask: Optional[Any]) -> tuple[Any, Any]:
+        """A ``fathom_depth_selection *`` (None: every sample) and what it points into."""
+        if isinstance(step, bool) or not isinstance(step, (int, np.integer)):
+            raise TypeError(f"step must be an int (samples), got {type(step).__name__}")
+        if region is None and int(step) == 1 and mask is None:
+            return None, None
+        if region is None:
+            x0, y0, x1, y1 = 0, 0, 0, 0
+        else:
+            r = tuple(region)
+            if len(r) != 4:
+                raise ValueError(f"region must be (x0, y0, x1, y1), got {region!r}")
+            x0, y0, x1, y1 = (_size(v, n) for v, n in zip(r, ("region x0", "region y0", "region x1", "region y1")))
+        sel = DepthSelectionStruct(x0, y0, x1, y1, _size(step, "step"), None)
+        keep: Any = None
+        if mask is not None:
+            m, array = _mask_struct(mask)
+            sel.mask = POINTER(MaskStruct)(m)
+            keep = (m, array)
+        return byref(sel), (sel, keep)
+
+    def count(self, region: Optional[Sequence[int]] = None, step: int = 1, mask: Optional[Any] = None) -> int:
+        """The number of valid samples selected (the number of points :meth:`backproject` returns).
+
+        ``region`` is ``(x0, y0, x1, y1)``, the depth-grid rectangle [x0, x1) x [y0, y1) (None: the whole
+        grid); every ``step``-th column and row from (x0, y0); ``mask`` (any resolution) keeps the samples
+        under its nonzero pixels.
+        """
+        sel, _keep = self._selection(region, step, mask)
+        out = c_size_t()
+        _depth_count(self, sel, byref(out))
+        return int(out.value)
+
+    def backproject(
+        self,
+        frame: Union[str, PointFrame] = "camera",
+        *,
+        region: Optional[Sequence[int]] = None,
+        step: int = 1,
+        mask: Optional[Any] = None,
+        pixels: bool = False,
+        normals: bool = False,
+    ) -> Union[np.ndarray, tuple[np.ndarray, ...]]:
+        """Back-projects every valid selected sample, row by row: an (N, 3) float32 point array.
+
+        With ``pixels=True`` also an (N, 2) uint32 array of each point's depth-grid (column, row); with
+        ``normals=True`` an (N, 3) float32 array of unit surface normals in the same frame, facing the
+        camera, from central differences of the neighbouring samples' points ((0, 0, 0) where an axis
+        has no valid neighbour). Returns ``points``, or a tuple ``(points, pixels[, normals])`` /
+        ``(points, normals)`` in that order. Selection as for :meth:`count`.
+        """
+        target = int(_enum(frame, PointFrame, "frame"))
+        sel, _keep = self._selection(region, step, mask)
+        count = c_size_t()
+        status = _depth_backproject.raw(self, sel, target, None, None, None, 0, byref(count))
+        if status != BufferTooSmallError.STATUS:
+            _check(status)  # OK: no valid sample; anything else raises
+        n = int(count.value)
+        points = np.empty((n, 3), dtype=np.float32)
+        pix = np.empty((n, 2), dtype=np.uint32) if pixels else None
+        nrm = np.empty((n, 3), dtype=np.float32) if normals else None
+        if n:
+            _depth_backproject(
+                self, sel, target, points.ctypes.data_as(FloatPtr),
+                pix.ctypes.data_as(POINTER(c_uint32)) if pix is not None else None,
+                nrm.ctypes.data_as(FloatPtr) if nrm is not None else None, n, byref(count),
+            )
+        extra = tuple(a for a in (pix, nrm) if a is not None)
+        return (points, *extra) if extra else points
+
+    # -- sampling -------------------------------------------------------------------------------
+
+    def sample(self, u: float, v: float, method: Union[str, Sampling] = "nearest", window: int = 5) -> float:
+        """The depth (meters) at RGB pixel (u, v), continuous coordinates inside the RGB image.
+
+        ``method``: ``"nearest"`` (the sample whose pixel contains the point), ``"bilinear"`` (between the
+        four nearest sample centres; invalid ones dropped) or ``"median"`` (of the valid samples in a
+        ``window`` x ``window`` block, ``window`` odd). Raises :class:`fathom.OutOfRangeError` outside the
+        image and :class:`fathom.NoDataError` when no valid sample is there.
+        """
+        m = int(_enum(method, Sampling, "method"))
+        out = c_float()
+        _depth_sample(self, _real(u, "u"), _real(v, "v"), m, _size(window, "window"), byref(out))
+        return float(out.value)
+
+    def point(
+        self, u: float, v: float, method: Union[str, Sampling] = "nearest", window: int = 5,
+        frame: Union[str, PointFrame] = "camera",
+    ) -> np.ndarray:
+        """The 3D point of RGB pixel (u, v) at its sampled depth d (:meth:`sample`), back-projected with
+        the RGB intrinsics: optical ``((u - cx) / fx * d, (v - cy) / fy * d, d)``, in ``frame``. (3,) float32."""
+        m = int(_enum(method, Sampling, "method"))
+        target = int(_enum(frame, PointFrame, "frame"))
+        out = Vec3()
+        _depth_point(self, _real(u, "u"), _real(v, "v"), m, _size(window, "window"), target, byref(out))
+        return np.array((out.x, out.y, out.z), dtype=np.float32)
+
+    # -- lengths (fathom.length) ----------------------------------------------------------------
+
+    def length_keypoints(
+        self, head: Sequence[float], tail: Sequence[float], mask: Optional[Any] = None,
+        method: Optional[str] = None, options: Optional["LengthOptions"] = None, **overrides: Any,
+    ) -> "Length":
+        """The length between two RGB keypoints; see :func:`fathom.length_keypoints`."""
+        from .length import length_keypoints
+
+        return length_keypoints(self, head, tail, mask, method=method, options=options, **overrides)
+
+    def length_mask(self, mask: Any, options: Optional["LengthOptions"] = None, **overrides: Any) -> "Length":
+        """The length of the object under a mask; see :func:`fathom.length_mask`."""
+        from .length import length_mask
+
+        return length_mask(self, mask, options=options, **overrides)
+
+    def length_polyline(
+        self, pixels: Any, mask: Optional[Any] = None, method: Optional[str] = None,
+        options: Optional["LengthOptions"] = None, **overrides: Any,
+    ) -> "Length":
+        """The length along a traced centre line; see :func:`fathom.length_polyline`."""
+        from .length import length_polyline
+
+        return length_polyline(self, pixels, mask, method=method, options=options, **overrides)

@@ -1,0 +1,280 @@
+"""Metric length of an elongated object (a fish) from a depth frame, with a 1-sigma error bar.
+
+Three ways to measure, all on a :class:`fathom.DepthFrame`:
+
+- :func:`length_keypoints`: two RGB keypoints (head, tail), each given a depth (``"nearest"`` sample,
+  ``"median"`` of a window, or ``"plane"``: its ray meets a plane fitted by RANSAC to the depth samples under
+  a mask), back-projected with the RGB intrinsics; the length is their distance.
+- :func:`length_mask`: every valid depth sample under a mask is back-projected, a 3D line is fitted (total
+  least squares), and the length is the extent of the trimmed projections on it.
+- :func:`length_polyline`: a traced centre line (RGB pixels), each pixel given a depth as a keypoint is;
+  a 3D line is fitted and the length is the untrimmed extent of the projections.
+
+:func:`mask_endpoints` gives head and tail candidates from a mask alone (its principal axis in 2D).
+
+Settings are a :class:`LengthOptions`, whose defaults are the library's (``fathom_length_options_init``);
+each function also takes the settings as keyword arguments (``window=7, depth_noise=0.01``). The error
+bar's model: each depth reading has noise ``depth_noise * d ** depth_noise_growth``; a keypoint's pixel has
+``pixel_noise`` in u and v; a fitted plane adds its residual; a line length's ends are known within the
+sample spacing at their depth. These propagate to the length to first order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from ctypes import byref, c_float, c_size_t
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from ._lib import DepthFramePtr, FloatPtr, LengthOptionsPtr, LengthOptionsStruct, LengthPtr, LengthStruct, LineFitPtr
+from ._lib import LineFitStruct, MaskPtr, RansacOptionsStruct, status_function
+from .camera import _size
+from .depth import DepthFrame, PointFrame, _enum, _mask_struct, _real
+from .fits import LineFit
+
+__all__ = ["KeypointDepth", "Length", "LengthOptions", "length_keypoints", "length_mask", "length_polyline",
+           "mask_endpoints"]
+
+
+class KeypointDepth(IntEnum):
+    """How a keypoint gets its depth (``fathom_keypoint_depth``)."""
+
+    NEAREST = 0  # the nearest depth sample
+    MEDIAN = 1  # the median of the valid samples in a window
+    PLANE = 2  # the keypoint's ray meets a plane fitted by RANSAC to the masked samples
+
+
+_length_options_init = status_function("fathom_length_options_init", LengthOptionsPtr)
+_length_keypoints = status_function(
+    "fathom_length_keypoints", DepthFramePtr, c_float, c_float, c_float, c_float, MaskPtr, LengthOptionsPtr, LengthPtr
+)
+_length_mask = status_function("fathom_length_mask", DepthFramePtr, MaskPtr, LengthOptionsPtr, LengthPtr)
+_length_polyline = status_function(
+    "fathom_length_polyline", DepthFramePtr, FloatPtr, c_size_t, MaskPtr, LengthOptionsPtr, LengthPtr
+)
+_mask_endpoints = status_function("fathom_mask_endpoints", MaskPtr, FloatPtr, FloatPtr, LineFitPtr)
+
+
+@functools.lru_cache(maxsize=1)
+def _defaults() -> "LengthOptions":
+    c = LengthOptionsStruct()
+    _length_options_init(byref(c))
+    return LengthOptions._from_c(c)
+
+
+def _default(name: str) -> Any:
+    return field(default_factory=lambda: getattr(_defaults(), name))
+
+
+@dataclass(frozen=True)
+class LengthOptions:
+    """Settings of the length functions (``fathom_length_options``). Every default is the library's own
+    (read from ``fathom_length_options_init`` on first use), so ``LengthOptions()`` is the C default.
+
+    Attributes:
+        keypoint_depth: how a keypoint gets its depth (:class:`KeypointDepth` or ``"nearest"``,
+            ``"median"``, ``"plane"``).
+        window: the median window, odd >= 1.
+        out_frame: the :class:`fathom.PointFrame` of the reported endpoints (``"camera"`` by default).
+        trim_points, trim_fraction: mask lengths drop ``max(trim_points, trim_fraction * n)`` extreme
+            projections at each end.
+        plane_threshold, plane_iterations, plane_seed: the keypoint plane's RANSAC.
+        depth_noise: depth noise at 1 m, meters (1 sigma); ``depth_noise_growth``: its exponent in depth.
+        pixel_noise: keypoint localisation noise, RGB pixels (1 sigma).
+    """
+
+    keypoint_depth: KeypointDepth = _default("keypoint_depth")
+    window: int = _default("window")
+    out_frame: PointFrame = _default("out_frame")
+    trim_points: int = _default("trim_points")
+    trim_fraction: float = _default("trim_fraction")
+    plane_threshold: float = _default("plane_threshold")
+    plane_iterations: int = _default("plane_iterations")
+    plane_seed: int = _default("plane_seed")
+    depth_noise: float = _default("depth_noise")
+    depth_noise_growth: float = _default("depth_noise_growth")
+    pixel_noise: float = _default("pixel_noise")
+
+    def __post_init__(self) -> None:
+        set_ = functools.partial(object.__setattr__, self)
+        set_("keypoint_depth", _enum(self.keypoint_depth, KeypointDepth, "keypoint_depth"))
+        set_("out_frame", _enum(self.out_frame, PointFrame, "out_frame"))
+        for name in ("window", "trim_points", "plane_iterations"):
+            set_(name, _size(getattr(self, name), name))
+        seed = self.plane_seed
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
+            raise ValueError(f"plane_seed must be an int in 0..2**64-1, got {seed!r}")
+        set_("plane_seed", int(seed))
+        for name in ("trim_fraction", "plane_threshold", "depth_noise", "depth_noise_growth", "pixel_noise"):
+            set_(name, _real(getattr(self, name), name))
+
+    @classmethod
+    def _from_c(cls, c: LengthOptionsStruct) -> "LengthOptions":
+        return cls(
+            keypoint_depth=KeypointDepth(c.keypoint_depth), window=int(c.window), out_frame=PointFrame(c.out_frame),
+            trim_points=int(c.trim_points), trim_fraction=float(c.trim_fraction),
+            plane_threshold=float(c.plane.threshold), plane_iterations=int(c.plane.iterations),
+            plane_seed=int(c.plane.seed), depth_noise=float(c.depth_noise),
+            depth_noise_growth=float(c.depth_noise_growth), pixel_noise=float(c.pixel_noise),
+        )
+
+    def _to_c(self) -> LengthOptionsStruct:
+        return LengthOptionsStruct(
+            int(self.keypoint_depth), self.window, int(self.out_frame), self.trim_points, self.trim_fraction,
+            RansacOptionsStruct(self.plane_threshold, self.plane_iterations, 0, self.plane_seed),
+            self.depth_noise, self.depth_noise_growth, self.pixel_noise,
+        )
+
+    def replace(self, **changes: Any) -> "LengthOptions":
+        """A copy with some settings changed (unknown names raise TypeError)."""
+        return dataclasses.replace(self, **changes)
+
+    def noise(self, depth: Any) -> Any:
+        """The model's depth noise (1 sigma, meters) of one reading at ``depth`` meters."""
+        return self.depth_noise * np.asarray(depth, dtype=np.float64) ** self.depth_noise_growth
+
+
+@dataclass(frozen=True, eq=False)
+class Length:
+    """A measured length with its 1-sigma uncertainty.
+
+    Attributes:
+        value: the length, meters.
+        sigma: one standard deviation, meters.
+        head, tail: the endpoints ((3,) float64) in the options' ``out_frame``: the head keypoint (or the
+            line's start, the smaller projection) and the tail.
+        head_pixel, tail_pixel: the endpoints' RGB pixel coordinates (u, v), (2,) float32.
+        rms: the fit's RMS residual (plane or line), meters; 0 for nearest or median keypoints.
+        samples: the number of depth samples the result rests on.
+    """
+
+    value: float
+    sigma: float
+    head: np.ndarray
+    tail: np.ndarray
+    head_pixel: np.ndarray
+    tail_pixel: np.ndarray
+    rms: float
+    samples: int
+
+    @classmethod
+    def _from_c(cls, c: LengthStruct) -> "Length":
+        return cls(
+            float(c.length), float(c.sigma), np.array(c.head[:], np.float64), np.array(c.tail[:], np.float64),
+            np.array(c.head_pixel[:], np.float32), np.array(c.tail_pixel[:], np.float32), float(c.rms),
+            int(c.samples),
+        )
+
+    def __float__(self) -> float:
+        return self.value
+
+    def __repr__(self) -> str:
+        return (
+            f"Length({self.value:.4f} m ± {self.sigma:.4f} m, head_pixel=({self.head_pixel[0]:.1f}, "
+            f"{self.head_pixel[1]:.1f}), tail_pixel=({self.tail_pixel[0]:.1f}, {self.tail_pixel[1]:.1f}), "
+            f"rms={self.rms:.3g}, samples={self.samples})"
+        )
+
+
+def _options(options: Optional[LengthOptions], method: Optional[Any], overrides: dict[str, Any]) -> LengthOptions:
+    base = _defaults() if options is None else options
+    if not isinstance(base, LengthOptions):
+        raise TypeError(f"options must be a fathom.LengthOptions, got {type(base).__name__}")
+    if method is not None:
+        overrides = {**overrides, "keypoint_depth": method}
+    return base.replace(**overrides) if overrides else base
+
+
+def _frame(frame: Any) -> DepthFrame:
+    if not isinstance(frame, DepthFrame):
+        raise TypeError(f"frame must be a fathom.DepthFrame, got {type(frame).__name__}")
+    return frame
+
+
+def _pixel(value: Any, name: str) -> tuple[float, float]:
+    a = np.asarray(value, dtype=np.float64)
+    if a.shape != (2,):
+        raise ValueError(f"{name} must be an RGB pixel (u, v), got shape {a.shape}")
+    return float(a[0]), float(a[1])
+
+
+def _optional_mask(mask: Optional[Any]) -> tuple[Any, Any]:
+    if mask is None:
+        return None, None
+    m, keep = _mask_struct(mask)
+    return byref(m), (m, keep)
+
+
+def length_keypoints(
+    frame: DepthFrame, head: Sequence[float], tail: Sequence[float], mask: Optional[Any] = None, *,
+    method: Optional[Union[str, KeypointDepth]] = None, options: Optional[LengthOptions] = None, **overrides: Any,
+) -> Length:
+    """The length between two RGB keypoints ``head`` and ``tail`` (u, v).
+
+    ``method`` (or ``options.keypoint_depth``) says how each keypoint gets its depth: ``"nearest"``,
+    ``"median"`` (the default: a ``window`` x ``window`` median) or ``"plane"`` (needs ``mask``: the
+    keypoint's ray meets a RANSAC plane fitted to the masked depth samples). Other settings as keyword
+    arguments override ``options``. Raises :class:`fathom.OutOfRangeError` for a keypoint outside the RGB
+    image and :class:`fathom.NoDataError` when there is no valid depth there.
+    """
+    f = _frame(frame)
+    o = _options(options, method, overrides)
+    (hu, hv), (tu, tv) = _pixel(head, "head"), _pixel(tail, "tail")
+    m, _keep = _optional_mask(mask)
+    out = LengthStruct()
+    _length_keypoints(f, hu, hv, tu, tv, m, byref(o._to_c()), byref(out))
+    return Length._from_c(out)
+
+
+def length_mask(frame: DepthFrame, mask: Any, *, options: Optional[LengthOptions] = None, **overrides: Any) -> Length:
+    """The length of the object under ``mask`` (any resolution): every valid masked depth sample is
+    back-projected, a 3D line is fitted by total least squares, and the length is the extent of the points'
+    projections between the trimmed extremes (``trim_points`` / ``trim_fraction``). The head is the end with
+    the smaller projection. :class:`fathom.NoDataError` for fewer than 2 valid samples under the mask."""
+    f = _frame(frame)
+    o = _options(options, None, overrides)
+    m, _keep = _mask_struct(mask)
+    out = LengthStruct()
+    _length_mask(f, byref(m), byref(o._to_c()), byref(out))
+    return Length._from_c(out)
+
+
+def length_polyline(
+    frame: DepthFrame, pixels: Any, mask: Optional[Any] = None, *,
+    method: Optional[Union[str, KeypointDepth]] = None, options: Optional[LengthOptions] = None, **overrides: Any,
+) -> Length:
+    """The length along a traced centre line: ``pixels`` (N, 2) RGB (u, v), each given a depth as keypoints
+    are (``method``; pixels without valid depth are skipped), a 3D line fitted, and the untrimmed extent of
+    the projections. :class:`fathom.NoDataError` for fewer than 2 pixels with valid depth."""
+    f = _frame(frame)
+    o = _options(options, method, overrides)
+    try:
+        p = np.ascontiguousarray(pixels, dtype=np.float32)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"pixels must be an array of numbers, got {type(pixels).__name__}: {exc}") from None
+    if p.ndim != 2 or p.shape[1] != 2:
+        raise ValueError(f"pixels must have shape (N, 2) as (u, v) rows, got shape {p.shape}")
+    m, _keep = _optional_mask(mask)
+    out = LengthStruct()
+    _length_polyline(f, p.ctypes.data_as(FloatPtr), p.shape[0], m, byref(o._to_c()), byref(out))
+    return Length._from_c(out)
+
+
+def mask_endpoints(mask: Any) -> tuple[np.ndarray, np.ndarray, LineFit]:
+    """Head and tail candidates from a mask alone: ``(end0, end1, axis)``.
+
+    ``axis`` is the 2D total-least-squares line through the mask's pixel centres (i + 0.5, j + 0.5);
+    ``end0`` and ``end1`` ((2,) float32, mask pixel coordinates) are the centres of the mask pixels with the
+    smallest and the largest projection on it. Scale by ``rgb_width / mask_width`` to use them as keypoints.
+    :class:`fathom.NoDataError` for an empty mask, :class:`fathom.DegenerateError` for a single pixel.
+    """
+    m, _keep = _mask_struct(mask)
+    end0 = np.empty(2, dtype=np.float32)
+    end1 = np.empty(2, dtype=np.float32)
+    axis = LineFitStruct()
+    _mask_endpoints(byref(m), end0.ctypes.data_as(FloatPtr), end1.ctypes.data_as(FloatPtr), byref(axis))
+    return end0, end1, LineFit._from_c(axis, 2)
