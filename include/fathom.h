@@ -928,7 +928,9 @@ fathom_status fathom_length_keypoints(const fathom_depth_frame *frame, float hea
 
 /** Length of the object under a mask: every valid masked sample is back-projected, a 3D line is fitted (total
  *  least squares), the points are projected on it, and the length is the extent between the trimmed extreme
- *  projections (options->trim_*), whose points on the line are the endpoints (head: the smaller projection).
+ *  projections (options->trim_*), widened by half a sample footprint at each end (the outermost sample centres
+ *  lie on average that far inside the object's ends; the footprint is the length along the line that one
+ *  depth-grid pixel covers there). The endpoints are on the line (head: the smaller projection).
  *  FATHOM_ERR_NO_DATA for fewer than 2 valid samples. `options` may be NULL. */
 fathom_status fathom_length_mask(const fathom_depth_frame *frame, const fathom_mask *mask,
                                  const fathom_length_options *options, fathom_length *out);
