@@ -949,6 +949,218 @@ fathom_status fathom_length_polyline(const fathom_depth_frame *frame, const floa
 fathom_status fathom_mask_endpoints(const fathom_mask *mask, float out_end0[2], float out_end1[2],
                                     fathom_line_fit *out_axis);
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Capture guidance: face coverage of the box, view directions, camera speed                       */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** A coverage tracker for one box: which faces (and cells of faces, and directions around the box) the
+ *  recorded views have covered. Not thread-safe: one thread at a time may record into it. */
+typedef struct fathom_coverage fathom_coverage;
+
+/** Settings of a coverage tracker; fathom_coverage_options_init fills the defaults given here. */
+typedef struct fathom_coverage_options {
+    uint32_t goal;                  /**< views per face for it to be complete, >= 1, default 10 (the app's) */
+    uint32_t cells;                 /**< each face is split into cells x cells cells, 1...64, default 4 */
+    uint32_t rings, sectors;        /**< view-direction bins: rings of equal height (equal area) x sectors of equal
+                                         azimuth about +y, each 1...256, defaults 4 and 12 */
+    int32_t hemisphere;             /**< 1: bins cover the upper hemisphere only (directions below the box centre's
+                                         height count in the lowest ring); 0: the whole sphere; -1 (default): 1
+                                         when the box has a floor */
+    int32_t exclude_bottom;         /**< 1: the bottom face is not needed for "complete"; 0: it is; -1 (default): 1
+                                         when the box has a floor */
+    float min_distance, max_distance;   /**< a view counts only if its optical axis meets the box at a distance
+                                             in [min, max] meters; defaults 0 and INFINITY */
+    float min_in_view;              /**< with intrinsics: the fraction of the box's 8 corners that must project
+                                         inside the image, in [0, 1], default 0 */
+    float min_separation_angle;     /**< a view is "too similar" when an already counted view is within this angle
+                                         (radians, between directions from the box centre to the cameras)... */
+    float min_separation_distance;  /**< ...and within this distance (meters) of it; defaults 5 degrees and 0.1 m;
+                                         0 turns the check off */
+} fathom_coverage_options;
+
+/** Why a view was or was not counted. */
+typedef enum fathom_view_status {
+    FATHOM_VIEW_COUNTED = 0,        /* counted on `face` */
+    FATHOM_VIEW_MISSED = 1,         /* the optical axis does not meet the box (or the camera is inside it) */
+    FATHOM_VIEW_TOO_CLOSE = 2,      /* the axis meets the box nearer than min_distance */
+    FATHOM_VIEW_TOO_FAR = 3,        /* ... farther than max_distance */
+    FATHOM_VIEW_OUT_OF_FRAME = 4,   /* fewer than min_in_view of the corners are in the image */
+    FATHOM_VIEW_TOO_SIMILAR = 5     /* within min_separation_angle and min_separation_distance of a counted view */
+} fathom_view_status;
+
+/** What recording one view did. */
+typedef struct fathom_view_result {
+    uint32_t status;            /**< fathom_view_status */
+    uint32_t face;              /**< FATHOM_FACE_* the axis meets first (also when not counted), or FATHOM_NO_HIT */
+    uint32_t cell;              /**< cell index b * cells + a on that face (see fathom_coverage_cells) */
+    uint32_t bin;               /**< view-direction bin ring * sectors + sector of the camera */
+    float distance;             /**< along the axis to the face, meters (0 on a miss) */
+    uint32_t completed_face;    /**< the face this view completed (its count reached the goal), else FATHOM_NO_HIT;
+                                     reported once per face until reset */
+} fathom_view_result;
+
+/** One face's coverage, with the app's colour and opacity. */
+typedef struct fathom_face_coverage {
+    uint32_t count;             /**< views counted on the face */
+    float progress;             /**< min(count / goal, 1) */
+    float color[3];             /**< (1 - progress) * yellow (1, 1, 0) + progress * cyan (0, 1, 1), RGB in [0, 1] */
+    float opacity;              /**< 0.25 + 0.5 * progress while progress < 1; 0 once complete */
+    uint32_t complete;          /**< count >= goal */
+    uint32_t needed;            /**< 1 if the face counts toward "complete" (not an excluded bottom) */
+} fathom_face_coverage;
+
+/** The tracker's totals. */
+typedef struct fathom_coverage_summary {
+    uint64_t views;             /**< views recorded since the last reset */
+    uint64_t counted;           /**< of which counted */
+    uint32_t faces_complete;    /**< needed faces that are complete */
+    uint32_t faces_needed;      /**< 5 or 6 */
+    uint32_t complete;          /**< 1 when every needed face is complete */
+    float angular_score;        /**< fraction of view-direction bins holding at least one counted view, [0, 1] */
+} fathom_coverage_summary;
+
+/** Fills *options with the defaults above. */
+fathom_status fathom_coverage_options_init(fathom_coverage_options *options);
+
+/** Makes a tracker for `box` (valid, with faces: a floor at or above its top is FATHOM_ERR_DEGENERATE);
+ *  `options` may be NULL (defaults). The box is copied. */
+fathom_status fathom_coverage_create(const fathom_box *box, const fathom_coverage_options *options, fathom_coverage **out);
+
+/** Frees a tracker; NULL is allowed. */
+void fathom_coverage_destroy(fathom_coverage *coverage);
+
+/** Records one view: the camera's optical axis (its -z, from its position) is cast at the box; the first face
+ *  it meets is counted, unless a rule of the options rejects the view (result->status says which). Cells: on
+ *  the face's plane the hit is located along two local box axes: (x, y) for front/back, (z, y) for left/right,
+ *  (x, z) for bottom/top; a = floor((coordinate / extent + 1/2) * cells) along the first, b along the second
+ *  (clamped to 0...cells-1). `intrinsics` may be NULL (then min_in_view is not checked). `out` may be NULL. */
+fathom_status fathom_coverage_record(fathom_coverage *coverage, const fathom_pose *camera_to_world,
+                                     const fathom_intrinsics *intrinsics, fathom_view_result *out);
+
+/** Records `count` views in order, as fathom_coverage_record each; out[count] may be NULL. A pose that is not
+ *  rigid stops the call with its index in the message; the views before it stay recorded. */
+fathom_status fathom_coverage_record_batch(fathom_coverage *coverage, const fathom_pose *cameras_to_world, size_t count,
+                                           const fathom_intrinsics *intrinsics, fathom_view_result *out);
+
+/** One face's coverage (face: FATHOM_FACE_*). */
+fathom_status fathom_coverage_face(const fathom_coverage *coverage, uint32_t face, fathom_face_coverage *out);
+
+/** The tracker's totals. */
+fathom_status fathom_coverage_get_summary(const fathom_coverage *coverage, fathom_coverage_summary *out);
+
+/** A face's cell counts: cells * cells values, index b * cells + a; capacity must hold them. */
+fathom_status fathom_coverage_cells(const fathom_coverage *coverage, uint32_t face, uint32_t *out_counts, size_t capacity);
+
+/** The view-direction bins: counts (rings * sectors values) and, if out_directions is not NULL, each bin's centre
+ *  direction (unit, world, 3 floats): height y at the ring's middle, azimuth at the sector's middle, measured
+ *  from +x toward +z. `capacity` is in bins. */
+fathom_status fathom_coverage_bins(const fathom_coverage *coverage, uint32_t *out_counts, float *out_directions,
+                                   size_t capacity);
+
+/** Where to go next: the centre of the least-covered bin (fewest counted views; ties: the bin farthest in angle
+ *  from every bin holding a view, then the lowest index), as a unit direction from the box centre and as a
+ *  camera position at `distance` meters from the centre along it (distance <= 0: the distance of the last
+ *  counted view; FATHOM_ERR_INVALID_STATE when there is none). */
+fathom_status fathom_coverage_next_view(const fathom_coverage *coverage, float distance, fathom_vec3 *out_direction,
+                                        fathom_vec3 *out_position);
+
+/** Forgets every view: counts, events and the similarity memory (the box and options stay). */
+fathom_status fathom_coverage_reset(fathom_coverage *coverage);
+
+/** A camera-speed tracker fed with timestamped poses. Not thread-safe: one thread at a time. */
+typedef struct fathom_motion fathom_motion;
+
+/** Speed guidance (the app's messages: "Speed Up", "keep this speed", "Slow Down"). */
+typedef enum fathom_guidance {
+    FATHOM_GUIDANCE_UNKNOWN = 0,        /* no speed yet (first pose, or after a gap) */
+    FATHOM_GUIDANCE_TOO_SLOW = 1,       /* speed < slow_speed */
+    FATHOM_GUIDANCE_SLIGHTLY_SLOW = 2,  /* slow_speed <= speed < slow_speed * (1 + slightly) */
+    FATHOM_GUIDANCE_OK = 3,
+    FATHOM_GUIDANCE_SLIGHTLY_FAST = 4,  /* fast_speed * (1 - slightly) < speed <= fast_speed */
+    FATHOM_GUIDANCE_TOO_FAST = 5        /* speed > fast_speed */
+} fathom_guidance;
+
+/** Settings of a motion tracker; fathom_motion_options_init fills the defaults given here (the app's, in m/s). */
+typedef struct fathom_motion_options {
+    float time_constant;        /**< exponential smoothing of velocity and angular speed, seconds, >= 0; 0 (default):
+                                     none. Each update blends by alpha = 1 - exp(-dt / time_constant). */
+    float slow_speed;           /**< below: too slow; default 5 in/s = 0.127 m/s */
+    float brisk_speed;          /**< default 8 in/s = 0.2032 m/s (the capture interval's middle step) */
+    float fast_speed;           /**< above: too fast; default 10 in/s = 0.254 m/s; 0 < slow <= brisk <= fast */
+    float slightly;             /**< width of the "slightly" bands as a fraction of a threshold, [0, 1), default 0.2 */
+    float max_gap;              /**< seconds; a longer gap between poses restarts the speed (guidance UNKNOWN), > 0,
+                                     default 0.5 */
+    float intervals[3];         /**< automatic capture interval after a capture, seconds, each > 0: speed in [brisk, fast):
+                                     intervals[0] (1 s); [slow, brisk): intervals[1] (2 s); below slow: intervals[2]
+                                     (3 s, also the first interval); at or above fast: unchanged */
+} fathom_motion_options;
+
+/** The tracker's state after an update. */
+typedef struct fathom_motion_state {
+    int64_t timestamp;          /**< of the last accepted pose, nanoseconds */
+    fathom_vec3 velocity;       /**< world, m/s (smoothed if the options say so) */
+    float speed;                /**< |velocity|, m/s */
+    float angular_speed;        /**< rad/s, from the relative rotation of consecutive poses (smoothed likewise) */
+    uint32_t guidance;          /**< fathom_guidance */
+    float capture_interval;     /**< seconds, the app's automatic policy */
+    float time_to_capture;      /**< seconds until the next automatic capture (<= 0: due) */
+    uint32_t captured;          /**< 1 if this update took an automatic capture (then the interval was adjusted) */
+    uint32_t skipped;           /**< 1 if the pose repeated the last timestamp and was ignored */
+    uint32_t restarted;         /**< 1 if the gap before this pose exceeded max_gap (speed restarts) */
+} fathom_motion_state;
+
+/** Fills *options with the defaults above. */
+fathom_status fathom_motion_options_init(fathom_motion_options *options);
+
+/** Makes a motion tracker; `options` may be NULL (defaults). */
+fathom_status fathom_motion_create(const fathom_motion_options *options, fathom_motion **out);
+
+/** Frees a tracker; NULL is allowed. */
+void fathom_motion_destroy(fathom_motion *motion);
+
+/** Feeds one pose taken at `timestamp` nanoseconds (any origin). The first pose starts the capture clock (the
+ *  first capture is due intervals[2] later). A timestamp equal to the last accepted one is skipped
+ *  (state->skipped = 1, nothing else changes); an earlier one is FATHOM_ERR_OUT_OF_RANGE and changes nothing.
+ *  Velocity = position difference / time difference of consecutive accepted poses. `out` may be NULL. */
+fathom_status fathom_motion_update(fathom_motion *motion, int64_t timestamp, const fathom_pose *camera_to_world,
+                                   fathom_motion_state *out);
+
+/** Feeds `count` poses in order, as fathom_motion_update each; out (count states) may be NULL. Stops at the first
+ *  bad pose or timestamp with its index in the message; the poses before it stay applied. */
+fathom_status fathom_motion_update_batch(fathom_motion *motion, const int64_t *timestamps, const fathom_pose *cameras_to_world,
+                                         size_t count, fathom_motion_state *out);
+
+/** The current state (all zero with guidance UNKNOWN before the first pose). */
+fathom_status fathom_motion_get_state(const fathom_motion *motion, fathom_motion_state *out);
+
+/** Forgets every pose (the options stay). */
+fathom_status fathom_motion_reset(fathom_motion *motion);
+
+/** Summary of a whole recorded trajectory (speeds from consecutive poses, unsmoothed unless the options say). */
+typedef struct fathom_trajectory_summary {
+    double duration;            /**< last - first timestamp, seconds */
+    double path_length;         /**< sum of distances between consecutive poses, meters */
+    float speed_p10, speed_p50, speed_p90, speed_max;   /**< percentiles of the per-step speeds (nearest rank), m/s */
+    double time_too_slow;       /**< seconds of steps whose guidance was TOO_SLOW */
+    double time_too_fast;       /**< ... TOO_FAST */
+    float angular_speed_max;    /**< rad/s */
+    uint64_t steps;             /**< pairs of consecutive poses used (gaps above max_gap and repeated timestamps
+                                     are not steps) */
+} fathom_trajectory_summary;
+
+/** Summarizes `count` >= 2 timestamped poses (timestamps non-decreasing, else FATHOM_ERR_OUT_OF_RANGE naming the
+ *  index); `options` may be NULL. */
+fathom_status fathom_trajectory_summarize(const int64_t *timestamps, const fathom_pose *cameras_to_world, size_t count,
+                                          const fathom_motion_options *options, fathom_trajectory_summary *out);
+
+/** Frame selection for a reconstruction: pose 0 is selected, then every pose that is at least `min_distance`
+ *  meters from the last selected one or turned at least `min_angle` radians from it (either threshold may be
+ *  INFINITY to ignore it; at least one must be finite and > 0). Writes the selected indices (ascending) into
+ *  out_indices; *out_count gets how many; if that exceeds capacity, the first `capacity` are written and
+ *  FATHOM_ERR_BUFFER_TOO_SMALL is returned. */
+fathom_status fathom_trajectory_select(const fathom_pose *cameras_to_world, size_t count, float min_distance, float min_angle,
+                                       uint32_t *out_indices, size_t capacity, size_t *out_count);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -46,14 +46,9 @@ public struct Matrix3: Equatable, Sendable {
     /// How far the matrix is from a rotation: the largest |(M^T M - I)_ij|, or infinity for a
     /// reflection (determinant < 0). A singular matrix is at least 1 away.
     public var rotationDeviation: Float {
-        let cols = [c0, c1, c2]
-        var worst: Float = 0
-        for i in 0..<3 {
-            for j in 0..<3 {
-                let target: Float = i == j ? 1 : 0
-                worst = Swift.max(worst, abs(dot(cols[i], cols[j]) - target))
-            }
-        }
+        let diagonal = SIMD3(dot(c0, c0), dot(c1, c1), dot(c2, c2)) - 1
+        let offDiagonal = SIMD3(dot(c0, c1), dot(c0, c2), dot(c1, c2))
+        let worst = Swift.max(componentAbs(diagonal).max(), componentAbs(offDiagonal).max())
         return determinant < 0 ? .infinity : worst
     }
 }

@@ -25,19 +25,27 @@ public struct Pose: Equatable, Sendable {
     /// A pose from 16 floats, column-major (element (r, c) at m[c*4 + r]); must be rigid within `tolerance`.
     public init(columnMajor m: [Float], tolerance: Float = rigidTolerance, name: String = "pose") throws(FathomError) {
         guard m.count == 16 else { throw FathomError(.outOfRange, "\(name) needs 16 values, got \(m.count)") }
-        for (i, v) in m.enumerated() where !v.isFinite {
-            throw FathomError(.notFinite, "\(name)[\(i)] (row \(i % 4), column \(i / 4)) must be finite, got \(v)")
+        self = try m.withUnsafeBufferPointer { (buffer) throws(FathomError) -> Pose in
+            try Pose(columnMajor: buffer.baseAddress!, tolerance: tolerance, name: name)
+        }
+    }
+
+    /// A pose from 16 floats at `m`, column-major; must be rigid within `tolerance`. `name` is built only for an error.
+    public init(columnMajor m: UnsafePointer<Float>, tolerance: Float = rigidTolerance,
+                name: @autoclosure () -> String = "pose") throws(FathomError) {
+        for i in 0..<16 where !m[i].isFinite {
+            throw FathomError(.notFinite, "\(name())[\(i)] (row \(i % 4), column \(i / 4)) must be finite, got \(m[i])")
         }
         let bottom = Swift.max(abs(m[3]), abs(m[7]), abs(m[11]), abs(m[15] - 1))
         guard bottom <= tolerance else {
-            throw FathomError(.notRigid, "\(name) is not rigid: bottom row is (\(m[3]), \(m[7]), \(m[11]), \(m[15])), not (0, 0, 0, 1)")
+            throw FathomError(.notRigid, "\(name()) is not rigid: bottom row is (\(m[3]), \(m[7]), \(m[11]), \(m[15])), not (0, 0, 0, 1)")
         }
         let r = Matrix3(SIMD3(m[0], m[1], m[2]), SIMD3(m[4], m[5], m[6]), SIMD3(m[8], m[9], m[10]))
         let deviation = r.rotationDeviation
         guard deviation <= tolerance else {
             throw FathomError(.notRigid, deviation.isInfinite
-                ? "\(name) is not rigid: its rotation part is a reflection (determinant < 0)"
-                : "\(name) is not rigid: |R^T R - I| = \(deviation) > tolerance \(tolerance)")
+                ? "\(name()) is not rigid: its rotation part is a reflection (determinant < 0)"
+                : "\(name()) is not rigid: |R^T R - I| = \(deviation) > tolerance \(tolerance)")
         }
         self.init(rotation: r, translation: SIMD3(m[12], m[13], m[14]))
     }

@@ -1,0 +1,157 @@
+import CFathom
+import FathomCore
+
+// Camera speed from poses, and trajectory summaries — see include/fathom.h. A fathom_motion handle is a retained
+// box around a MotionTracker; fathom_motion_destroy releases it.
+
+/// The reference-typed home of a motion tracker behind a C handle.
+final class MotionHandle {
+    var tracker: MotionTracker
+    init(_ tracker: MotionTracker) { self.tracker = tracker }
+}
+
+private func motion(_ handle: OpaquePointer?) throws -> MotionHandle {
+    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "motion must not be NULL") }
+    return Unmanaged<MotionHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+}
+
+extension fathom_motion_options {
+    init(_ o: MotionOptions) {
+        self.init(time_constant: o.timeConstant, slow_speed: o.slowSpeed, brisk_speed: o.briskSpeed, fast_speed: o.fastSpeed,
+                  slightly: o.slightly, max_gap: o.maxGap, intervals: (o.intervals[0], o.intervals[1], o.intervals[2]))
+    }
+}
+
+/// Validated motion options (NULL: the defaults).
+func motionOptions(_ pointer: UnsafePointer<fathom_motion_options>?) throws -> MotionOptions {
+    var options = MotionOptions()
+    guard let o = pointer?.pointee else { return options }
+    options.timeConstant = o.time_constant
+    options.slowSpeed = o.slow_speed
+    options.briskSpeed = o.brisk_speed
+    options.fastSpeed = o.fast_speed
+    options.slightly = o.slightly
+    options.maxGap = o.max_gap
+    options.intervals = SIMD3(o.intervals.0, o.intervals.1, o.intervals.2)
+    try options.validate()
+    return options
+}
+
+extension fathom_motion_state {
+    init(_ s: MotionState) {
+        self.init(timestamp: s.timestamp, velocity: fathom_vec3(s.velocity), speed: s.speed, angular_speed: s.angularSpeed,
+                  guidance: s.guidance.rawValue, capture_interval: s.captureInterval, time_to_capture: s.timeToCapture,
+                  captured: s.captured ? 1 : 0, skipped: s.skipped ? 1 : 0, restarted: s.restarted ? 1 : 0)
+    }
+}
+
+@_cdecl("fathom_motion_options_init")
+public func fathom_motion_options_init(_ options: UnsafeMutablePointer<fathom_motion_options>?) -> fathom_status {
+    abiCall("fathom_motion_options_init") { try required(options, "options").pointee = fathom_motion_options(MotionOptions()) }
+}
+
+@_cdecl("fathom_motion_create")
+public func fathom_motion_create(_ options: UnsafePointer<fathom_motion_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_motion_create") {
+        let tracker = try MotionTracker(options: motionOptions(options))
+        try required(out, "out").pointee = OpaquePointer(Unmanaged.passRetained(MotionHandle(tracker)).toOpaque())
+    }
+}
+
+@_cdecl("fathom_motion_destroy")
+public func fathom_motion_destroy(_ handle: OpaquePointer?) {
+    guard let handle else { return }
+    Unmanaged<MotionHandle>.fromOpaque(UnsafeRawPointer(handle)).release()
+}
+
+@_cdecl("fathom_motion_update")
+public func fathom_motion_update(_ handle: OpaquePointer?, _ timestamp: Int64, _ camera: UnsafePointer<fathom_pose>?,
+                                 _ out: UnsafeMutablePointer<fathom_motion_state>?) -> fathom_status {
+    abiCall("fathom_motion_update") {
+        let m = try motion(handle)
+        let pose = try rigidPose(at: required(camera, "camera_to_world"), "camera_to_world")
+        let state = try m.tracker.update(timestamp: timestamp, pose: pose)
+        out?.pointee = fathom_motion_state(state)
+    }
+}
+
+@_cdecl("fathom_motion_update_batch")
+public func fathom_motion_update_batch(_ handle: OpaquePointer?, _ timestamps: UnsafePointer<Int64>?, _ cameras: UnsafePointer<fathom_pose>?,
+                                       _ count: Int, _ out: UnsafeMutablePointer<fathom_motion_state>?) -> fathom_status {
+    abiCall("fathom_motion_update_batch") {
+        let m = try motion(handle)
+        let n = try size(count, "count")
+        guard n >= 1 else { throw FathomError(.outOfRange, "count must be >= 1, got 0") }
+        let times = try required(timestamps, "timestamps"), poses = try required(cameras, "cameras_to_world")
+        for i in 0..<n {
+            let pose = try rigidPose(at: poses + i, "cameras_to_world[\(i)]")
+            let state: MotionState
+            do { state = try m.tracker.update(timestamp: times[i], pose: pose) } catch let error as FathomError {
+                throw FathomError(error.kind, "timestamps[\(i)]: \(error.message)")
+            }
+            out?[i] = fathom_motion_state(state)
+        }
+    }
+}
+
+@_cdecl("fathom_motion_get_state")
+public func fathom_motion_get_state(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_motion_state>?) -> fathom_status {
+    abiCall("fathom_motion_get_state") {
+        let m = try motion(handle)
+        try required(out, "out").pointee = fathom_motion_state(m.tracker.state)
+    }
+}
+
+@_cdecl("fathom_motion_reset")
+public func fathom_motion_reset(_ handle: OpaquePointer?) -> fathom_status {
+    abiCall("fathom_motion_reset") { try motion(handle).tracker.reset() }
+}
+
+/// `count` validated poses read from a C array.
+private func poses(_ pointer: UnsafePointer<fathom_pose>?, _ count: Int, _ name: String) throws -> [Pose] {
+    let base = try required(pointer, name)
+    return try (0..<count).map { i in try rigidPose(at: base + i, "\(name)[\(i)]") }
+}
+
+@_cdecl("fathom_trajectory_summarize")
+public func fathom_trajectory_summarize(_ timestamps: UnsafePointer<Int64>?, _ cameras: UnsafePointer<fathom_pose>?, _ count: Int,
+                                        _ options: UnsafePointer<fathom_motion_options>?,
+                                        _ out: UnsafeMutablePointer<fathom_trajectory_summary>?) -> fathom_status {
+    abiCall("fathom_trajectory_summarize") {
+        let n = try size(count, "count")
+        guard n >= 2 else { throw FathomError(.outOfRange, "count must be >= 2, got \(n)") }
+        let times = Array(UnsafeBufferPointer(start: try required(timestamps, "timestamps"), count: n))
+        let list = try poses(cameras, n, "cameras_to_world")
+        let o = try motionOptions(options)
+        let result = try required(out, "out")
+        let s = try Trajectory.summarize(timestamps: times, poses: list, options: o)
+        result.pointee = fathom_trajectory_summary(
+            duration: s.duration, path_length: s.pathLength, speed_p10: s.speedP10, speed_p50: s.speedP50, speed_p90: s.speedP90,
+            speed_max: s.speedMax, time_too_slow: s.timeTooSlow, time_too_fast: s.timeTooFast, angular_speed_max: s.angularSpeedMax,
+            steps: UInt64(s.steps))
+    }
+}
+
+@_cdecl("fathom_trajectory_select")
+public func fathom_trajectory_select(_ cameras: UnsafePointer<fathom_pose>?, _ count: Int, _ minDistance: Float, _ minAngle: Float,
+                                     _ outIndices: UnsafeMutablePointer<UInt32>?, _ capacity: Int,
+                                     _ outCount: UnsafeMutablePointer<Int>?) -> fathom_status {
+    abiCall("fathom_trajectory_select") {
+        let n = try size(count, "count")
+        guard n >= 1 else { throw FathomError(.outOfRange, "count must be >= 1, got 0") }
+        guard n <= Int(UInt32.max) else { throw FathomError(.outOfRange, "count must be < 2^32 (indices are uint32), got \(n)") }
+        let list = try poses(cameras, n, "cameras_to_world")
+        let capacity = try size(capacity, "capacity")
+        let total = try required(outCount, "out_count")
+        let kept = try Trajectory.select(poses: list, minDistance: minDistance, minAngle: minAngle)
+        total.pointee = kept.count
+        if capacity > 0 {
+            let out = try required(outIndices, "out_indices")
+            for (i, index) in kept.prefix(capacity).enumerated() { out[i] = UInt32(index) }
+        }
+        guard kept.count <= capacity else {
+            throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL,
+                                message: "capacity \(capacity) is less than the \(kept.count) selected poses (the first \(capacity) were written)")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Glibc
+
+/// Equal-area bins of directions on the sphere (or the upper hemisphere) about world +y: rings of equal height
+/// (by Archimedes' theorem, equal height is equal area) split into sectors of equal azimuth.
+public struct ViewBins: Equatable, Sendable {
+    public let rings: Int, sectors: Int
+    public let hemisphere: Bool
+
+    public var count: Int { rings * sectors }
+
+    /// The bin of a unit direction: ring from its height y (below 0 in the lowest ring on a hemisphere), sector
+    /// from its azimuth atan2(z, x) measured from +x toward +z.
+    @inlinable
+    public func bin(of d: SIMD3<Float>) -> Int {
+        let height = hemisphere ? Swift.max(d.y, 0) : (d.y + 1) / 2
+        let ring = Swift.min(Int(height * Float(rings)), rings - 1)
+        var azimuth = atan2f(d.z, d.x) / (2 * .pi)
+        if azimuth < 0 { azimuth += 1 }
+        let sector = Swift.min(Int(azimuth * Float(sectors)), sectors - 1)
+        return ring * sectors + sector
+    }
+
+    /// The unit direction at the middle of a bin's ring height and sector azimuth.
+    public func centre(of bin: Int) -> SIMD3<Float> {
+        let ring = bin / sectors, sector = bin % sectors
+        let middle = (Float(ring) + 0.5) / Float(rings)
+        let y = hemisphere ? middle : 2 * middle - 1
+        let azimuth = (Float(sector) + 0.5) / Float(sectors) * 2 * .pi
+        let r = Swift.max(1 - y * y, 0).squareRoot()
+        return SIMD3(r * cos(azimuth), y, r * sin(azimuth))
+    }
+}
