@@ -80,6 +80,21 @@ struct Arguments {
         return m
     }
 
+    func coverage(_ i: Int, _ name: String) throws -> CoverageTracker {
+        guard case .coverage(let c) = values[i] else { throw wrong(i, name, "a coverage tracker (see coverage)") }
+        return c
+    }
+
+    func motion(_ i: Int, _ name: String) throws -> MotionRecorder {
+        guard case .motion(let m) = values[i] else { throw wrong(i, name, "a motion tracker (see motion)") }
+        return m
+    }
+
+    func box(_ i: Int, _ name: String) throws -> Box {
+        guard case .box(let b) = values[i] else { throw wrong(i, name, "a box (see box)") }
+        return b
+    }
+
     /// A ray given as 6 numbers (origin, direction), validated.
     func ray(_ i: Int, _ name: String) throws -> Ray {
         guard case .vector(let v) = values[i], v.count == 6 else { throw wrong(i, name, "a ray (ox, oy, oz, dx, dy, dz)") }

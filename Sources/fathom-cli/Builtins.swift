@@ -22,10 +22,11 @@ let builtinGroups: [(title: String, names: [String])] = [
     ("Tags and labels", ["tag_world", "snap_vertical", "rotate_cov", "fuse", "label"]),
     ("Depth and lengths", ["depth_formula", "load_depth", "mask_formula", "backproject", "depth_at", "depth_point",
                            "fit_line", "fit_plane", "measure", "measure_mask", "mask_ends", "measure_ends"]),
+    ("Capture guidance", ["look_at", "coverage", "record", "record_orbit", "face_coverage", "next_view", "motion", "move", "walk"]),
 ]
 
 /// Every global function: these and the depth ones (DepthBuiltins.swift).
-let builtins = coreBuiltins.merging(depthBuiltins) { core, _ in core }
+let builtins = coreBuiltins.merging(depthBuiltins) { core, _ in core }.merging(guidanceBuiltins) { core, _ in core }
 
 let coreBuiltins: [String: Builtin] = [
     "print": Builtin(usage: "print(value, ...)", summary: "prints the values on one line (strings as they are)") { a in

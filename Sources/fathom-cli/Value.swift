@@ -31,6 +31,8 @@ enum Value {
     case hit(Hit?)
     case depth(DepthImage)
     case mask(MaskImage)
+    case coverage(CoverageTracker)
+    case motion(MotionRecorder)
     case list([Value])
 
     var typeName: String {
@@ -48,6 +50,8 @@ enum Value {
         case .hit: "a hit"
         case .depth: "a depth map"
         case .mask: "a mask"
+        case .coverage: "a coverage tracker"
+        case .motion: "a motion tracker"
         case .list: "a list"
         }
     }
@@ -103,6 +107,10 @@ func format(_ value: Value) -> String {
     case .depth(let d):
         return "depth map \(d.width)x\(d.height), \(d.validCount) valid samples, of a \(d.rgb.width)x\(d.rgb.height) image"
     case .mask(let m): return "mask \(m.width)x\(m.height), \(m.insideCount) pixels inside"
+    case .coverage(let c):
+        let s = c.summary
+        return "coverage: \(c.counted) of \(c.views) views counted, \(s.facesComplete)/\(s.facesNeeded) faces complete, angular score \(format(s.angularScore))"
+    case .motion(let m): return describe(m.tracker.state)
     case .list(let items): return items.map(format).joined(separator: "\n")
     }
 }
