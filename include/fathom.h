@@ -770,7 +770,7 @@ typedef struct fathom_mask {
 /** Which samples of a frame to use: a rectangle [x0, x1) x [y0, y1) of the depth grid, every step-th column
  *  and row from (x0, y0), and an optional mask. */
 typedef struct fathom_depth_selection {
-    uint32_t x0, y0, x1, y1;    /**< x1 <= width, y1 <= height; x1 = y1 = 0 means the whole grid */
+    uint32_t x0, y0, x1, y1;    /**< x0 < x1 <= width, y0 < y1 <= height; x1 = y1 = 0 stands for x1 = width, y1 = height */
     uint32_t step;              /**< >= 1 */
     const fathom_mask *mask;    /**< may be NULL */
 } fathom_depth_selection;
@@ -787,7 +787,7 @@ fathom_status fathom_depth_count(const fathom_depth_frame *frame, const fathom_d
  *  from the cross product of central differences of its neighbours' points (one-sided where a neighbour is
  *  invalid); (0, 0, 0) where neither neighbour along a grid axis is valid. *out_count gets the number of
  *  valid samples; if it exceeds capacity, the first `capacity` points are written and
- *  FATHOM_ERR_BUFFER_TOO_SMALL is returned. */
+ *  FATHOM_ERR_BUFFER_TOO_SMALL is returned. out_points may be NULL when capacity is 0 (a count). */
 fathom_status fathom_depth_backproject(const fathom_depth_frame *frame, const fathom_depth_selection *selection,
                                        uint32_t out_frame, float *out_points, uint32_t *out_pixels, float *out_normals,
                                        size_t capacity, size_t *out_count);
@@ -921,7 +921,8 @@ fathom_status fathom_length_options_init(fathom_length_options *options);
 
 /** Length between two keypoints (RGB pixels): each gets its depth by options->keypoint_depth (FATHOM_KEYPOINT_PLANE
  *  needs `mask`, else it may be NULL), is back-projected, and the length is the distance. FATHOM_ERR_OUT_OF_RANGE
- *  for a keypoint outside the RGB image; FATHOM_ERR_NO_DATA for no valid depth there. `options` may be NULL. */
+ *  for a keypoint outside the RGB image; FATHOM_ERR_NO_DATA for no valid depth there; FATHOM_ERR_DEGENERATE when
+ *  head and tail are the same pixel or back-project to the same point. `options` may be NULL. */
 fathom_status fathom_length_keypoints(const fathom_depth_frame *frame, float head_u, float head_v, float tail_u,
                                       float tail_v, const fathom_mask *mask, const fathom_length_options *options,
                                       fathom_length *out);

@@ -41,6 +41,9 @@ extension DepthFrame {
         let h = try keypoint(head, "head", plane, options), t = try keypoint(tail, "tail", plane, options)
         let offset = h.point - t.point
         let distance = length(offset)
+        guard distance > 0 else {  // distinct pixels can round to the same point: no direction, no uncertainty
+            throw FathomError(.degenerate, "head (\(head.x), \(head.y)) and tail (\(tail.x), \(tail.y)) back-project to the same point")
+        }
         let e = offset / distance
         // First-order propagation: L = |h - t|, dL = e . dh - e . dt.
         var variance = 0.0

@@ -1,0 +1,510 @@
+/* Least-squares fits (fathom.h, "Least-squares fits"): 2D lines (ordinary and total), 3D lines, planes, and their
+ * RANSAC variants, against closed forms derived here:
+ *  - points built as centre + t_k d + s_k h n with sum s = sum t s = 0 (and the same for every pair of offset
+ *    patterns): the covariance is diagonal in the basis (d, n, ...), so the exact answer is d (or n), the
+ *    centroid is the centre, and the residuals are |s_k| h;
+ *  - a 2x2 covariance's principal direction from its closed-form eigenvector (b, lambda - a);
+ *  - ordinary least squares from the normal equations written out here.
+ * Then degenerate input (DEGENERATE), NaN (NOT_FINITE), count 0 (OUT_OF_RANGE), strides, bad arguments. */
+#include "fathom.h"
+#include "check.h"
+#include "expect.h"
+#include "testmath.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Zero-sum, mutually orthogonal patterns over 8 points (any two have a zero dot product). */
+static const double PT[8] = {-3, -1, 1, 3, -3, -1, 1, 3};
+static const double PA[8] = {1, -1, -1, 1, -1, 1, 1, -1};
+static const double PB[8] = {1, 1, -1, -1, -1, -1, 1, 1};
+
+#define CHECK_D3(v, x, y, z, tol)          \
+    do {                                    \
+        CHECK_NEAR((v)[0], (x), (tol));     \
+        CHECK_NEAR((v)[1], (y), (tol));     \
+        CHECK_NEAR((v)[2], (z), (tol));     \
+    } while (0)
+
+/* The sign convention: the largest-magnitude component positive. */
+static void canonical(double v[3]) {
+    int i, m = 0;
+    for (i = 1; i < 3; i++)
+        if (fabs(v[i]) > fabs(v[m])) m = i;
+    if (v[m] < 0) {
+        v[0] = -v[0];
+        v[1] = -v[1];
+        v[2] = -v[2];
+    }
+}
+
+static void test_line2(void) {
+    double p[8], q[32], s[64];
+    fathom_line_fit f;
+    int k;
+    check_section("fit_line2 ordinary: y = 2x + 1 plus offsets orthogonal to 1 and x");
+    {
+        /* x = 0..3 (centred -1.5 .. 1.5), offsets e = (+0.1, -0.1, -0.1, +0.1): sum e = 0, sum x e = 0, so the
+         * normal equations give slope 2 and intercept 1 exactly; vertical residuals 0.1 each. */
+        const double e[4] = {0.1, -0.1, -0.1, 0.1};
+        for (k = 0; k < 4; k++) {
+            p[2 * k] = k;
+            p[2 * k + 1] = 2 * k + 1 + e[k];
+        }
+        CHECK_OK(fathom_fit_line2(p, 4, 0, FATHOM_FIT_ORDINARY, &f));
+        CHECK_D3(f.point, 1.5, 4, 0, 1e-12);
+        CHECK_D3(f.direction, 1 / sqrt(5), 2 / sqrt(5), 0, 1e-12);
+        CHECK_NEAR(f.rms, 0.1, 1e-12);
+        CHECK_NEAR(f.max_residual, 0.1, 1e-12);
+        /* projections (5 xc + 2 e) / sqrt 5: min at x = 0 (-7.5 + 0.2), max at x = 3 (7.5 + 0.2) */
+        CHECK_NEAR(f.t_min, -7.3 / sqrt(5), 1e-12);
+        CHECK_NEAR(f.t_max, 7.7 / sqrt(5), 1e-12);
+        CHECK(f.used == 4);
+    }
+    check_section("fit_line2 ordinary: random points against the normal equations");
+    {
+        unsigned long st = 7;
+        double sx = 0, sy = 0, sxx = 0, sxy = 0, a, b, n = 16, rr = 0, mx = 0;
+        for (k = 0; k < 16; k++) {
+            q[2 * k] = 4 * t_rand(&st) - 2;
+            q[2 * k + 1] = -0.7 * q[2 * k] + 0.3 + 0.2 * (t_rand(&st) - 0.5);
+            sx += q[2 * k];
+            sy += q[2 * k + 1];
+            sxx += q[2 * k] * q[2 * k];
+            sxy += q[2 * k] * q[2 * k + 1];
+        }
+        a = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+        b = (sy - a * sx) / n;
+        for (k = 0; k < 16; k++) {
+            double r = fabs(q[2 * k + 1] - (a * q[2 * k] + b));
+            rr += r * r;
+            if (r > mx) mx = r;
+        }
+        CHECK_OK(fathom_fit_line2(q, 16, 16, FATHOM_FIT_ORDINARY, &f));
+        /* direction (1, a) / |(1, a)|: |a| < 1 so x is the largest component, positive */
+        CHECK_NEAR(f.direction[1] / f.direction[0], a, 1e-10);
+        CHECK(f.direction[0] > 0);
+        CHECK_NEAR(f.point[1] - a * f.point[0], b, 1e-10);
+        CHECK_NEAR(f.point[0], sx / n, 1e-12);
+        CHECK_NEAR(f.rms, sqrt(rr / n), 1e-10);
+        CHECK_NEAR(f.max_residual, mx, 1e-10);
+    }
+    check_section("fit_line2 total: symmetric perpendicular offsets (exact answer)");
+    {
+        /* d = (0.6, 0.8), n = (-0.8, 0.6), centre (2, -1), h = 0.05: t = -3, -1, 1, 3; s = +1, -1, -1, +1. */
+        const double t[4] = {-3, -1, 1, 3}, sg[4] = {1, -1, -1, 1}, h = 0.05;
+        for (k = 0; k < 4; k++) {
+            p[2 * k] = 2 + 0.6 * t[k] - 0.8 * sg[k] * h;
+            p[2 * k + 1] = -1 + 0.8 * t[k] + 0.6 * sg[k] * h;
+        }
+        CHECK_OK(fathom_fit_line2(p, 4, 0, FATHOM_FIT_TOTAL, &f));
+        CHECK_D3(f.point, 2, -1, 0, 1e-12);
+        CHECK_D3(f.direction, 0.6, 0.8, 0, 1e-12);
+        CHECK_NEAR(f.rms, h, 1e-12);
+        CHECK_NEAR(f.max_residual, h, 1e-12);
+        CHECK_NEAR(f.t_min, -3, 1e-12);
+        CHECK_NEAR(f.t_max, 3, 1e-12);
+        /* The same points reversed and negated direction: the sign convention keeps (0.6, 0.8). */
+        for (k = 0; k < 4; k++) {
+            q[2 * k] = p[2 * (3 - k)];
+            q[2 * k + 1] = p[2 * (3 - k) + 1];
+        }
+        CHECK_OK(fathom_fit_line2(q, 4, 0, FATHOM_FIT_TOTAL, &f));
+        CHECK_D3(f.direction, 0.6, 0.8, 0, 1e-12);
+        /* A line mostly along -x: direction (-0.96, 0.28) becomes (0.96, -0.28). */
+        for (k = 0; k < 4; k++) {
+            q[2 * k] = -0.96 * t[k] - 0.28 * sg[k] * h;
+            q[2 * k + 1] = 0.28 * t[k] - 0.96 * sg[k] * h;
+        }
+        CHECK_OK(fathom_fit_line2(q, 4, 0, FATHOM_FIT_TOTAL, &f));
+        CHECK_D3(f.direction, 0.96, -0.28, 0, 1e-12);
+        CHECK_NEAR(f.rms, h, 1e-12);
+    }
+    check_section("fit_line2 total: random points against the closed-form 2x2 eigenvector");
+    {
+        unsigned long st = 99;
+        double mx = 0, my = 0, a = 0, b = 0, c = 0, lam, dx, dy, nn, rr = 0, tmin = 1e9, tmax = -1e9;
+        int n = 20;
+        for (k = 0; k < n; k++) {
+            s[2 * k] = 3 * t_rand(&st);
+            s[2 * k + 1] = 0.5 * s[2 * k] + 0.8 * t_rand(&st);
+            mx += s[2 * k] / n;
+            my += s[2 * k + 1] / n;
+        }
+        for (k = 0; k < n; k++) {
+            double x = s[2 * k] - mx, y = s[2 * k + 1] - my;
+            a += x * x / n;
+            b += x * y / n;
+            c += y * y / n;
+        }
+        lam = (a + c) / 2 + sqrt((a - c) * (a - c) / 4 + b * b);
+        dx = b;
+        dy = lam - a;
+        nn = sqrt(dx * dx + dy * dy);
+        dx /= nn;
+        dy /= nn;
+        if (fabs(dy) > fabs(dx) ? dy < 0 : dx < 0) {
+            dx = -dx;
+            dy = -dy;
+        }
+        for (k = 0; k < n; k++) {
+            double x = s[2 * k] - mx, y = s[2 * k + 1] - my, t = x * dx + y * dy, r = fabs(-x * dy + y * dx);
+            rr += r * r;
+            if (t < tmin) tmin = t;
+            if (t > tmax) tmax = t;
+        }
+        CHECK_OK(fathom_fit_line2(s, n, 0, FATHOM_FIT_TOTAL, &f));
+        CHECK_D3(f.point, mx, my, 0, 1e-12);
+        CHECK_D3(f.direction, dx, dy, 0, 1e-10);
+        CHECK_NEAR(f.rms, sqrt(rr / n), 1e-10);
+        CHECK_NEAR(f.t_min, tmin, 1e-10);
+        CHECK_NEAR(f.t_max, tmax, 1e-10);
+        CHECK(f.used == (uint64_t)n);
+    }
+    check_section("fit_line2: strides (points inside larger records)");
+    {
+        /* records of 4 doubles: x, y, garbage (NaN: must not be read), garbage */
+        double rec[32];
+        fathom_line_fit g;
+        for (k = 0; k < 8; k++) {
+            rec[4 * k] = 0.3 * k;
+            rec[4 * k + 1] = 1 - 0.2 * k + 0.01 * PA[k];
+            rec[4 * k + 2] = NAN;
+            rec[4 * k + 3] = 1e300;
+            p[0] = 0;
+        }
+        for (k = 0; k < 8; k++) {
+            s[2 * k] = rec[4 * k];
+            s[2 * k + 1] = rec[4 * k + 1];
+        }
+        CHECK_OK(fathom_fit_line2(rec, 8, 32, FATHOM_FIT_TOTAL, &f));
+        CHECK_OK(fathom_fit_line2(s, 8, 16, FATHOM_FIT_TOTAL, &g));
+        CHECK(memcmp(&f, &g, sizeof f) == 0);
+        CHECK_OK(fathom_fit_line2(rec, 8, 32, FATHOM_FIT_ORDINARY, &f));
+        CHECK_OK(fathom_fit_line2(s, 8, 0, FATHOM_FIT_ORDINARY, &g));
+        CHECK(memcmp(&f, &g, sizeof f) == 0);
+    }
+}
+
+static void test_line3_plane(void) {
+    double p[24], r[9], d[3], e1[3], e2[3], c[3] = {0.5, -2, 3.25};
+    fathom_line_fit f;
+    fathom_plane_fit pl;
+    int k, i;
+    /* An orthonormal basis (columns of a rotation): d, e1, e2. */
+    {
+        double ra[9], rb[9];
+        t_rot_z(0.7, ra);
+        t_rot_x(-1.1, rb);
+        t_mat3_mul(ra, rb, r);
+        for (i = 0; i < 3; i++) {
+            d[i] = r[i];
+            e1[i] = r[3 + i];
+            e2[i] = r[6 + i];
+        }
+    }
+    check_section("fit_line3: centre + t d + h (a e1 + b e2) with orthogonal patterns (exact answer)");
+    {
+        const double h = 0.02;
+        double want[3] = {d[0], d[1], d[2]};
+        for (k = 0; k < 8; k++)
+            for (i = 0; i < 3; i++) p[3 * k + i] = c[i] + PT[k] * d[i] + h * (PA[k] * e1[i] + PB[k] * e2[i]);
+        canonical(want);
+        CHECK_OK(fathom_fit_line3(p, 8, 0, &f));
+        CHECK_D3(f.point, c[0], c[1], c[2], 1e-12);
+        CHECK_D3(f.direction, want[0], want[1], want[2], 1e-12);
+        CHECK_NEAR(f.rms, h * sqrt(2), 1e-12);
+        CHECK_NEAR(f.max_residual, h * sqrt(2), 1e-12);
+        /* t along the canonical direction: +-3 */
+        CHECK_NEAR(f.t_min, -3, 1e-12);
+        CHECK_NEAR(f.t_max, 3, 1e-12);
+        CHECK(f.used == 8);
+        /* Far from the origin (1e4 m): the answer keeps its precision. */
+        for (k = 0; k < 8; k++)
+            for (i = 0; i < 3; i++) p[3 * k + i] += 1e4;
+        CHECK_OK(fathom_fit_line3(p, 8, 0, &f));
+        CHECK_D3(f.point, c[0] + 1e4, c[1] + 1e4, c[2] + 1e4, 1e-9);
+        CHECK_D3(f.direction, want[0], want[1], want[2], 1e-9);
+        CHECK_NEAR(f.rms, h * sqrt(2), 1e-9);
+    }
+    check_section("fit_line3: two points, and a stride");
+    {
+        double two[6] = {1, 2, 3, 1, 2, 1}; /* along -z: direction (0, 0, 1) after the sign rule */
+        double rec[8 * 5];
+        fathom_line_fit g;
+        CHECK_OK(fathom_fit_line3(two, 2, 0, &f));
+        CHECK_D3(f.point, 1, 2, 2, 1e-15);
+        CHECK_D3(f.direction, 0, 0, 1, 1e-15);
+        CHECK_NEAR(f.rms, 0, 1e-15);
+        CHECK_NEAR(f.t_min, -1, 1e-15);
+        CHECK_NEAR(f.t_max, 1, 1e-15);
+        for (k = 0; k < 8; k++)
+            for (i = 0; i < 3; i++) p[3 * k + i] = c[i] + PT[k] * d[i] + 0.01 * (PA[k] * e1[i] + PB[k] * e2[i]);
+        for (k = 0; k < 8; k++) {
+            for (i = 0; i < 3; i++) rec[5 * k + i] = p[3 * k + i];
+            rec[5 * k + 3] = NAN;
+            rec[5 * k + 4] = -INFINITY;
+        }
+        CHECK_OK(fathom_fit_line3(rec, 8, 40, &f));
+        CHECK_OK(fathom_fit_line3(p, 8, 24, &g));
+        CHECK(memcmp(&f, &g, sizeof f) == 0);
+    }
+    check_section("fit_plane: centre + a u + b v + h s n with orthogonal patterns (exact answer)");
+    {
+        /* in-plane u = e1 (spread 0.1 PT), v = e2 (spread 0.3 PB), normal d with offsets h PA */
+        const double h = 0.005;
+        double want[3] = {d[0], d[1], d[2]};
+        for (k = 0; k < 8; k++)
+            for (i = 0; i < 3; i++) p[3 * k + i] = c[i] + 0.1 * PT[k] * e1[i] + 0.3 * PB[k] * e2[i] + h * PA[k] * d[i];
+        canonical(want);
+        CHECK_OK(fathom_fit_plane(p, 8, 0, &pl));
+        CHECK_D3(pl.point, c[0], c[1], c[2], 1e-12);
+        CHECK_D3(pl.normal, want[0], want[1], want[2], 1e-10);
+        CHECK_NEAR(pl.rms, h, 1e-12);
+        CHECK_NEAR(pl.max_residual, h, 1e-12);
+        CHECK(pl.used == 8);
+        /* three points: the plane through them, rms 0; normal of (0,0,1), (1,0,1), (0,1,1) is (0, 0, 1) */
+        {
+            double tri[9] = {0, 0, 1, 1, 0, 1, 0, 1, 1};
+            CHECK_OK(fathom_fit_plane(tri, 3, 0, &pl));
+            CHECK_D3(pl.normal, 0, 0, 1, 1e-12);
+            CHECK_D3(pl.point, 1.0 / 3, 1.0 / 3, 1, 1e-12);
+            CHECK_NEAR(pl.rms, 0, 1e-12);
+        }
+        /* z = 0.2 x - 0.1 y + 1 on a 3x3 grid: normal (-0.2, 0.1, 1) / |.|, rms 0 */
+        {
+            double g[27], nn = sqrt(0.04 + 0.01 + 1);
+            for (k = 0; k < 9; k++) {
+                g[3 * k] = k % 3;
+                g[3 * k + 1] = k / 3;
+                g[3 * k + 2] = 0.2 * g[3 * k] - 0.1 * g[3 * k + 1] + 1;
+            }
+            CHECK_OK(fathom_fit_plane(g, 9, 0, &pl));
+            CHECK_D3(pl.normal, -0.2 / nn, 0.1 / nn, 1 / nn, 1e-12);
+            CHECK_D3(pl.point, 1, 1, 1.1, 1e-12);
+            CHECK_NEAR(pl.rms, 0, 1e-12);
+        }
+    }
+}
+
+static void test_ransac(void) {
+    double pts[3 * 120];
+    fathom_ransac_options o;
+    fathom_line_fit f, g;
+    fathom_plane_fit pl, pl2;
+    unsigned long st = 12345;
+    int k;
+    check_section("fit_line_ransac 2D: 40 points on y = 0.5 x - 1, 20 far outliers");
+    for (k = 0; k < 40; k++) {
+        pts[2 * k] = 0.1 * k;
+        pts[2 * k + 1] = 0.5 * pts[2 * k] - 1;
+    }
+    for (k = 40; k < 60; k++) {
+        double x = 4 * t_rand(&st), off = 0.5 + 2 * t_rand(&st); /* at least 0.5 off the line vertically */
+        pts[2 * k] = x;
+        pts[2 * k + 1] = 0.5 * x - 1 + (k % 2 ? off : -off);
+    }
+    memset(&o, 0, sizeof o);
+    o.threshold = 0.01;
+    o.iterations = 200;
+    o.seed = 42;
+    CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 2, &o, &f));
+    CHECK(f.used == 40);
+    CHECK_D3(f.direction, 2 / sqrt(5), 1 / sqrt(5), 0, 1e-9);
+    CHECK_D3(f.point, 1.95, 0.5 * 1.95 - 1, 0, 1e-9);
+    CHECK_NEAR(f.rms, 0, 1e-9);
+    CHECK_NEAR(f.t_max - f.t_min, 3.9 * sqrt(1.25), 1e-9);
+    /* reproducible: the same seed gives the same bytes; another seed the same line here */
+    CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 2, &o, &g));
+    CHECK(memcmp(&f, &g, sizeof f) == 0);
+    o.seed = 7;
+    CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 2, &o, &g));
+    CHECK(g.used == 40);
+    CHECK_D3(g.direction, 2 / sqrt(5), 1 / sqrt(5), 0, 1e-9);
+
+    check_section("fit_line_ransac 3D: 30 points on a line, 30 outliers");
+    {
+        double dd[3] = {1, -2, 2.5};
+        t_normalize(dd);
+        for (k = 0; k < 30; k++) {
+            pts[3 * k] = 1 + 0.05 * k * dd[0];
+            pts[3 * k + 1] = 2 + 0.05 * k * dd[1];
+            pts[3 * k + 2] = -1 + 0.05 * k * dd[2];
+        }
+        for (k = 30; k < 60; k++) {
+            double q[3];
+            t_rand_dir(&st, q);
+            /* offsets perpendicular-ish and at least 0.3 away */
+            pts[3 * k] = 1 + 0.5 * q[0] + 0.3 * (k % 3 == 0) + 0.3;
+            pts[3 * k + 1] = 2 + 0.5 * q[1] + 0.3;
+            pts[3 * k + 2] = -1 + 0.5 * q[2] + 0.6;
+        }
+        o.seed = 1;
+        o.threshold = 1e-3;
+        CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 3, &o, &f));
+        /* The expected inliers: the 30 line points plus any outlier that happens to lie within 1 mm (counted here). */
+        {
+            int extra = 0;
+            for (k = 30; k < 60; k++) {
+                double q[3] = {pts[3 * k] - 1, pts[3 * k + 1] - 2, pts[3 * k + 2] + 1}, t = t_dot(q, dd);
+                if (t_dot(q, q) - t * t <= 1e-6) extra++;
+            }
+            CHECK(f.used == (uint64_t)(30 + extra));
+        }
+        CHECK_D3(f.direction, dd[0], dd[1], dd[2], 1e-9); /* z is the largest component, positive */
+    }
+    check_section("fit_plane_ransac: 60 points on z = 0.2 x - 0.1 y + 1, 40 outliers >= 0.3 away");
+    {
+        double nn = sqrt(0.04 + 0.01 + 1), nz[3] = {-0.2 / nn, 0.1 / nn, 1 / nn};
+        for (k = 0; k < 60; k++) {
+            double x = (k % 10) * 0.2, y = (k / 10) * 0.25;
+            pts[3 * k] = x;
+            pts[3 * k + 1] = y;
+            pts[3 * k + 2] = 0.2 * x - 0.1 * y + 1;
+        }
+        for (k = 60; k < 100; k++) {
+            double x = 2 * t_rand(&st), y = 1.5 * t_rand(&st);
+            pts[3 * k] = x;
+            pts[3 * k + 1] = y;
+            pts[3 * k + 2] = 0.2 * x - 0.1 * y + 1 + (k % 2 ? 1 : -1) * (0.3 + t_rand(&st));
+        }
+        o.threshold = 0.01;
+        o.iterations = 300;
+        o.seed = 2024;
+        CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl));
+        CHECK(pl.used == 60);
+        CHECK_D3(pl.normal, nz[0], nz[1], nz[2], 1e-9);
+        CHECK_D3(pl.point, 0.9, 0.625, 0.2 * 0.9 - 0.1 * 0.625 + 1, 1e-9);
+        CHECK_NEAR(pl.rms, 0, 1e-9);
+        CHECK_NEAR(pl.max_residual, 0, 1e-9);
+        CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl2));
+        CHECK(memcmp(&pl, &pl2, sizeof pl) == 0);
+        /* One iteration from another seed may pick outliers: whatever it picks, the answer is finite, and the
+         * same seed still reproduces it. */
+        o.iterations = 1;
+        o.seed = 99;
+        if (fathom_fit_plane_ransac(pts, 100, 0, &o, &pl) == FATHOM_OK) {
+            CHECK(isfinite(pl.normal[0]) && isfinite(pl.rms));
+            CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl2));
+            CHECK(memcmp(&pl, &pl2, sizeof pl) == 0);
+        }
+        /* Strided: records of 4 doubles */
+        {
+            static double rec[4 * 100];
+            for (k = 0; k < 100; k++) {
+                rec[4 * k] = pts[3 * k];
+                rec[4 * k + 1] = pts[3 * k + 1];
+                rec[4 * k + 2] = pts[3 * k + 2];
+                rec[4 * k + 3] = NAN;
+            }
+            o.iterations = 300;
+            o.seed = 2024;
+            CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl));
+            CHECK_OK(fathom_fit_plane_ransac(rec, 100, 32, &o, &pl2));
+            CHECK(memcmp(&pl, &pl2, sizeof pl) == 0);
+        }
+    }
+}
+
+static void test_bad(void) {
+    double p[24] = {0}, two[4] = {1, 2, 1, 3}, col[12] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
+    fathom_line_fit f, before;
+    fathom_plane_fit pl;
+    fathom_ransac_options o;
+    int k;
+    memset(&o, 0, sizeof o);
+    o.threshold = 0.01;
+    o.iterations = 10;
+    check_section("fits: degenerate input");
+    for (k = 0; k < 8; k++) {
+        p[3 * k] = 1.5;
+        p[3 * k + 1] = -2;
+        p[3 * k + 2] = 7;
+    }
+    memset(&f, 0x33, sizeof f);
+    before = f;
+    EXPECT(fathom_fit_line3(p, 1, 0, &f), FATHOM_ERR_DEGENERATE, "fathom_fit_line3", NULL, P_ANY);
+    EXPECT(fathom_fit_line3(p, 8, 0, &f), FATHOM_ERR_DEGENERATE, "fathom_fit_line3", NULL, "coincide");
+    EXPECT(fathom_fit_line2(p, 8, 24, FATHOM_FIT_TOTAL, &f), FATHOM_ERR_DEGENERATE, "fathom_fit_line2", NULL, P_ANY);
+    CHECK(memcmp(&f, &before, sizeof f) == 0);
+    /* Spread 1e-12 at coordinates ~7: below 1e-9 of the largest coordinate. */
+    p[0] += 1e-12;
+    EXPECT(fathom_fit_line3(p, 8, 0, &f), FATHOM_ERR_DEGENERATE, "fathom_fit_line3", NULL, P_ANY);
+    /* Equal x: no ordinary fit; the total fit is the vertical line. */
+    EXPECT(fathom_fit_line2(two, 2, 0, FATHOM_FIT_ORDINARY, &f), FATHOM_ERR_DEGENERATE, "fathom_fit_line2", NULL,
+           P_ANY);
+    CHECK_OK(fathom_fit_line2(two, 2, 0, FATHOM_FIT_TOTAL, &f));
+    CHECK_D3(f.direction, 0, 1, 0, 1e-15);
+    EXPECT(fathom_fit_line2(two, 1, 0, FATHOM_FIT_ORDINARY, &f), FATHOM_ERR_DEGENERATE, "fathom_fit_line2", NULL, P_ANY);
+    /* Planes: fewer than 3 points, coincident, collinear. */
+    EXPECT(fathom_fit_plane(col, 2, 0, &pl), FATHOM_ERR_DEGENERATE, "fathom_fit_plane", NULL, P_ANY);
+    EXPECT(fathom_fit_plane(p, 8, 0, &pl), FATHOM_ERR_DEGENERATE, "fathom_fit_plane", NULL, P_ANY);
+    EXPECT(fathom_fit_plane(col, 4, 0, &pl), FATHOM_ERR_DEGENERATE, "fathom_fit_plane", NULL, "collinear");
+    EXPECT(fathom_fit_plane_ransac(col, 4, 0, &o, &pl), FATHOM_ERR_DEGENERATE, "fathom_fit_plane_ransac", NULL, P_ANY);
+    EXPECT(fathom_fit_plane_ransac(col, 2, 0, &o, &pl), FATHOM_ERR_DEGENERATE, "fathom_fit_plane_ransac", NULL, P_ANY);
+    EXPECT(fathom_fit_line_ransac(p, 8, 0, 3, &o, &f), FATHOM_ERR_DEGENERATE, "fathom_fit_line_ransac", NULL, P_ANY);
+    EXPECT(fathom_fit_line_ransac(p, 1, 0, 3, &o, &f), FATHOM_ERR_DEGENERATE, "fathom_fit_line_ransac", NULL, P_ANY);
+
+    check_section("fits: NaN, count 0, strides, NULL, bad enums, bad options");
+    for (k = 0; k < 12; k++) col[k] = k * 0.37 + (k % 3) * (k % 5);
+    col[7] = NAN;
+    EXPECT(fathom_fit_line3(col, 4, 0, &f), FATHOM_ERR_NOT_FINITE, "fathom_fit_line3", "points", P_FINITE);
+    EXPECT(fathom_fit_plane(col, 4, 0, &pl), FATHOM_ERR_NOT_FINITE, "fathom_fit_plane", "points", P_FINITE);
+    EXPECT(fathom_fit_line2(col, 6, 0, FATHOM_FIT_TOTAL, &f), FATHOM_ERR_NOT_FINITE, "fathom_fit_line2", "points",
+           P_FINITE);
+    col[7] = INFINITY;
+    EXPECT(fathom_fit_plane_ransac(col, 4, 0, &o, &pl), FATHOM_ERR_NOT_FINITE, "fathom_fit_plane_ransac", "points",
+           P_FINITE);
+    EXPECT(fathom_fit_line_ransac(col, 6, 0, 2, &o, &f), FATHOM_ERR_NOT_FINITE, "fathom_fit_line_ransac", "points",
+           P_FINITE);
+    col[7] = 1;
+    /* a NaN in the stride's gap is not read (checked in the stride tests); one past count is not read either */
+    col[9] = NAN;
+    CHECK_OK(fathom_fit_line3(col, 3, 0, &f));
+    EXPECT(fathom_fit_line3(col, 0, 0, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line3", "count", P_ANY);
+    EXPECT(fathom_fit_line2(col, 0, 0, 0, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line2", "count", P_ANY);
+    EXPECT(fathom_fit_plane(col, 0, 0, &pl), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane", "count", P_ANY);
+    EXPECT(fathom_fit_plane_ransac(col, 0, 0, &o, &pl), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane_ransac", "count",
+           P_ANY);
+    EXPECT(fathom_fit_line_ransac(col, 0, 0, 3, &o, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line_ransac", "count",
+           P_ANY);
+    EXPECT(fathom_fit_line3(col, 3, 16, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line3", "stride", P_ANY);
+    EXPECT(fathom_fit_line3(col, 3, 28, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line3", "stride", P_ANY);
+    EXPECT(fathom_fit_line2(col, 3, 8, 1, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line2", "stride", P_ANY);
+    CHECK_OK(fathom_fit_line2(col, 3, 24, 1, &f));
+    EXPECT(fathom_fit_line3(col, (size_t)-1 / 16, 24, &f), FATHOM_ERR_OVERFLOW, "fathom_fit_line3", NULL, P_ANY);
+    EXPECT(fathom_fit_line3(col, (size_t)-1, 0, &f), FATHOM_ERR_OVERFLOW, "fathom_fit_line3", "count", P_ANY);
+    EXPECT(fathom_fit_line3((const double *)((const char *)col + 4), 3, 0, &f), FATHOM_ERR_OUT_OF_RANGE,
+           "fathom_fit_line3", NULL, "align");
+    EXPECT(fathom_fit_line3(NULL, 3, 0, &f), FATHOM_ERR_NULL_POINTER, "fathom_fit_line3", "points", P_NULL);
+    EXPECT(fathom_fit_line3(col, 3, 0, NULL), FATHOM_ERR_NULL_POINTER, "fathom_fit_line3", "out", P_NULL);
+    EXPECT(fathom_fit_line2(col, 3, 0, 2, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line2", "method", P_ANY);
+    EXPECT(fathom_fit_plane(NULL, 3, 0, &pl), FATHOM_ERR_NULL_POINTER, "fathom_fit_plane", "points", P_NULL);
+    EXPECT(fathom_fit_plane(col, 3, 0, NULL), FATHOM_ERR_NULL_POINTER, "fathom_fit_plane", "out", P_NULL);
+    EXPECT(fathom_fit_line_ransac(col, 3, 0, 4, &o, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line_ransac",
+           "dimensions", P_ANY);
+    EXPECT(fathom_fit_line_ransac(col, 3, 0, 3, NULL, &f), FATHOM_ERR_NULL_POINTER, "fathom_fit_line_ransac",
+           "options", P_NULL);
+    EXPECT(fathom_fit_plane_ransac(col, 3, 0, &o, NULL), FATHOM_ERR_NULL_POINTER, "fathom_fit_plane_ransac", "out",
+           P_NULL);
+    o.threshold = 0;
+    EXPECT(fathom_fit_plane_ransac(col, 3, 0, &o, &pl), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane_ransac",
+           "threshold", P_ANY);
+    o.threshold = NAN;
+    EXPECT(fathom_fit_line_ransac(col, 3, 0, 3, &o, &f), FATHOM_ERR_NOT_FINITE, "fathom_fit_line_ransac", "threshold",
+           P_FINITE);
+    o.threshold = 0.1;
+    o.iterations = 0;
+    EXPECT(fathom_fit_plane_ransac(col, 3, 0, &o, &pl), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane_ransac",
+           "iterations", P_ANY);
+}
+
+int main(void) {
+    test_line2();
+    test_line3_plane();
+    test_ransac();
+    test_bad();
+    return check_summary("test_fits");
+}
