@@ -1,5 +1,6 @@
 /// Caller-owned double-precision points for the fits: point i's coordinates are `dimensions` consecutive
-/// doubles at i * stride. Validated once (`init`); the fits then read without checks.
+/// doubles at i * stride. The layout is validated by `init`; finiteness by the first pass over the points
+/// (`Moments`), which every fit makes.
 public struct FitPoints: @unchecked Sendable {
     public let base: UnsafePointer<Double>
     public let count: Int
@@ -9,7 +10,7 @@ public struct FitPoints: @unchecked Sendable {
     public let dimensions: Int
 
     /// Validates: count >= 1, byte stride a multiple of 8 and >= 8 * dimensions (0 = packed), 8-byte alignment,
-    /// no size overflow, every coordinate finite.
+    /// no size overflow.
     public init(base: UnsafePointer<Double>, count: Int, strideBytes: Int, dimensions: Int) throws(FathomError) {
         precondition(dimensions == 2 || dimensions == 3)
         guard count >= 1 else { throw FathomError(.outOfRange, "count must be >= 1, got \(count)") }
@@ -25,12 +26,6 @@ public struct FitPoints: @unchecked Sendable {
         self.count = count
         self.stride = bytes / 8
         self.dimensions = dimensions
-        for i in 0..<count {
-            let p = base + i &* self.stride
-            for c in 0..<dimensions where !p[c].isFinite {
-                throw FathomError(.notFinite, "points[\(i)] has a non-finite coordinate \(p[c])")
-            }
-        }
     }
 
     /// Point i, with z = 0 for 2D points (no bounds check).
@@ -58,6 +53,50 @@ public struct FitPoints: @unchecked Sendable {
     }
 }
 
+extension FitPoints {
+    /// Calls `body(x, y, z, lanes)` with the points four at a time, one coordinate per vector (z = 0 in 2D); the last
+    /// group is padded with copies of point 0 and `lanes` says how many are real. Packed 2D and 3D points are read
+    /// with three (or two) vector loads per group.
+    @inline(__always)
+    func forEachQuad(_ body: (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, Int) -> Void) {
+        let whole = count & ~3
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        if dimensions == 3, stride == 3 {
+            while i < whole {
+                let offset = i &* 24
+                let a = raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)        // x0 y0 z0 x1
+                let b = raw.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD4<Double>.self)  // y1 z1 x2 y2
+                let c = raw.loadUnaligned(fromByteOffset: offset &+ 64, as: SIMD4<Double>.self)  // z2 x3 y3 z3
+                body(SIMD4(a[0], a[3], b[2], c[1]), SIMD4(a[1], b[0], b[3], c[2]), SIMD4(a[2], b[1], c[0], c[3]), 4)
+                i &+= 4
+            }
+        } else if dimensions == 2, stride == 2 {
+            while i < whole {
+                let offset = i &* 16
+                let a = raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)        // x0 y0 x1 y1
+                let b = raw.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD4<Double>.self)  // x2 y2 x3 y3
+                body(SIMD4(a[0], a[2], b[0], b[2]), SIMD4(a[1], a[3], b[1], b[3]), .zero, 4)
+                i &+= 4
+            }
+        } else {
+            while i < whole {
+                let p0 = self[i], p1 = self[i &+ 1], p2 = self[i &+ 2], p3 = self[i &+ 3]
+                body(SIMD4(p0.x, p1.x, p2.x, p3.x), SIMD4(p0.y, p1.y, p2.y, p3.y), SIMD4(p0.z, p1.z, p2.z, p3.z), 4)
+                i &+= 4
+            }
+        }
+        guard i < count else { return }
+        let pad = self[0]
+        var x = SIMD4(repeating: pad.x), y = SIMD4(repeating: pad.y), z = SIMD4(repeating: pad.z)
+        for lane in 0..<(count &- i) {
+            let p = self[i &+ lane]
+            x[lane] = p.x; y[lane] = p.y; z[lane] = p.z
+        }
+        body(x, y, z, count &- i)
+    }
+}
+
 /// Centroid and covariance of a point set, accumulated about the first point (numerically close to a
 /// two-pass computation while reading the points once), and the largest coordinate magnitude.
 struct Moments {
@@ -67,24 +106,31 @@ struct Moments {
     var largestCoordinate: Double
     var count: Int
 
-    init(_ points: FitPoints) {
+    /// One pass over the points; throws `.notFinite` naming the first point with a NaN or infinite coordinate.
+    init(_ points: FitPoints) throws(FathomError) {
         let n = points.count
         let origin = points[0]
-        var s = SIMD3<Double>.zero
-        var sxx = 0.0, sxy = 0.0, sxz = 0.0, syy = 0.0, syz = 0.0, szz = 0.0
-        var largest = SIMD3<Double>.zero
-        for i in 0..<n {
-            let p = points[i]
-            let q = p - origin
-            s += q
-            sxx += q.x * q.x; sxy += q.x * q.y; sxz += q.x * q.z
-            syy += q.y * q.y; syz += q.y * q.z; szz += q.z * q.z
-            largest = pointwiseMax(largest, SIMD3(abs(p.x), abs(p.y), abs(p.z)))
+        let ox = SIMD4(repeating: origin.x), oy = SIMD4(repeating: origin.y), oz = SIMD4(repeating: origin.z)
+        var sx = SIMD4<Double>.zero, sy = sx, sz = sx, sxx = sx, syy = sx, szz = sx, sxy = sx, syz = sx, szx = sx
+        var largest = SIMD4<Double>.zero
+        points.forEachQuad { x, y, z, _ in
+            // Padding copies point 0: q = 0 adds nothing.
+            let qx = x - ox, qy = y - oy, qz = z - oz
+            sx += qx; sy += qy; sz += qz
+            sxx += qx * qx; syy += qy * qy; szz += qz * qz
+            sxy += qx * qy; syz += qy * qz; szx += qz * qx
+            largest = lanesMax(largest, lanesMax(lanesMax(magnitude(x), magnitude(y)), magnitude(z)))
         }
-        let m = s / Double(n), inverse = 1 / Double(n)
+        let s = SIMD3(sx.sum(), sy.sum(), sz.sum())
+        let squares = SIMD3(sxx.sum(), syy.sum(), szz.sum()), products = SIMD3(sxy.sum(), syz.sum(), szx.sum())
+        guard (s + squares + products).sum().isFinite else {
+            let bad = (0..<n).first { !(points[$0] * 0).sum().isZero }!
+            throw FathomError(.notFinite, "points[\(bad)] has a non-finite coordinate: \(points[bad])")
+        }
+        let inverse = 1 / Double(n), m = s * inverse
         centroid = origin + m
-        xx = sxx * inverse - m.x * m.x; xy = sxy * inverse - m.x * m.y; xz = sxz * inverse - m.x * m.z
-        yy = syy * inverse - m.y * m.y; yz = syz * inverse - m.y * m.z; zz = szz * inverse - m.z * m.z
+        xx = squares.x * inverse - m.x * m.x; yy = squares.y * inverse - m.y * m.y; zz = squares.z * inverse - m.z * m.z
+        xy = products.x * inverse - m.x * m.y; yz = products.y * inverse - m.y * m.z; xz = products.z * inverse - m.z * m.x
         largestCoordinate = largest.max()
         count = n
     }
@@ -114,4 +160,18 @@ func canonicalSign(_ v: SIMD3<Double>) -> SIMD3<Double> {
     let a = SIMD3(abs(v.x), abs(v.y), abs(v.z))
     let largest = a.x >= a.y && a.x >= a.z ? v.x : (a.y >= a.z ? v.y : v.z)
     return largest < 0 ? -v : v
+}
+
+/// |v| per lane.
+@inline(__always)
+func magnitude(_ v: SIMD4<Double>) -> SIMD4<Double> { lanesMax(v, -v) }
+
+@inline(__always)
+func lanesMax(_ a: SIMD4<Double>, _ b: SIMD4<Double>) -> SIMD4<Double> {
+    SIMD4(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z), Swift.max(a.w, b.w))
+}
+
+@inline(__always)
+func lanesMin(_ a: SIMD4<Double>, _ b: SIMD4<Double>) -> SIMD4<Double> {
+    SIMD4(Swift.min(a.x, b.x), Swift.min(a.y, b.y), Swift.min(a.z, b.z), Swift.min(a.w, b.w))
 }

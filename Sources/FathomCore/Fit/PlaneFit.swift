@@ -20,20 +20,22 @@ extension PlaneFit {
     /// (second spread <= 1e-6 of the largest).
     public static func fit(_ points: FitPoints) throws(FathomError) -> PlaneFit {
         guard points.count >= 3 else { throw FathomError(.degenerate, "a plane needs at least 3 points, got \(points.count)") }
-        let moments = Moments(points)
+        let moments = try Moments(points)
         let (values, vectors) = try moments.principalAxes(dimensions: 3)
         try moments.requireSpread(values[2])
         guard values[1].squareRoot() > 1e-6 * values[2].squareRoot() else {
             throw FathomError(.degenerate, "the \(points.count) points are collinear: no unique plane through them")
         }
-        var plane = PlaneFit(point: moments.centroid, normal: canonicalSign(vectors[0]), rms: 0, maxResidual: 0, used: points.count)
-        var sumSquares = 0.0
-        for i in 0..<points.count {
-            let r = abs(plane.distance(points[i]))
-            sumSquares += r * r
-            plane.maxResidual = Swift.max(plane.maxResidual, r)
+        let c = moments.centroid, normal = canonicalSign(vectors[0])
+        var sumSquares = SIMD4<Double>.zero, largest = SIMD4<Double>.zero
+        points.forEachQuad { x, y, z, lanes in
+            let d = (x - c.x) * normal.x + (y - c.y) * normal.y + (z - c.z) * normal.z
+            var d2 = d * d
+            largest = lanesMax(largest, d2)  // padding repeats point 0: harmless here, excluded from the sum
+            if lanes < 4 { for lane in lanes..<4 { d2[lane] = 0 } }
+            sumSquares += d2
         }
-        plane.rms = (sumSquares / Double(points.count)).squareRoot()
-        return plane
+        return PlaneFit(point: c, normal: normal, rms: (sumSquares.sum() / Double(points.count)).squareRoot(),
+                        maxResidual: largest.max().squareRoot(), used: points.count)
     }
 }

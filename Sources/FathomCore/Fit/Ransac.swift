@@ -50,8 +50,8 @@ struct CentredPoints {
     let centroid: SIMD3<Double>
     var x: [Float], y: [Float], z: [Float]
 
-    init(_ points: FitPoints) {
-        centroid = Moments(points).centroid
+    init(_ points: FitPoints) throws(FathomError) {
+        centroid = try Moments(points).centroid
         let c = centroid
         x = (0..<points.count).map { Float(points[$0].x - c.x) }
         y = (0..<points.count).map { Float(points[$0].y - c.y) }
@@ -107,7 +107,7 @@ extension PlaneFit {
     /// centroid, then a least-squares refit on the best triple's inliers (selected in double precision).
     public static func ransac(_ points: FitPoints, _ options: RansacOptions) throws(FathomError) -> PlaneFit {
         guard points.count >= 3 else { throw FathomError(.degenerate, "a plane needs at least 3 points, got \(points.count)") }
-        let centred = CentredPoints(points)
+        let centred = try CentredPoints(points)
         var random = SplitMix64(state: options.seed)
         var best: (normal: SIMD3<Double>, anchor: SIMD3<Double>, inliers: Int)?
         for _ in 0..<options.iterations {
@@ -132,7 +132,7 @@ extension LineFit {
     /// pair's inliers (selected in double precision).
     public static func ransac(_ points: FitPoints, _ options: RansacOptions) throws(FathomError) -> LineFit {
         guard points.count >= 2 else { throw FathomError(.degenerate, "a line needs at least 2 points, got \(points.count)") }
-        let centred = CentredPoints(points)
+        let centred = try CentredPoints(points)
         var random = SplitMix64(state: options.seed)
         var best: (direction: SIMD3<Double>, anchor: SIMD3<Double>, inliers: Int)?
         for _ in 0..<options.iterations {

@@ -35,7 +35,7 @@ public let worldUp = SIMD3<Float>(0, 1, 0)
 public func componentAbs(_ v: SIMD3<Float>) -> SIMD3<Float> { pointwiseMax(v, -v) }
 
 @inlinable
-public func componentAbs(_ v: SIMD3<Double>) -> SIMD3<Double> { pointwiseMax(v, -v) }
+public func componentAbs(_ v: SIMD3<Double>) -> SIMD3<Double> { lanesMax(v, -v) }
 
 /// "(x, y, z)" for messages.
 public func describe(_ v: SIMD3<Float>) -> String { "(\(v.x), \(v.y), \(v.z))" }
@@ -60,5 +60,10 @@ public func lanesMin(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
 
 @inlinable @inline(__always)
 public func lanesMax(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
+    SIMD3(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z))
+}
+
+@inlinable @inline(__always)
+public func lanesMax(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
     SIMD3(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z))
 }
