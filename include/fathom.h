@@ -963,7 +963,8 @@ typedef struct fathom_coverage_options {
     uint32_t goal;                  /**< views per face for it to be complete, >= 1, default 10 (the app's) */
     uint32_t cells;                 /**< each face is split into cells x cells cells, 1...64, default 4 */
     uint32_t rings, sectors;        /**< view-direction bins: rings of equal height (equal area) x sectors of equal
-                                         azimuth about +y, each 1...256, defaults 4 and 12 */
+                                         azimuth about +y, each 1...256 with rings * sectors <= 4096, defaults 4, 12.
+                                         Directions are from the centre of the (floor-clamped) box to the camera. */
     int32_t hemisphere;             /**< 1: bins cover the upper hemisphere only (directions below the box centre's
                                          height count in the lowest ring); 0: the whole sphere; -1 (default): 1
                                          when the box has a floor */
@@ -1038,7 +1039,7 @@ void fathom_coverage_destroy(fathom_coverage *coverage);
 fathom_status fathom_coverage_record(fathom_coverage *coverage, const fathom_pose *camera_to_world,
                                      const fathom_intrinsics *intrinsics, fathom_view_result *out);
 
-/** Records `count` views in order, as fathom_coverage_record each; out[count] may be NULL. A pose that is not
+/** Records `count` >= 1 views in order, as fathom_coverage_record each; out[count] may be NULL. A pose that is not
  *  rigid stops the call with its index in the message; the views before it stay recorded. */
 fathom_status fathom_coverage_record_batch(fathom_coverage *coverage, const fathom_pose *cameras_to_world, size_t count,
                                            const fathom_intrinsics *intrinsics, fathom_view_result *out);
@@ -1122,11 +1123,13 @@ void fathom_motion_destroy(fathom_motion *motion);
 /** Feeds one pose taken at `timestamp` nanoseconds (any origin). The first pose starts the capture clock (the
  *  first capture is due intervals[2] later). A timestamp equal to the last accepted one is skipped
  *  (state->skipped = 1, nothing else changes); an earlier one is FATHOM_ERR_OUT_OF_RANGE and changes nothing.
- *  Velocity = position difference / time difference of consecutive accepted poses. `out` may be NULL. */
+ *  Velocity = position difference / time difference of consecutive accepted poses; the first velocity after the
+ *  first pose or a gap is taken as it is (smoothing blends from there). A skipped pose clears the per-update flags
+ *  captured and restarted. `out` may be NULL. */
 fathom_status fathom_motion_update(fathom_motion *motion, int64_t timestamp, const fathom_pose *camera_to_world,
                                    fathom_motion_state *out);
 
-/** Feeds `count` poses in order, as fathom_motion_update each; out (count states) may be NULL. Stops at the first
+/** Feeds `count` >= 1 poses in order, as fathom_motion_update each; out (count states) may be NULL. Stops at the first
  *  bad pose or timestamp with its index in the message; the poses before it stay applied. */
 fathom_status fathom_motion_update_batch(fathom_motion *motion, const int64_t *timestamps, const fathom_pose *cameras_to_world,
                                          size_t count, fathom_motion_state *out);
@@ -1140,7 +1143,7 @@ fathom_status fathom_motion_reset(fathom_motion *motion);
 /** Summary of a whole recorded trajectory (speeds from consecutive poses, unsmoothed unless the options say). */
 typedef struct fathom_trajectory_summary {
     double duration;            /**< last - first timestamp, seconds */
-    double path_length;         /**< sum of distances between consecutive poses, meters */
+    double path_length;         /**< sum of the steps' distances (between consecutive accepted poses), meters */
     float speed_p10, speed_p50, speed_p90, speed_max;   /**< percentiles of the per-step speeds (nearest rank), m/s */
     double time_too_slow;       /**< seconds of steps whose guidance was TOO_SLOW */
     double time_too_fast;       /**< ... TOO_FAST */
@@ -1154,7 +1157,7 @@ typedef struct fathom_trajectory_summary {
 fathom_status fathom_trajectory_summarize(const int64_t *timestamps, const fathom_pose *cameras_to_world, size_t count,
                                           const fathom_motion_options *options, fathom_trajectory_summary *out);
 
-/** Frame selection for a reconstruction: pose 0 is selected, then every pose that is at least `min_distance`
+/** Frame selection for a reconstruction among `count` >= 1 poses: pose 0 is selected, then every pose that is at least `min_distance`
  *  meters from the last selected one or turned at least `min_angle` radians from it (either threshold may be
  *  INFINITY to ignore it; at least one must be finite and > 0). Writes the selected indices (ascending) into
  *  out_indices; *out_count gets how many; if that exceeds capacity, the first `capacity` are written and

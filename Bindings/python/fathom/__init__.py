@@ -22,6 +22,10 @@ and back-projects it to points, samples the depth under an RGB pixel, and measur
 :func:`mask_endpoints` finds head and tail candidates in a segmentation mask. Least-squares and RANSAC fits:
 :func:`fit_line_2d`, :func:`fit_line_3d`, :func:`fit_line_ransac`, :func:`fit_plane`, :func:`fit_plane_ransac`.
 
+Capture guidance: :class:`Coverage` counts the views of each face of a :class:`Box` (with cells, view-direction
+bins and where to go next); :class:`Motion` turns timestamped poses (int nanoseconds) into speed, :class:`Guidance`
+and the app's capture interval; :func:`summarize_trajectory` and :func:`select_frames` work on whole recordings.
+
 Plotting helpers (matplotlib, the optional ``plot`` extra) are in :mod:`fathom.plot`.
 """
 
@@ -65,6 +69,27 @@ from .geometry import (
     quat_to_matrix,
     version,
     version_number,
+)
+from .guidance import (
+    INCH,
+    MOTION_STATE_DTYPE,
+    VIEW_RESULT_DTYPE,
+    Coverage,
+    CoverageOptions,
+    CoverageSummary,
+    FaceCoverage,
+    Guidance,
+    Motion,
+    MotionOptions,
+    MotionState,
+    NextView,
+    TrajectorySummary,
+    ViewResult,
+    ViewStatus,
+    ns_to_seconds,
+    seconds_to_ns,
+    select_frames,
+    summarize_trajectory,
 )
 from .length import (
     KeypointDepth,
@@ -112,8 +137,11 @@ __all__ = [
     "CORNER_NAMES",
     "FACE_NAMES",
     "HIT_DTYPE",
+    "INCH",
+    "MOTION_STATE_DTYPE",
     "NO_HIT",
     "RIGID_TOLERANCE",
+    "VIEW_RESULT_DTYPE",
     "Anchor",
     "Bounds",
     "Box",
@@ -122,10 +150,14 @@ __all__ = [
     "CenterScale",
     "ClosedHandleError",
     "Corner",
+    "Coverage",
+    "CoverageOptions",
+    "CoverageSummary",
     "DegenerateError",
     "DepthFormat",
     "DepthFrame",
     "Face",
+    "FaceCoverage",
     "Faces",
     "FathomError",
     "FathomIOError",
@@ -133,6 +165,7 @@ __all__ = [
     "FathomOverflowError",
     "FormatError",
     "FusedTag",
+    "Guidance",
     "Hit",
     "Intrinsics",
     "InvalidStateError",
@@ -148,6 +181,10 @@ __all__ = [
     "LineMethod",
     "Mesh",
     "MeshClass",
+    "Motion",
+    "MotionOptions",
+    "MotionState",
+    "NextView",
     "NoDataError",
     "NotABoxError",
     "NotFiniteError",
@@ -164,6 +201,9 @@ __all__ = [
     "Projection",
     "Ray",
     "Sampling",
+    "TrajectorySummary",
+    "ViewResult",
+    "ViewStatus",
     "__version__",
     "as_mask",
     "camera_ray",
@@ -184,6 +224,7 @@ __all__ = [
     "library_path",
     "make_rays",
     "mask_endpoints",
+    "ns_to_seconds",
     "place_label",
     "project",
     "quat_angle_between",
@@ -200,7 +241,10 @@ __all__ = [
     "ray_sphere",
     "ray_triangle",
     "rotate_covariance",
+    "seconds_to_ns",
+    "select_frames",
     "snap_vertical",
+    "summarize_trajectory",
     "tag_world_pose",
     "tap_box_face",
     "tap_floor_height",

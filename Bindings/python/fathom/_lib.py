@@ -18,7 +18,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_size_t, c_uint8, c_uint32, c_uint64, c_void_p
+from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_int64, c_size_t, c_uint8, c_uint32, c_uint64, c_void_p
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -287,13 +287,130 @@ class LengthStruct(ctypes.Structure):
     ]
 
 
+class CoverageOptionsStruct(ctypes.Structure):
+    """``fathom_coverage_options``: settings of a coverage tracker (see :class:`fathom.CoverageOptions`)."""
+
+    _fields_ = [
+        ("goal", c_uint32),
+        ("cells", c_uint32),
+        ("rings", c_uint32),
+        ("sectors", c_uint32),
+        ("hemisphere", c_int32),
+        ("exclude_bottom", c_int32),
+        ("min_distance", c_float),
+        ("max_distance", c_float),
+        ("min_in_view", c_float),
+        ("min_separation_angle", c_float),
+        ("min_separation_distance", c_float),
+    ]
+
+
+class ViewResultStruct(ctypes.Structure):
+    """``fathom_view_result``: what recording one view did (see :data:`fathom.VIEW_RESULT_DTYPE`)."""
+
+    _fields_ = [
+        ("status", c_uint32),
+        ("face", c_uint32),
+        ("cell", c_uint32),
+        ("bin", c_uint32),
+        ("distance", c_float),
+        ("completed_face", c_uint32),
+    ]
+
+
+class FaceCoverageStruct(ctypes.Structure):
+    """``fathom_face_coverage``: one face's coverage with the app's colour and opacity."""
+
+    _fields_ = [
+        ("count", c_uint32),
+        ("progress", c_float),
+        ("color", c_float * 3),
+        ("opacity", c_float),
+        ("complete", c_uint32),
+        ("needed", c_uint32),
+    ]
+
+
+class CoverageSummaryStruct(ctypes.Structure):
+    """``fathom_coverage_summary``: a coverage tracker's totals."""
+
+    _fields_ = [
+        ("views", c_uint64),
+        ("counted", c_uint64),
+        ("faces_complete", c_uint32),
+        ("faces_needed", c_uint32),
+        ("complete", c_uint32),
+        ("angular_score", c_float),
+    ]
+
+
+class MotionOptionsStruct(ctypes.Structure):
+    """``fathom_motion_options``: settings of a motion tracker (see :class:`fathom.MotionOptions`)."""
+
+    _fields_ = [
+        ("time_constant", c_float),
+        ("slow_speed", c_float),
+        ("brisk_speed", c_float),
+        ("fast_speed", c_float),
+        ("slightly", c_float),
+        ("max_gap", c_float),
+        ("intervals", c_float * 3),
+    ]
+
+
+class MotionStateStruct(ctypes.Structure):
+    """``fathom_motion_state``: a motion tracker's state (see :data:`fathom.MOTION_STATE_DTYPE`)."""
+
+    _fields_ = [
+        ("timestamp", c_int64),
+        ("velocity", Vec3),
+        ("speed", c_float),
+        ("angular_speed", c_float),
+        ("guidance", c_uint32),
+        ("capture_interval", c_float),
+        ("time_to_capture", c_float),
+        ("captured", c_uint32),
+        ("skipped", c_uint32),
+        ("restarted", c_uint32),
+    ]
+
+
+class TrajectorySummaryStruct(ctypes.Structure):
+    """``fathom_trajectory_summary``: path length, speed percentiles and time out of the speed band."""
+
+    _fields_ = [
+        ("duration", c_double),
+        ("path_length", c_double),
+        ("speed_p10", c_float),
+        ("speed_p50", c_float),
+        ("speed_p90", c_float),
+        ("speed_max", c_float),
+        ("time_too_slow", c_double),
+        ("time_too_fast", c_double),
+        ("angular_speed_max", c_float),
+        ("steps", c_uint64),
+    ]
+
+
 class MeshOpaque(ctypes.Structure):
     """``fathom_mesh``: opaque. Only ``POINTER(MeshOpaque)`` is ever used, a type of its own, so a
     pointer to another kind of handle is refused by ctypes instead of reaching the library."""
 
 
+class CoverageOpaque(ctypes.Structure):
+    """``fathom_coverage``: opaque (a face-coverage tracker); only ``POINTER(CoverageOpaque)`` is used."""
+
+
+class MotionOpaque(ctypes.Structure):
+    """``fathom_motion``: opaque (a camera-speed tracker); only ``POINTER(MotionOpaque)`` is used."""
+
+
 #: The header's opaque handle types (declared, never defined) and their ctypes stand-ins.
-OPAQUE: dict[str, type[ctypes.Structure]] = {"fathom_mesh": MeshOpaque}
+OPAQUE: dict[str, type[ctypes.Structure]] = {
+    "fathom_mesh": MeshOpaque,
+    "fathom_coverage": CoverageOpaque,
+    "fathom_motion": MotionOpaque,
+}
 
 #: The header's struct names and their ctypes mirrors.
 STRUCTS: dict[str, type[ctypes.Structure]] = {
@@ -319,6 +436,13 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
     "fathom_ransac_options": RansacOptionsStruct,
     "fathom_length_options": LengthOptionsStruct,
     "fathom_length": LengthStruct,
+    "fathom_coverage_options": CoverageOptionsStruct,
+    "fathom_view_result": ViewResultStruct,
+    "fathom_face_coverage": FaceCoverageStruct,
+    "fathom_coverage_summary": CoverageSummaryStruct,
+    "fathom_motion_options": MotionOptionsStruct,
+    "fathom_motion_state": MotionStateStruct,
+    "fathom_trajectory_summary": TrajectorySummaryStruct,
 }
 
 #: ``fathom_status`` and the header's other enums are C ints.
@@ -409,6 +533,20 @@ CONSTANTS: dict[str, float] = {
     "FATHOM_KEYPOINT_NEAREST": 0,
     "FATHOM_KEYPOINT_MEDIAN": 1,
     "FATHOM_KEYPOINT_PLANE": 2,
+    # fathom_view_status
+    "FATHOM_VIEW_COUNTED": 0,
+    "FATHOM_VIEW_MISSED": 1,
+    "FATHOM_VIEW_TOO_CLOSE": 2,
+    "FATHOM_VIEW_TOO_FAR": 3,
+    "FATHOM_VIEW_OUT_OF_FRAME": 4,
+    "FATHOM_VIEW_TOO_SIMILAR": 5,
+    # fathom_guidance
+    "FATHOM_GUIDANCE_UNKNOWN": 0,
+    "FATHOM_GUIDANCE_TOO_SLOW": 1,
+    "FATHOM_GUIDANCE_SLIGHTLY_SLOW": 2,
+    "FATHOM_GUIDANCE_OK": 3,
+    "FATHOM_GUIDANCE_SLIGHTLY_FAST": 4,
+    "FATHOM_GUIDANCE_TOO_FAST": 5,
 }
 
 # Pointer types used by several modules.
@@ -428,6 +566,12 @@ PlaneFitPtr = POINTER(PlaneFitStruct)
 RansacOptionsPtr = POINTER(RansacOptionsStruct)
 LengthOptionsPtr = POINTER(LengthOptionsStruct)
 LengthPtr = POINTER(LengthStruct)
+CoveragePtr = POINTER(CoverageOpaque)
+MotionPtr = POINTER(MotionOpaque)
+CoverageOptionsPtr = POINTER(CoverageOptionsStruct)
+ViewResultPtr = POINTER(ViewResultStruct)
+MotionOptionsPtr = POINTER(MotionOptionsStruct)
+MotionStatePtr = POINTER(MotionStateStruct)
 
 # ------------------------------------------------------------------------------------------------
 # Loading

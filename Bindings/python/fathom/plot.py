@@ -1,8 +1,10 @@
 """Plotting helpers (optional: ``pip install "fathom[plot]"`` for matplotlib).
 
 A picture of a box with the points around it answers "is the box where the object is?" faster
-than numbers do, a picture of a mesh with the rays cast at it answers "what did the tap hit?", and a
-depth map with the fish's mask, keypoints and measured segment answers "what was measured?".
+than numbers do, a picture of a mesh with the rays cast at it answers "what did the tap hit?", a
+depth map with the fish's mask, keypoints and measured segment answers "what was measured?", and the
+box's faces in the capture app's colours, the view-direction heat map and the speed over time with its
+guidance bands answer "what is left to capture, and how fast may I walk?".
 The helpers draw on a matplotlib 3D axes and return it, so they compose with the rest of a
 notebook's plotting. World +y is drawn up.
 """
@@ -17,6 +19,7 @@ from ._arrays import ArrayLike, point_buffer
 from .box import Box
 from .depth import DepthFrame, as_mask
 from .fits import LineFit
+from .guidance import INCH, MOTION_STATE_DTYPE, Coverage, Guidance, MotionOptions
 from .length import Length
 from .mesh import Mesh
 from .obb import OrientedBox
@@ -25,13 +28,18 @@ from .raycast import HIT_DTYPE, NO_HIT, _ray_array
 __all__ = [
     "BOX_EDGES",
     "CLASS_COLORS",
+    "FACE_CORNERS",
+    "GUIDANCE_COLORS",
     "plot_box",
+    "plot_coverage",
     "plot_depth",
     "plot_hits",
     "plot_length_points",
     "plot_mesh",
     "plot_points",
     "plot_rays",
+    "plot_speed",
+    "plot_view_bins",
 ]
 
 #: Face colours by :class:`fathom.MeshClass` value (NONE, WALL, FLOOR, CEILING, TABLE, SEAT, WINDOW, DOOR).
@@ -45,6 +53,25 @@ BOX_EDGES: tuple[tuple[int, int], ...] = (
     (4, 5), (5, 6), (6, 7), (7, 4),  # back face
     (0, 4), (1, 5), (2, 6), (3, 7),  # front to back
 )
+
+#: The 4 corners of each face in :class:`fathom.Face` order (FATHOM_CORNER_* indices, going around the face).
+FACE_CORNERS: tuple[tuple[int, int, int, int], ...] = (
+    (0, 1, 2, 3),  # front (local -z)
+    (0, 3, 7, 4),  # left (local -x)
+    (1, 5, 6, 2),  # right (local +x)
+    (3, 2, 6, 7),  # bottom (local -y)
+    (0, 4, 5, 1),  # top (local +y)
+    (4, 5, 6, 7),  # back (local +z)
+)
+
+#: Band colours of :func:`plot_speed` by :class:`fathom.Guidance`.
+GUIDANCE_COLORS: dict[Guidance, str] = {
+    Guidance.TOO_SLOW: "tab:red",
+    Guidance.SLIGHTLY_SLOW: "gold",
+    Guidance.OK: "tab:green",
+    Guidance.SLIGHTLY_FAST: "gold",
+    Guidance.TOO_FAST: "tab:red",
+}
 
 
 def _pyplot() -> Any:
@@ -353,4 +380,128 @@ def plot_length_points(
                 label=f"length {length.value * 100:.1f} ± {length.sigma * 100:.1f} cm")
     if line is not None or length is not None:
         ax.legend(loc="upper right", fontsize="small")
+    return ax
+
+
+# ------------------------------------------------------------------------------------------------
+# Capture guidance
+# ------------------------------------------------------------------------------------------------
+
+
+def plot_coverage(coverage: Coverage, ax: Optional[Any] = None, *, counts: bool = True, edges: bool = True) -> Any:
+    """Draws the tracker's box with each face in the capture app's colour and opacity (yellow to cyan with
+    progress, clear once complete), the box's edges, and each face's ``count/goal`` at its centre (an excluded
+    bottom reads "not needed"). World +y is drawn up. Returns the 3D axes."""
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection  # type: ignore[import-untyped]
+
+    if not isinstance(coverage, Coverage):
+        raise TypeError(f"coverage must be a fathom.Coverage, got {type(coverage).__name__}")
+    faces = coverage.faces()
+    box = coverage.box
+    ax = _axes(ax)
+    corners = box.corners.astype(np.float64)
+    drawn = np.stack(_yup(corners), axis=-1)  # (8, 3) in plot axes
+    polygons = drawn[np.array(FACE_CORNERS)]  # (6, 4, 3)
+    for f, polygon in zip(faces, polygons):  # one collection per face, labelled with its name
+        ax.add_collection3d(Poly3DCollection([polygon], facecolors=[f.rgba], edgecolors="none", label=f.face.name.lower()))
+    if edges:
+        plot_box(box, ax, color="dimgray")
+    if counts:
+        goal = coverage.options.goal
+        for f, centre in zip(faces, box.faces.centers.astype(np.float64)):
+            x, y, z = _yup(centre)
+            text = f"{f.count}/{goal}" if f.needed else f"{f.count} (not needed)"
+            ax.text(x, y, z, text, ha="center", va="center", fontsize="small")
+    lo, hi = drawn.min(axis=0), drawn.max(axis=0)
+    pad = 0.1 * float((hi - lo).max())
+    ax.set_xlim(lo[0] - pad, hi[0] + pad)
+    ax.set_ylim(lo[1] - pad, hi[1] + pad)
+    ax.set_zlim(lo[2] - pad, hi[2] + pad)
+    ax.set_xlabel("x")
+    ax.set_ylabel("-z")
+    ax.set_zlabel("y (up)")
+    return ax
+
+
+def plot_view_bins(coverage: Coverage, ax: Optional[Any] = None, *, next_view: bool = True, cmap: str = "viridis") -> Any:
+    """Draws the view-direction bins as a heat map of counted views: azimuth (degrees from +x toward +z) across,
+    the direction's height y up (equal-area rings are equal-height bands: [0, 1] on a hemisphere, [-1, 1] on the
+    sphere), with the next-best direction (:meth:`fathom.Coverage.next_view`) marked by a star. Returns the 2D
+    axes."""
+    plt = _pyplot()
+    if not isinstance(coverage, Coverage):
+        raise TypeError(f"coverage must be a fathom.Coverage, got {type(coverage).__name__}")
+    counts, _ = coverage.bins()
+    if ax is None:
+        ax = plt.figure().add_subplot()
+    bottom = 0.0 if coverage.hemisphere else -1.0
+    image = ax.imshow(counts, origin="lower", extent=(0.0, 360.0, bottom, 1.0), aspect="auto", cmap=cmap,
+                      interpolation="nearest")
+    ax.figure.colorbar(image, ax=ax, label="counted views")
+    if next_view:
+        direction, _ = coverage.next_view(1.0)  # the direction does not depend on the distance
+        azimuth = np.degrees(np.arctan2(direction[2], direction[0])) % 360.0
+        ax.scatter([azimuth], [direction[1]], marker="*", s=250, color="tab:red", edgecolors="white",
+                   label="next view", zorder=3)
+        ax.legend(loc="upper right", fontsize="small")
+    ax.set_xlim(0, 360)
+    ax.set_ylim(bottom, 1)
+    ax.set_xlabel("azimuth (degrees, from +x toward +z)")
+    ax.set_ylabel("height y of the view direction")
+    return ax
+
+
+def plot_speed(
+    states: Any,
+    speeds: Optional[ArrayLike] = None,
+    ax: Optional[Any] = None,
+    *,
+    options: Optional[MotionOptions] = None,
+    inches: bool = False,
+) -> Any:
+    """Draws camera speed over time on the guidance bands (too slow, slightly slow, ok, slightly fast, too fast,
+    from ``options`` or the library's defaults) with the slow and fast thresholds as lines, and returns the 2D axes.
+
+    ``states`` is the :data:`fathom.MOTION_STATE_DTYPE` array of :meth:`fathom.Motion.update_many` (skipped poses
+    are dropped, poses without a speed (guidance UNKNOWN) leave a gap, automatic captures are marked), or (N,)
+    integer-nanosecond timestamps with ``speeds`` (N,) in m/s. Time is drawn in seconds from the first timestamp;
+    ``inches=True`` draws inches per second, the app's unit.
+    """
+    plt = _pyplot()
+    o = MotionOptions() if options is None else options
+    if not isinstance(o, MotionOptions):
+        raise TypeError(f"options must be a fathom.MotionOptions, got {type(o).__name__}")
+    captured: Optional[np.ndarray] = None
+    if speeds is None:
+        if not isinstance(states, np.ndarray) or states.dtype != MOTION_STATE_DTYPE or states.ndim != 1:
+            raise TypeError("states must be a fathom.MOTION_STATE_DTYPE array (Motion.update_many), or pass speeds")
+        kept = states[states["skipped"] == 0]
+        t = kept["timestamp"]
+        v = kept["speed"].astype(np.float64)
+        v[kept["guidance"] == int(Guidance.UNKNOWN)] = np.nan
+        captured = kept["captured"] != 0
+    else:
+        t = np.asarray(states)
+        v = np.asarray(speeds, dtype=np.float64)
+        if t.ndim != 1 or v.shape != t.shape:
+            raise ValueError(f"timestamps and speeds must have the same (N,) shape, got {t.shape} and {v.shape}")
+    time = (t - t[0]).astype(np.float64) * 1e-9 if len(t) else np.zeros(0)
+    scale = 1.0 / INCH if inches else 1.0
+    if ax is None:
+        ax = plt.figure().add_subplot()
+    finite = v[np.isfinite(v)]
+    top = max(float(finite.max()) * 1.1 if finite.size else 0.0, o.fast_speed * 1.3)
+    for guidance, (lo, hi) in o.bands().items():
+        if hi > lo:
+            ax.axhspan(lo * scale, min(hi, top) * scale, color=GUIDANCE_COLORS[guidance], alpha=0.15, linewidth=0,
+                       label=guidance.name.lower().replace("_", " "))
+    ax.axhline(o.slow_speed * scale, color="tab:red", linestyle="--", linewidth=0.8)
+    ax.axhline(o.fast_speed * scale, color="tab:red", linestyle="--", linewidth=0.8)
+    ax.plot(time, v * scale, color="black", linewidth=1.0, label="speed")
+    if captured is not None and captured.any():
+        ax.scatter(time[captured], v[captured] * scale, marker="o", s=18, color="tab:blue", zorder=3, label="capture")
+    ax.set_ylim(0, top * scale)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("speed (in/s)" if inches else "speed (m/s)")
+    ax.legend(loc="upper right", fontsize="small")
     return ax

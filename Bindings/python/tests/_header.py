@@ -16,6 +16,7 @@ typedef unsigned char uint8_t;
 typedef unsigned int uint32_t;
 typedef unsigned long uint64_t;
 typedef int int32_t;
+typedef long int64_t;
 """
 
 

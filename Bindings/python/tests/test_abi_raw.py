@@ -23,6 +23,8 @@ from fathom._lib import BatchOptionsStruct, BoxHitStruct, HitStruct, MeshInfoStr
 from fathom._lib import ObbStruct, PoseStruct, Quat, Vec3
 from fathom._lib import DepthFrameStruct, DepthSelectionStruct, LengthOptionsStruct, LengthStruct, LineFitStruct
 from fathom._lib import MaskStruct, PlaneFitStruct, RansacOptionsStruct
+from fathom._lib import CoverageOptionsStruct, CoveragePtr, CoverageSummaryStruct, FaceCoverageStruct, MotionOptionsStruct
+from fathom._lib import MotionPtr, MotionStateStruct, TrajectorySummaryStruct, ViewResultStruct
 
 pytest.importorskip("pycparser")
 from _header import Header, params  # noqa: E402
@@ -50,6 +52,16 @@ OPTIONAL = {
     ("fathom_length_polyline", "mask"),
     ("fathom_length_polyline", "options"),
     ("fathom_mask_endpoints", "out_axis"),
+    ("fathom_coverage_create", "options"),
+    ("fathom_coverage_record", "intrinsics"),
+    ("fathom_coverage_record", "out"),
+    ("fathom_coverage_record_batch", "intrinsics"),
+    ("fathom_coverage_record_batch", "out"),
+    ("fathom_coverage_bins", "out_directions"),
+    ("fathom_motion_create", "options"),
+    ("fathom_motion_update", "out"),
+    ("fathom_motion_update_batch", "out"),
+    ("fathom_trajectory_summarize", "options"),
 }
 
 CUBE = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=np.float32)
@@ -83,6 +95,80 @@ class Args:
         for m in self.made:
             _lib.FUNCTIONS["fathom_mesh_destroy"](m)  # NULL (never made) is allowed
         self.made.clear()
+        for c in getattr(self, "coverages", []):
+            _lib.FUNCTIONS["fathom_coverage_destroy"](c)
+        for m in getattr(self, "motions", []):
+            _lib.FUNCTIONS["fathom_motion_destroy"](m)
+        self.coverages, self.motions = [], []
+
+    def new_coverage(self) -> Any:
+        """A fresh coverage tracker for a unit box on a floor (freed by close())."""
+        out = CoveragePtr()
+        status = _lib.FUNCTIONS["fathom_coverage_create"].raw(self.box(floor=True), None, byref(out))
+        assert status == 0, _lib.fathom_last_error()
+        self.coverages = [*getattr(self, "coverages", []), out]
+        return out
+
+    def new_motion(self) -> Any:
+        """A fresh motion tracker (freed by close())."""
+        out = MotionPtr()
+        status = _lib.FUNCTIONS["fathom_motion_create"].raw(None, byref(out))
+        assert status == 0, _lib.fathom_last_error()
+        self.motions = [*getattr(self, "motions", []), out]
+        return out
+
+    def coverage_out(self) -> Any:
+        out = CoveragePtr()
+        self.coverages = [*getattr(self, "coverages", []), out]
+        return out
+
+    def motion_out(self) -> Any:
+        out = MotionPtr()
+        self.motions = [*getattr(self, "motions", []), out]
+        return out
+
+    @staticmethod
+    def camera(z: float = -2.0) -> Any:
+        """A camera at (0, 0.5, z) looking along +z (at the box at the origin)."""
+        m = np.eye(4)
+        m[:3, 0], m[:3, 2], m[:3, 3] = (-1, 0, 0), (0, 0, -1), (0, 0.5, z)
+        return byref(PoseStruct(Args.floats(m.T)))
+
+    @staticmethod
+    def cameras(n: int) -> Any:
+        poses = (PoseStruct * n)()
+        for i in range(n):
+            m = np.eye(4)
+            m[:3, 0], m[:3, 2], m[:3, 3] = (-1, 0, 0), (0, 0, -1), (0.1 * i, 0.5, -2.0)
+            poses[i] = PoseStruct(Args.floats(m.T))
+        return poses
+
+    def guidance_table(self) -> dict[str, Callable[[], list[Any]]]:
+        cov, mot, k = self.new_coverage, self.new_motion, self.intrinsics
+        times = lambda n: (ctypes.c_int64 * n)(*[10_000_000 * i for i in range(n)])  # noqa: E731
+        return {
+            "fathom_coverage_options_init": lambda: [byref(CoverageOptionsStruct())],
+            "fathom_coverage_create": lambda: [self.box(), byref(CoverageOptionsStruct(10, 4, 4, 12, -1, -1, 0, 1e9, 0, 0.1, 0.1)),
+                                               byref(self.coverage_out())],
+            "fathom_coverage_record": lambda: [cov(), self.camera(), k(), byref(ViewResultStruct())],
+            "fathom_coverage_record_batch": lambda: [cov(), self.cameras(3), 3, k(), (ViewResultStruct * 3)()],
+            "fathom_coverage_face": lambda: [cov(), 0, byref(FaceCoverageStruct())],
+            "fathom_coverage_get_summary": lambda: [cov(), byref(CoverageSummaryStruct())],
+            "fathom_coverage_cells": lambda: [cov(), 0, (c_uint32 * 16)(), 16],
+            "fathom_coverage_bins": lambda: [cov(), (c_uint32 * 48)(), (c_float * 144)(), 48],
+            "fathom_coverage_next_view": lambda: [cov(), 2.0, byref(Vec3()), byref(Vec3())],
+            "fathom_coverage_reset": lambda: [cov()],
+            "fathom_motion_options_init": lambda: [byref(MotionOptionsStruct())],
+            "fathom_motion_create": lambda: [
+                byref(MotionOptionsStruct(0.1, 0.1, 0.2, 0.3, 0.2, 0.5, (c_float * 3)(1, 2, 3))), byref(self.motion_out())
+            ],
+            "fathom_motion_update": lambda: [mot(), 5, self.camera(), byref(MotionStateStruct())],
+            "fathom_motion_update_batch": lambda: [mot(), times(3), self.cameras(3), 3, (MotionStateStruct * 3)()],
+            "fathom_motion_get_state": lambda: [mot(), byref(MotionStateStruct())],
+            "fathom_motion_reset": lambda: [mot()],
+            "fathom_trajectory_summarize": lambda: [times(3), self.cameras(3), 3, None, byref(TrajectorySummaryStruct())],
+            "fathom_trajectory_select": lambda: [self.cameras(3), 3, 0.05, float("inf"), (c_uint32 * 3)(), 3, byref(c_size_t())],
+        }
 
     @staticmethod
     def intrinsics() -> Any:
@@ -192,6 +278,7 @@ class Args:
             ],
             **self.raycast_table(),
             **self.depth_table(),
+            **self.guidance_table(),
         }
 
     def raycast_table(self) -> dict[str, Callable[[], list[Any]]]:
@@ -439,3 +526,46 @@ def test_failed_edit_leaves_box_unchanged(args: Args) -> None:
         status, message = _status(name, [byref(c), *extra])
         assert status != 0, name
         assert bytes(c) == before, f"{name} changed the box on failure ({message})"
+
+
+# -- capture guidance -------------------------------------------------------------------------------
+
+
+def test_coverage_cells_and_bins_capacity(args: Args) -> None:
+    cov = args.new_coverage()
+    counts = (c_uint32 * 16)(*([7] * 16))
+    status, message = _status("fathom_coverage_cells", [cov, 0, counts, 15])
+    assert status == 5 and "capacity 15" in message and "16 cells" in message
+    assert list(counts) == [7] * 16  # nothing written
+    status, message = _status("fathom_coverage_bins", [cov, (c_uint32 * 48)(), None, 47])
+    assert status == 5 and "48 bins" in message
+    status, message = _status("fathom_coverage_face", [cov, 6, byref(FaceCoverageStruct())])
+    assert status == 3 and "face must be 0...5" in message
+
+
+def test_coverage_tristate_options_and_zero_counts(args: Args) -> None:
+    out = args.coverage_out()
+    bad = CoverageOptionsStruct(10, 4, 4, 12, 2, -1, 0, 1e9, 0, 0.1, 0.1)
+    status, message = _status("fathom_coverage_create", [args.box(), byref(bad), byref(out)])
+    assert status == 3 and "hemisphere must be -1, 0 or 1" in message
+    assert not out  # nothing made
+    status, message = _status("fathom_coverage_record_batch", [args.new_coverage(), args.cameras(1), 0, None, None])
+    assert status == 3 and "count" in message
+    status, message = _status("fathom_motion_update_batch", [args.new_motion(), (ctypes.c_int64 * 1)(), args.cameras(1), 0, None])
+    assert status == 3 and "count" in message
+
+
+def test_trajectory_select_capacity(args: Args) -> None:
+    count = c_size_t()
+    status, _ = _status("fathom_trajectory_select", [args.cameras(5), 5, 0.05, float("inf"), None, 0, byref(count)])
+    assert status == 5 and count.value == 5  # 0.1 m apart: every pose is selected
+    out = (c_uint32 * 2)(99, 99)
+    status, message = _status("fathom_trajectory_select", [args.cameras(5), 5, 0.05, float("inf"), out, 2, byref(count)])
+    assert status == 5 and count.value == 5 and list(out) == [0, 1], message  # the first `capacity` are written
+
+
+def test_handles_of_one_kind_are_refused_as_the_other(args: Args) -> None:
+    with pytest.raises(ctypes.ArgumentError):
+        _lib.FUNCTIONS["fathom_motion_reset"].raw(args.new_coverage())
+    with pytest.raises(ctypes.ArgumentError):
+        _lib.FUNCTIONS["fathom_coverage_reset"].raw(args.mesh)

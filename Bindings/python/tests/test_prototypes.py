@@ -36,6 +36,7 @@ _SCALARS: dict[str, Any] = {
     "uint32_t": ctypes.c_uint32,
     "uint64_t": ctypes.c_uint64,
     "int32_t": ctypes.c_int32,
+    "int64_t": ctypes.c_int64,
     "char": ctypes.c_char,
     "void": None,
 }

@@ -36,6 +36,10 @@ public struct MotionTracker: Sendable {
     /// Feeds one pose at `timestamp` nanoseconds. An earlier timestamp than the last is `.outOfRange` (no change);
     /// an equal one is skipped.
     public mutating func update(timestamp: Int64, pose: Pose) throws(FathomError) -> MotionState {
+        // Checked before anything is touched: a refused pose leaves the whole state (its flags too) unchanged.
+        guard previous == nil || timestamp >= state.timestamp else {
+            throw FathomError(.outOfRange, "timestamp \(timestamp) ns is before the last accepted one (\(state.timestamp) ns)")
+        }
         state.captured = false
         state.skipped = false
         state.restarted = false
@@ -44,17 +48,14 @@ public struct MotionTracker: Sendable {
             state.timestamp = timestamp
             state.captureInterval = options.intervals[2]
             state.timeToCapture = options.intervals[2]
-            nextCapture = timestamp &+ nanoseconds(options.intervals[2])
+            nextCapture = later(timestamp, nanoseconds(options.intervals[2]))
             return state
-        }
-        guard timestamp >= state.timestamp else {
-            throw FathomError(.outOfRange, "timestamp \(timestamp) ns is before the last accepted one (\(state.timestamp) ns)")
         }
         guard timestamp > state.timestamp else {
             state.skipped = true
             return state
         }
-        let dt = Double(timestamp &- state.timestamp) * 1e-9
+        let dt = secondsBetween(state.timestamp, timestamp)
         if dt > Double(options.maxGap) {
             hasSpeed = false
             state.restarted = true
@@ -82,9 +83,9 @@ public struct MotionTracker: Sendable {
         if timestamp >= nextCapture {
             state.captured = true
             state.captureInterval = options.interval(afterCaptureAt: hasSpeed ? state.speed : nil, current: state.captureInterval)
-            nextCapture = timestamp &+ nanoseconds(state.captureInterval)
+            nextCapture = later(timestamp, nanoseconds(state.captureInterval))
         }
-        state.timeToCapture = Float(Double(nextCapture &- timestamp) * 1e-9)
+        state.timeToCapture = Float(secondsBetween(timestamp, nextCapture))
         return state
     }
 
@@ -96,7 +97,23 @@ public struct MotionTracker: Sendable {
         nextCapture = 0
     }
 
-    private func nanoseconds(_ seconds: Float) -> Int64 { Int64((Double(seconds) * 1e9).rounded()) }
+    /// Whole nanoseconds of a (positive, finite) interval, saturated at Int64.max (a capture that far away is never due).
+    private func nanoseconds(_ seconds: Float) -> Int64 {
+        let ns = (Double(seconds) * 1e9).rounded()
+        return ns < 9.2e18 ? Int64(ns) : .max
+    }
+
+    /// t + ns (ns >= 0), saturated at Int64.max.
+    private func later(_ t: Int64, _ ns: Int64) -> Int64 {
+        let (sum, overflow) = t.addingReportingOverflow(ns)
+        return overflow ? .max : sum
+    }
+}
+
+/// Seconds from nanosecond timestamp `a` to `b`: exact when b - a fits Int64, else from the doubles (no overflow trap).
+func secondsBetween(_ a: Int64, _ b: Int64) -> Double {
+    let (difference, overflow) = b.subtractingReportingOverflow(a)
+    return overflow ? (Double(b) - Double(a)) * 1e-9 : Double(difference) * 1e-9
 }
 
 /// The angle (radians, [0, pi]) of the rotation from `a` to `b`: atan2 of the axis part |v| = 2 sin(theta) and

@@ -21,21 +21,25 @@ public enum Trajectory {
         var summary = Summary()
         var speeds: [Float] = []
         var previousTimestamp = timestamps[0]
+        var previousPose = poses[0]  // the last accepted pose (a repeated timestamp's pose is ignored, as the tracker does)
         for i in 0..<poses.count {
             let state: MotionState
             do throws(FathomError) { state = try tracker.update(timestamp: timestamps[i], pose: poses[i]) } catch {
                 throw FathomError(error.kind, "timestamps[\(i)]: \(error.message)")
             }
-            defer { previousTimestamp = state.timestamp }
+            defer {
+                previousTimestamp = state.timestamp
+                if !state.skipped { previousPose = poses[i] }
+            }
             guard i > 0, !state.skipped, !state.restarted else { continue }
-            let dt = Double(timestamps[i] - previousTimestamp) * 1e-9
-            summary.pathLength += Double(length(poses[i].translation - poses[i - 1].translation))
+            let dt = secondsBetween(previousTimestamp, timestamps[i])
+            summary.pathLength += Double(length(poses[i].translation - previousPose.translation))
             speeds.append(state.speed)
             summary.angularSpeedMax = Swift.max(summary.angularSpeedMax, state.angularSpeed)
             if state.guidance == .tooSlow { summary.timeTooSlow += dt }
             if state.guidance == .tooFast { summary.timeTooFast += dt }
         }
-        summary.duration = Double(timestamps[poses.count - 1] - timestamps[0]) * 1e-9
+        summary.duration = secondsBetween(timestamps[0], timestamps[poses.count - 1])
         summary.steps = speeds.count
         if !speeds.isEmpty {
             speeds.sort()

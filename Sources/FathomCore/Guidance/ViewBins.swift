@@ -6,6 +6,12 @@ public struct ViewBins: Equatable, Sendable {
     public let rings: Int, sectors: Int
     public let hemisphere: Bool
 
+    public init(rings: Int, sectors: Int, hemisphere: Bool) {
+        self.rings = rings
+        self.sectors = sectors
+        self.hemisphere = hemisphere
+    }
+
     public var count: Int { rings * sectors }
 
     /// The bin of a unit direction: ring from its height y (below 0 in the lowest ring on a hemisphere), sector
