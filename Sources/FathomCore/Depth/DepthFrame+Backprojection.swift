@@ -69,30 +69,24 @@ extension DepthFrame {
         return k
     }
 
-    /// The hot path: every sample, points only. Stores unconditionally and advances by validity while a whole
-    /// row fits in the remaining capacity, so the loop has no data-dependent branch.
+    /// The hot path: every sample, points only. Four samples at a time: their x, y and z in lanes, transposed into
+    /// three 16-byte stores when all four are valid; a group with an invalid sample stores its valid points one by
+    /// one. Float32 depth without a confidence threshold is read in place, other formats through `readRow`. Rows run
+    /// this way while they fit in the remaining capacity; the rest take the checked path.
     private func backprojectWhole(_ projector: Projector, into points: UnsafeMutablePointer<Float>, capacity: Int) -> Int {
         var k = 0
         var row = [Float](repeating: 0, count: width)
+        let inPlace = format == .float32 && (confidence == nil || minConfidence == 0)
+        let lo = SIMD4(repeating: Swift.max(minDepth, .leastNonzeroMagnitude)), hi = SIMD4(repeating: Swift.min(maxDepth, .greatestFiniteMagnitude))
         row.withUnsafeMutableBufferPointer { depths in
             projector.xs.withUnsafeBufferPointer { xs in
                 let a = projector.a, c = projector.c
+                let groups = width / 4
+                let columnBytes = UnsafeRawPointer(xs.baseAddress!)
                 for j in 0..<height {
-                    readRow(j, into: depths.baseAddress!)
                     let b = projector.rowTerm(j)
-                    if capacity &- k >= width {
-                        var out = points + 3 &* k
-                        var written = 0
-                        for i in 0..<width {
-                            let d = depths[i]
-                            let p = d * (xs[i] * a + b) + c
-                            out[0] = p.x; out[1] = p.y; out[2] = p.z
-                            let valid = d > 0 ? 1 : 0
-                            out += 3 &* valid
-                            written &+= valid
-                        }
-                        k &+= written
-                    } else {
+                    guard capacity &- k >= width else {
+                        readRow(j, into: depths.baseAddress!)
                         for i in 0..<width where depths[i] > 0 {
                             if k < capacity {
                                 let p = depths[i] * (xs[i] * a + b) + c
@@ -100,6 +94,41 @@ extension DepthFrame {
                             }
                             k &+= 1
                         }
+                        continue
+                    }
+                    let source: UnsafeRawPointer
+                    if inPlace { source = base + j &* rowStride } else {
+                        readRow(j, into: depths.baseAddress!)
+                        source = UnsafeRawPointer(depths.baseAddress!)
+                    }
+                    var out = UnsafeMutableRawPointer(points + 3 &* k)
+                    for g in 0..<groups {
+                        var d = source.loadUnaligned(fromByteOffset: g &* 16, as: SIMD4<Float>.self)
+                        if inPlace {
+                            d *= scale
+                            d.replace(with: 0, where: .!((d .>= lo) .& (d .<= hi)))
+                        }
+                        let x = columnBytes.loadUnaligned(fromByteOffset: g &* 16, as: SIMD4<Float>.self)
+                        let px = d * (x * a.x + b.x) + c.x, py = d * (x * a.y + b.y) + c.y, pz = d * (x * a.z + b.z) + c.z
+                        if all(d .> 0) {
+                            out.storeBytes(of: SIMD4(px[0], py[0], pz[0], px[1]), as: SIMD4<Float>.self)
+                            out.storeBytes(of: SIMD4(py[1], pz[1], px[2], py[2]), toByteOffset: 16, as: SIMD4<Float>.self)
+                            out.storeBytes(of: SIMD4(pz[2], px[3], py[3], pz[3]), toByteOffset: 32, as: SIMD4<Float>.self)
+                            out += 48
+                        } else {
+                            for lane in 0..<4 where d[lane] > 0 {
+                                out.storeBytes(of: SIMD2(px[lane], py[lane]), as: SIMD2<Float>.self)
+                                out.storeBytes(of: pz[lane], toByteOffset: 8, as: Float.self)
+                                out += 12
+                            }
+                        }
+                    }
+                    k = (out - UnsafeMutableRawPointer(points)) / 12
+                    for i in (groups &* 4)..<width {
+                        guard let d = inPlace ? depth(i, j) : (depths[i] > 0 ? depths[i] : nil) else { continue }
+                        let p = d * (xs[i] * a + b) + c
+                        points[3 &* k] = p.x; points[3 &* k &+ 1] = p.y; points[3 &* k &+ 2] = p.z
+                        k &+= 1
                     }
                 }
             }
