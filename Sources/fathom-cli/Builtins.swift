@@ -253,9 +253,9 @@ let coreBuiltins: [String: Builtin] = [
         let n = try a.integer(0, "n")
         guard (1...100_000_000).contains(n) else { throw FathomError(.outOfRange, "n must be in 1...100000000, got \(n)") }
         let low = try a.vector3(1, "low"), high = try a.vector3(2, "high")
-        var state = UInt64(truncatingIfNeeded: a.count > 3 ? try a.integer(3, "seed") : 1)
+        var random = SplitMix64(state: UInt64(truncatingIfNeeded: a.count > 3 ? try a.integer(3, "seed") : 1))
         let xyz = (0..<(3 * n)).map { i -> Float in
-            let u = Float(splitMix64(&state) >> 40) / Float(1 << 24)
+            let u = Float(random.next() >> 40) / Float(1 << 24)
             return low[i % 3] + (high[i % 3] - low[i % 3]) * u
         }
         return .cloud(Cloud(xyz: xyz))
@@ -321,12 +321,3 @@ let coreBuiltins: [String: Builtin] = [
                       .string("orientation \(format(placement.orientation))")])
     },
 ]
-
-/// SplitMix64: a small, seeded generator so generated clouds are reproducible.
-func splitMix64(_ state: inout UInt64) -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-}
