@@ -136,7 +136,7 @@ public func fathom_coverage_get_summary(_ handle: OpaquePointer?, _ out: UnsafeM
 public func fathom_coverage_cells(_ handle: OpaquePointer?, _ face: UInt32, _ out: UnsafeMutablePointer<UInt32>?, _ capacity: Int) -> fathom_status {
     abiCall("fathom_coverage_cells") {
         let t = try tracker(handle)
-        let counts = t.cellCounts[try faceIndex(face)]
+        let counts = t.cellCounts(face: try faceIndex(face))
         guard try size(capacity, "capacity") >= counts.count else {
             throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(counts.count) cells")
         }

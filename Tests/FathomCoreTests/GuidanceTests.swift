@@ -100,3 +100,21 @@ struct CoverageTests {
         #expect(tracker.face(2).count == 0 && tracker.record(camera: camera, intrinsics: nil).completedFace == nil)
     }
 }
+
+@Suite("fastAtan2")
+struct FastAtan2Tests {
+    @Test("within 4e-7 rad of Double atan2 (under two float ulps of pi), over every quadrant, octant boundary and scale")
+    func accuracy() {
+        var rng = SplitMix64(seed: 5)
+        var worst = 0.0
+        for i in 0..<200_000 {
+            let scale = Float(pow(10, rng.double(-6...6)))
+            var y = rng.float(-1...1) * scale, x = rng.float(-1...1) * scale
+            if i % 7 == 0 { y = x * Float([1, -1, 0.414_213_56, 2.414_213_6][i % 4]) }  // octant boundaries
+            let exact = atan2(Double(y), Double(x)), result = fastAtan2(y, x)
+            worst = Swift.max(worst, abs(Double(result) - exact))
+        }
+        #expect(worst < 4e-7, "worst error \(worst)")
+        #expect(fastAtan2(0, 1) == 0 && fastAtan2(1, 0) == .pi / 2 && fastAtan2(0, -1) == .pi && fastAtan2(-1, 0) == -.pi / 2)
+    }
+}

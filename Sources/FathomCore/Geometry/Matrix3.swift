@@ -48,7 +48,8 @@ public struct Matrix3: Equatable, Sendable {
     public var rotationDeviation: Float {
         let diagonal = SIMD3(dot(c0, c0), dot(c1, c1), dot(c2, c2)) - 1
         let offDiagonal = SIMD3(dot(c0, c1), dot(c0, c2), dot(c1, c2))
-        let worst = Swift.max(componentAbs(diagonal).max(), componentAbs(offDiagonal).max())
+        let m = lanesMax(componentAbs(diagonal), componentAbs(offDiagonal))
+        let worst = Swift.max(m.x, Swift.max(m.y, m.z))
         return determinant < 0 ? .infinity : worst
     }
 }

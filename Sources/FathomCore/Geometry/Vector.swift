@@ -31,10 +31,10 @@ extension SIMD3 where Scalar == Float {
 public let worldUp = SIMD3<Float>(0, 1, 0)
 
 /// |v| per component.
-@inlinable
-public func componentAbs(_ v: SIMD3<Float>) -> SIMD3<Float> { pointwiseMax(v, -v) }
+@inlinable @inline(__always)
+public func componentAbs(_ v: SIMD3<Float>) -> SIMD3<Float> { lanesMax(v, -v) }
 
-@inlinable
+@inlinable @inline(__always)
 public func componentAbs(_ v: SIMD3<Double>) -> SIMD3<Double> { lanesMax(v, -v) }
 
 /// "(x, y, z)" for messages.

@@ -41,14 +41,17 @@ public final class CoverageTracker {
     let axes: Matrix3
     let corners: [SIMD3<Float>]
 
-    public private(set) var faceCounts = [Int](repeating: 0, count: 6)
-    public private(set) var cellCounts: [[Int]]
-    public private(set) var binCounts: [Int]
-    public private(set) var views = 0, counted = 0
+    // The counters are only touched by the tracker's own methods, one call at a time (the type is documented as
+    // not thread-safe), so the run-time exclusivity checks are skipped.
+    @exclusivity(unchecked) public private(set) var faceCounts = [Int](repeating: 0, count: 6)
+    /// Per face, cells * cells counts, index b * cells + a.
+    @exclusivity(unchecked) private var cells: [Int]
+    @exclusivity(unchecked) public private(set) var binCounts: [Int]
+    @exclusivity(unchecked) public private(set) var views = 0, counted = 0
     /// Distance from the box centre of the last counted view, meters.
-    public private(set) var lastDistance: Float?
-    private var reported = [Bool](repeating: false, count: 6)
-    private var memory: ViewMemory
+    @exclusivity(unchecked) public private(set) var lastDistance: Float?
+    @exclusivity(unchecked) private var reported = [Bool](repeating: false, count: 6)
+    @exclusivity(unchecked) private var memory: ViewMemory
 
     public init(box: Box, options: CoverageOptions) throws(FathomError) {
         try options.validate()
@@ -60,7 +63,7 @@ public final class CoverageTracker {
         let onFloor = box.floor != nil
         bins = ViewBins(rings: options.rings, sectors: options.sectors, hemisphere: options.hemisphere ?? onFloor)
         excludesBottom = options.excludeBottom ?? onFloor
-        cellCounts = [[Int]](repeating: [Int](repeating: 0, count: options.cells * options.cells), count: 6)
+        cells = [Int](repeating: 0, count: 6 * options.cells * options.cells)
         binCounts = [Int](repeating: 0, count: bins.count)
         memory = ViewMemory(distance: options.minSeparationDistance, angle: options.minSeparationAngle)
     }
@@ -71,7 +74,8 @@ public final class CoverageTracker {
         views += 1
         let origin = camera.translation
         let axis = -camera.rotation.c2 / length(camera.rotation.c2)
-        let crossing = PrimitiveCast.orientedBox(Ray(origin: origin, direction: axis), tmin: 0, tmax: .infinity, box: shape)
+        let crossing = PrimitiveCast.orientedBox(Ray(origin: origin, direction: axis), tmin: 0, tmax: .infinity,
+                                                 center: shape.center, axes: axes, half: shape.scale / 2)
         let toCamera = origin - shape.center
         let bin = bins.bin(of: toCamera / Swift.max(length(toCamera), .leastNormalMagnitude))
         guard let hit = crossing.hit, !crossing.originInside else {
@@ -90,7 +94,7 @@ public final class CoverageTracker {
         memory.insert(position: origin, direction: direction)
         counted += 1
         faceCounts[face] += 1
-        cellCounts[face][result.cell] += 1
+        cells[face * options.cells * options.cells + result.cell] += 1
         binCounts[bin] += 1
         lastDistance = length(toCamera)
         if faceCounts[face] >= options.goal, !reported[face] {
@@ -98,6 +102,12 @@ public final class CoverageTracker {
             result.completedFace = face
         }
         return result
+    }
+
+    /// A face's cell counts, cells * cells values, index b * cells + a.
+    public func cellCounts(face: Int) -> [Int] {
+        let n = options.cells * options.cells
+        return Array(cells[(face * n)..<((face + 1) * n)])
     }
 
     /// The cell of a point on a face: along local (x, y) for front/back, (z, y) for left/right, (x, z) for bottom/top.
@@ -161,7 +171,7 @@ public final class CoverageTracker {
     /// Forgets every view.
     public func reset() {
         faceCounts = [Int](repeating: 0, count: 6)
-        cellCounts = cellCounts.map { [Int](repeating: 0, count: $0.count) }
+        cells = [Int](repeating: 0, count: cells.count)
         binCounts = [Int](repeating: 0, count: bins.count)
         views = 0
         counted = 0

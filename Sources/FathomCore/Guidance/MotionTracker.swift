@@ -122,5 +122,5 @@ func secondsBetween(_ a: Int64, _ b: Int64) -> Double {
 public func rotationAngle(_ a: Matrix3, _ b: Matrix3) -> Float {
     let trace = dot(a.c0, b.c0) + dot(a.c1, b.c1) + dot(a.c2, b.c2)
     let v = SIMD3(dot(a.c2, b.c1) - dot(a.c1, b.c2), dot(a.c0, b.c2) - dot(a.c2, b.c0), dot(a.c1, b.c0) - dot(a.c0, b.c1))
-    return atan2f(length(v), trace - 1)
+    return fastAtan2(length(v), trace - 1)
 }

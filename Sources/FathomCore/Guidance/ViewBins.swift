@@ -16,13 +16,13 @@ public struct ViewBins: Equatable, Sendable {
 
     /// The bin of a unit direction: ring from its height y (below 0 in the lowest ring on a hemisphere), sector
     /// from its azimuth atan2(z, x) measured from +x toward +z.
-    @inlinable
+    @inlinable @inline(__always)
     public func bin(of d: SIMD3<Float>) -> Int {
         // Clamped to [0, 1]: a direction that could not be normalized (a camera a hair from the centre) has |y| > 1,
         // and a negative ring would trap when the bin is returned as uint32.
         let height = Swift.min(Swift.max(hemisphere ? d.y : (d.y + 1) / 2, 0), 1)
         let ring = Swift.min(Int(height * Float(rings)), rings - 1)
-        var azimuth = atan2f(d.z, d.x) / (2 * .pi)
+        var azimuth = fastAtan2(d.z, d.x) / (2 * .pi)
         if azimuth < 0 { azimuth += 1 }
         let sector = Swift.min(Int(azimuth * Float(sectors)), sectors - 1)
         return ring * sectors + sector

@@ -48,23 +48,27 @@ public enum PrimitiveCast {
     /// Ray against an oriented box: slab test in the box frame. Faces use the box's face order
     /// (front -z, left -x, right +x, bottom -y, top +y, back +z).
     public static func orientedBox(_ ray: Ray, tmin: Float, tmax: Float, box: OrientedBox) -> BoxCrossing {
-        let r = box.rotation.matrix
-        let rt = r.transposed
-        let o = rt * (ray.origin - box.center)
-        let d = rt * ray.direction
-        let h = box.scale / 2
-        let originInside = componentAbs(o).x <= h.x && componentAbs(o).y <= h.y && componentAbs(o).z <= h.z
-        // Per axis: (face at -h, face at +h).
-        let faces = [(1, 2), (3, 4), (0, 5)]
+        orientedBox(ray, tmin: tmin, tmax: tmax, center: box.center, axes: box.rotation.matrix, half: box.scale / 2)
+    }
+
+    /// The slab test against the box with this centre, local axes (the world columns of its rotation) and half extents.
+    public static func orientedBox(_ ray: Ray, tmin: Float, tmax: Float, center: SIMD3<Float>, axes r: Matrix3,
+                                   half h: SIMD3<Float>) -> BoxCrossing {
+        let relative = ray.origin - center
+        let o = SIMD3(dot(r.c0, relative), dot(r.c1, relative), dot(r.c2, relative))
+        let d = SIMD3(dot(r.c0, ray.direction), dot(r.c1, ray.direction), dot(r.c2, ray.direction))
+        let originInside = all(componentAbs(o) .<= h)
         var tEnter = -Float.infinity, tExit = Float.infinity
         var faceEnter = -1, faceExit = -1
         for axis in 0..<3 {
+            // The faces at -h and +h along this axis.
+            let (low, high) = axis == 0 ? (1, 2) : (axis == 1 ? (3, 4) : (0, 5))
             if d[axis] == 0 {
                 if abs(o[axis]) > h[axis] { return BoxCrossing(hit: nil, tEnter: 0, tExit: 0, faceEnter: -1, faceExit: -1, originInside: false) }
                 continue
             }
             var t0 = (-h[axis] - o[axis]) / d[axis], t1 = (h[axis] - o[axis]) / d[axis]
-            var f0 = faces[axis].0, f1 = faces[axis].1
+            var f0 = low, f1 = high
             if t0 > t1 { swap(&t0, &t1); swap(&f0, &f1) }
             if t0 > tEnter { tEnter = t0; faceEnter = f0 }
             if t1 < tExit { tExit = t1; faceExit = f1 }
@@ -73,12 +77,13 @@ public enum PrimitiveCast {
             return BoxCrossing(hit: nil, tEnter: 0, tExit: 0, faceEnter: -1, faceExit: -1, originInside: originInside)
         }
         var crossing = BoxCrossing(hit: nil, tEnter: tEnter, tExit: tExit, faceEnter: faceEnter, faceExit: faceExit, originInside: originInside)
-        let outward: [SIMD3<Float>] = [SIMD3(0, 0, -1), SIMD3(-1, 0, 0), SIMD3(1, 0, 0), SIMD3(0, -1, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)]
-        for (t, face, entering) in [(tEnter, faceEnter, true), (tExit, faceExit, false)] where t >= tmin && t <= tmax {
-            let normal = r * outward[face]
-            crossing.hit = Hit(t: t, point: ray.at(t), normal: normal, primitive: UInt32(face), frontFace: entering)
-            break
-        }
+        let entering = tEnter >= tmin && tEnter <= tmax
+        guard entering || (tExit >= tmin && tExit <= tmax) else { return crossing }
+        let (t, face) = entering ? (tEnter, faceEnter) : (tExit, faceExit)
+        // Outward normal: the face's axis column, negative for front, left and bottom.
+        let column = face == 1 || face == 2 ? r.c0 : (face == 3 || face == 4 ? r.c1 : r.c2)
+        let normal = face == 0 || face == 1 || face == 3 ? -column : column
+        crossing.hit = Hit(t: t, point: ray.at(t), normal: normal, primitive: UInt32(face), frontFace: entering)
         return crossing
     }
 
