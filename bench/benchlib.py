@@ -137,6 +137,21 @@ def require_symbols(lib: ctypes.CDLL, names: list[str]) -> None:
         raise FathomUnavailable("library does not export " + ", ".join(missing))
 
 
+def declare(lib: ctypes.CDLL, prototypes: dict[str, list], void_functions: dict[str, list] | None = None) -> None:
+    """Checks that the library exports every function named, then sets their argument types: `prototypes`
+    return a fathom_status (int), `void_functions` return nothing."""
+    void_functions = void_functions or {}
+    require_symbols(lib, list(prototypes) + list(void_functions))
+    for name, argtypes in prototypes.items():
+        fn = getattr(lib, name)
+        fn.argtypes = argtypes
+        fn.restype = ctypes.c_int  # fathom_status
+    for name, argtypes in void_functions.items():
+        fn = getattr(lib, name)
+        fn.argtypes = argtypes
+        fn.restype = None
+
+
 def check_status(lib: ctypes.CDLL, fn_name: str, status: int) -> None:
     if status != 0:
         name = lib.fathom_status_name(status).decode() if hasattr(lib, "fathom_status_name") else str(status)

@@ -70,14 +70,6 @@ _PROTOTYPES = {
 }
 
 
-def declare(lib: ctypes.CDLL) -> None:
-    bl.require_symbols(lib, list(_PROTOTYPES))
-    for name, argtypes in _PROTOTYPES.items():
-        fn = getattr(lib, name)
-        fn.argtypes = argtypes
-        fn.restype = ctypes.c_int  # fathom_status
-
-
 # ------------------------------------------------------------------------------------------------
 # The workload
 # ------------------------------------------------------------------------------------------------
@@ -193,7 +185,7 @@ def main() -> int:
     # --- Fathom --------------------------------------------------------------------------------
     try:
         lib = bl.load_fathom(args.lib)
-        declare(lib)
+        bl.declare(lib, _PROTOTYPES)
         version = bl.fathom_version(lib)
         out_count = ctypes.c_size_t(0)
         mask = np.empty(n, np.uint8)

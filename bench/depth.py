@@ -110,14 +110,6 @@ _PROTOTYPES = {
 }
 
 
-def declare(lib: ctypes.CDLL) -> None:
-    bl.require_symbols(lib, list(_PROTOTYPES))
-    for name, argtypes in _PROTOTYPES.items():
-        fn = getattr(lib, name)
-        fn.argtypes = argtypes
-        fn.restype = ctypes.c_int  # fathom_status
-
-
 # ------------------------------------------------------------------------------------------------
 # Inputs
 # ------------------------------------------------------------------------------------------------
@@ -535,7 +527,7 @@ def main() -> int:
     lib = None
     try:
         lib = bl.load_fathom(args.lib)
-        declare(lib)
+        bl.declare(lib, _PROTOTYPES)
         print(f"fathom {bl.fathom_version(lib)}: {args.lib}")
     except (bl.FathomUnavailable, RuntimeError) as e:
         fathom_error = str(e)

@@ -93,17 +93,6 @@ _PROTOTYPES = {
 }
 
 
-def declare(lib: ctypes.CDLL) -> None:
-    bl.require_symbols(lib, list(_PROTOTYPES) + ["fathom_coverage_destroy", "fathom_motion_destroy"])
-    for name, argtypes in _PROTOTYPES.items():
-        fn = getattr(lib, name)
-        fn.argtypes = argtypes
-        fn.restype = ctypes.c_int
-    for name in ("fathom_coverage_destroy", "fathom_motion_destroy"):
-        getattr(lib, name).argtypes = [_vp]
-        getattr(lib, name).restype = None
-
-
 # The fathom_motion_state layout as a numpy dtype (offsets from ctypes, so they match the C struct).
 STATE_DTYPE = np.dtype({
     "names": ["timestamp", "velocity", "speed", "angular_speed", "guidance"],
@@ -334,7 +323,7 @@ def main() -> int:
 
     try:
         lib = bl.load_fathom(args.lib)
-        declare(lib)
+        bl.declare(lib, _PROTOTYPES, {"fathom_coverage_destroy": [_vp], "fathom_motion_destroy": [_vp]})
     except (bl.FathomUnavailable, RuntimeError) as e:
         print(f"fathom: NOT MEASURED: {e}")
         return 1
