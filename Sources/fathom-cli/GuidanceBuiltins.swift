@@ -82,6 +82,9 @@ let guidanceBuiltins: [String: Builtin] = [
         }
         let steps = Int((seconds * rate).rounded())
         let start = m.tracker.state.timestamp
+        guard !start.addingReportingOverflow(Int64((seconds * 1e9).rounded())).overflow else {
+            throw FathomError(.outOfRange, "the walk would end past the largest timestamp")
+        }
         var captures = 0
         for i in 0...steps {
             let t = Float(i) / Float(Swift.max(steps, 1))

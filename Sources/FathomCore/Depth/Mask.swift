@@ -21,10 +21,12 @@ public struct Mask: @unchecked Sendable {
     public func isInside(_ x: Int, _ y: Int) -> Bool { base[y &* rowStride &+ x] != 0 }
 
     /// The mask column (or row) under the centre of cell `i` of a grid `gridSize` wide:
-    /// floor((i + 0.5) * maskSize / gridSize), computed exactly in integers.
+    /// floor((i + 0.5) * maskSize / gridSize), computed exactly in integers (a 128-bit product: sizes up to 2^32
+    /// cannot overflow it). i < gridSize.
     @inlinable
     public static func cell(_ i: Int, grid gridSize: Int, mask maskSize: Int) -> Int {
-        ((2 &* i &+ 1) &* maskSize) / (2 &* gridSize)
+        let product = UInt(2 &* i &+ 1).multipliedFullWidth(by: UInt(maskSize))
+        return Int(truncatingIfNeeded: UInt(2 &* gridSize).dividingFullWidth(product).quotient)
     }
 }
 
