@@ -6,7 +6,8 @@ import FathomCore
 
 /// The reference-typed home of a motion tracker behind a C handle.
 final class MotionHandle {
-    var tracker: MotionTracker
+    // One thread at a time uses a handle (documented), so the run-time exclusivity checks are skipped.
+    @exclusivity(unchecked) var tracker: MotionTracker
     init(_ tracker: MotionTracker) { self.tracker = tracker }
 }
 

@@ -118,7 +118,7 @@ func secondsBetween(_ a: Int64, _ b: Int64) -> Double {
 
 /// The angle (radians, [0, pi]) of the rotation from `a` to `b`: atan2 of the axis part |v| = 2 sin(theta) and
 /// trace - 1 = 2 cos(theta) of a^T b, accurate for small and large angles alike.
-@inlinable
+@inlinable @inline(__always)
 public func rotationAngle(_ a: Matrix3, _ b: Matrix3) -> Float {
     let trace = dot(a.c0, b.c0) + dot(a.c1, b.c1) + dot(a.c2, b.c2)
     let v = SIMD3(dot(a.c2, b.c1) - dot(a.c1, b.c2), dot(a.c0, b.c2) - dot(a.c2, b.c0), dot(a.c1, b.c0) - dot(a.c0, b.c1))
