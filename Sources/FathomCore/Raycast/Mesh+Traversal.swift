@@ -11,8 +11,12 @@ extension Mesh {
     struct NodeRay {
         let ox: SIMD4<Float>, oy: SIMD4<Float>, oz: SIMD4<Float>
         let ix: SIMD4<Float>, iy: SIMD4<Float>, iz: SIMD4<Float>
-        let negX: Bool, negY: Bool, negZ: Bool
+        /// Byte offsets in a BVHNode of the near bound planes (min for a positive direction component,
+        /// max for a negative one) and of the far ones (the others).
+        let nearX: Int, nearY: Int, nearZ: Int
+        let farX: Int, farY: Int, farZ: Int
 
+        @inline(__always)
         init(_ ray: Ray) {
             func safeInverse(_ d: Float) -> Float {
                 let tiny = Float.leastNormalMagnitude
@@ -22,42 +26,46 @@ extension Mesh {
             ix = SIMD4(repeating: safeInverse(ray.direction.x))
             iy = SIMD4(repeating: safeInverse(ray.direction.y))
             iz = SIMD4(repeating: safeInverse(ray.direction.z))
-            negX = ray.direction.x.sign == .minus; negY = ray.direction.y.sign == .minus; negZ = ray.direction.z.sign == .minus
+            let negX = ray.direction.x.sign == .minus, negY = ray.direction.y.sign == .minus, negZ = ray.direction.z.sign == .minus
+            nearX = negX ? BVHNode.maxXOffset : BVHNode.minXOffset; farX = negX ? BVHNode.minXOffset : BVHNode.maxXOffset
+            nearY = negY ? BVHNode.maxYOffset : BVHNode.minYOffset; farY = negY ? BVHNode.minYOffset : BVHNode.maxYOffset
+            nearZ = negZ ? BVHNode.maxZOffset : BVHNode.minZOffset; farZ = negZ ? BVHNode.minZOffset : BVHNode.maxZOffset
         }
 
-        /// Entry and (widened) exit distances of the four children, clipped to [tmin, tmax]: child k is
-        /// met when near[k] <= far[k].
+        /// Entry distances of the four children, clipped below at tmin, and which of them the ray meets
+        /// within [tmin, tmax] (entry <= widened exit).
         @inline(__always)
-        func test(_ n: BVHNode, tmin: Float, tmax: Float) -> (near: SIMD4<Float>, far: SIMD4<Float>) {
-            let nearX = ((negX ? n.maxX : n.minX) - ox) * ix
-            let farX = ((negX ? n.minX : n.maxX) - ox) * ix
-            let nearY = ((negY ? n.maxY : n.minY) - oy) * iy
-            let farY = ((negY ? n.minY : n.maxY) - oy) * iy
-            let nearZ = ((negZ ? n.maxZ : n.minZ) - oz) * iz
-            let farZ = ((negZ ? n.minZ : n.maxZ) - oz) * iz
+        func test(_ node: UnsafePointer<BVHNode>, tmin: Float, tmax: Float) -> (near: SIMD4<Float>, met: SIMDMask<SIMD4<Int32>>) {
+            let n = UnsafeRawPointer(node)
+            @inline(__always) func plane(_ offset: Int) -> SIMD4<Float> { n.load(fromByteOffset: offset, as: SIMD4<Float>.self) }
+            let nearX = (plane(nearX) - ox) * ix, farX = (plane(farX) - ox) * ix
+            let nearY = (plane(nearY) - oy) * iy, farY = (plane(farY) - oy) * iy
+            let nearZ = (plane(nearZ) - oz) * iz, farZ = (plane(farZ) - oz) * iz
             let near = lanesMax(lanesMax(nearX, nearY), lanesMax(nearZ, SIMD4(repeating: tmin)))
             let far = lanesMin(lanesMin(farX, farY), lanesMin(farZ, SIMD4(repeating: tmax))) * Mesh.farWidening
-            return (near, far)
+            return (near, near .<= far)
         }
     }
 
     /// 1 + 2 gamma(3), gamma(n) = n eps / (1 - n eps) with eps = 2^-24.
     @usableFromInline static let farWidening: Float = 1 + 2 * (3 * 0x1p-24 / (1 - 3 * 0x1p-24))
 
-    /// Stack entries needed: 3 per level plus one, for the deepest tree the builder can make (139). That
-    /// keeps each stack under 1 KiB, so Swift allocates it on the machine stack, not the heap.
-    @usableFromInline static let stackSize = 3 * BVHBuilder.maxDepth + 1
+    /// Stack entries needed: 3 per level plus one, for the deepest tree the builder can make, and 3 more
+    /// for the lanes `push` writes above the top. That keeps each stack under 1 KiB, so Swift allocates
+    /// it on the machine stack, not the heap.
+    @usableFromInline static let stackSize = 3 * BVHBuilder.maxDepth + 4
 
     /// The closest hit within [tmin, tmax], or nil. The ray must be valid (finite, non-zero direction).
     public func intersect(_ ray: Ray, tmin: Float, tmax: Float) -> Hit? {
         guard nodes.count > 0 else { return nil }
         let sheared = ShearedRay(ray)
         let nodeRay = NodeRay(ray)
-        let nodes = self.nodes
+        let nodes = self.nodes.baseAddress.unsafelyUnwrapped
         // The traversal state lives inside the closures (not captured from outside), so it stays in
         // registers; the closures return it.
         let (best, bestLeaf, bestU, bestV) = withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries -> (Float, Int, Float, Float) in
+                let codes = codes.baseAddress.unsafelyUnwrapped, entries = entries.baseAddress.unsafelyUnwrapped
                 var best = tmax, bestLeaf = -1
                 var bestU: Float = 0, bestV: Float = 0
                 codes[0] = 0
@@ -68,31 +76,11 @@ extension Mesh {
                     let code = codes[top]
                     if entries[top] > best { continue }
                     if code >= 0 {
-                        let node = nodes[Int(code)]
-                        let (near, far) = nodeRay.test(node, tmin: tmin, tmax: best)
-                        // Push the children met, then order just those (1 to 4) so the nearest is on top.
-                        let first = top
-                        if near.x <= far.x { codes[top] = node.child.x; entries[top] = near.x; top &+= 1 }
-                        if near.y <= far.y { codes[top] = node.child.y; entries[top] = near.y; top &+= 1 }
-                        if near.z <= far.z { codes[top] = node.child.z; entries[top] = near.z; top &+= 1 }
-                        if near.w <= far.w { codes[top] = node.child.w; entries[top] = near.w; top &+= 1 }
-                        var i = first &+ 1
-                        while i < top {
-                            let d = entries[i], c = codes[i]
-                            var j = i
-                            while j > first && entries[j &- 1] < d {
-                                entries[j] = entries[j &- 1]; codes[j] = codes[j &- 1]; j &-= 1
-                            }
-                            entries[j] = d; codes[j] = c
-                            i &+= 1
-                        }
-                    } else {
-                        for k in BVHNode.leafRange(code) {
-                            let (a, b, c) = leafTriangleVertices(k)
-                            if let (t, u, v) = sheared.intersect(a, b, c, tmin: tmin, tmax: best) {
-                                best = t; bestLeaf = k; bestU = u; bestV = v
-                            }
-                        }
+                        let node = nodes + Int(code)
+                        let (near, met) = nodeRay.test(node, tmin: tmin, tmax: best)
+                        top = push(node, near: near, met: met, codes: codes, entries: entries, top: top)
+                    } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best) {
+                        best = t; bestLeaf = k; bestU = u; bestV = v
                     }
                 }
                 return (best, bestLeaf, bestU, bestV)
@@ -108,38 +96,32 @@ extension Mesh {
     private func forEachLeaf(_ ray: Ray, tmin: Float, tmax: Float, _ visit: (Range<Int>) -> Bool) -> Bool {
         guard nodes.count > 0 else { return false }
         let nodeRay = NodeRay(ray)
-        let nodes = self.nodes
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { stack in
-            stack[0] = 0
-            var top = 1
-            while top > 0 {
-                top &-= 1
-                let code = stack[top]
-                if code >= 0 {
-                    let node = nodes[Int(code)]
-                    let (near, far) = nodeRay.test(node, tmin: tmin, tmax: tmax)
-                    if near.x <= far.x { stack[top] = node.child.x; top &+= 1 }
-                    if near.y <= far.y { stack[top] = node.child.y; top &+= 1 }
-                    if near.z <= far.z { stack[top] = node.child.z; top &+= 1 }
-                    if near.w <= far.w { stack[top] = node.child.w; top &+= 1 }
-                } else if visit(BVHNode.leafRange(code)) {
-                    return true
+        let nodes = self.nodes.baseAddress.unsafelyUnwrapped
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries in
+                let codes = codes.baseAddress.unsafelyUnwrapped, entries = entries.baseAddress.unsafelyUnwrapped
+                codes[0] = 0
+                var top = 1
+                while top > 0 {
+                    top &-= 1
+                    let code = codes[top]
+                    if code >= 0 {
+                        let node = nodes + Int(code)
+                        let (near, met) = nodeRay.test(node, tmin: tmin, tmax: tmax)
+                        top = push(node, near: near, met: met, codes: codes, entries: entries, top: top)
+                    } else if visit(BVHNode.leafRange(code)) {
+                        return true
+                    }
                 }
+                return false
             }
-            return false
         }
     }
 
     /// True when any triangle is hit within [tmin, tmax].
     public func occluded(_ ray: Ray, tmin: Float, tmax: Float) -> Bool {
         let sheared = ShearedRay(ray)
-        return forEachLeaf(ray, tmin: tmin, tmax: tmax) { leaf in
-            for k in leaf {
-                let (a, b, c) = leafTriangleVertices(k)
-                if sheared.intersect(a, b, c, tmin: tmin, tmax: tmax) != nil { return true }
-            }
-            return false
-        }
+        return forEachLeaf(ray, tmin: tmin, tmax: tmax) { leaf in anyHit(in: leaf, sheared, tmin: tmin, tmax: tmax) }
     }
 
     /// Every surface crossing within [tmin, tmax], sorted by t. Triangles sharing the edge or vertex a
@@ -174,4 +156,29 @@ extension Mesh {
                    classification: classes?[Int(triangle)] ?? 0, frontFace: dot(ray.direction, normal) < 0)
     }
 
+}
+
+/// Pushes the children `met` onto the stack (codes and entry distances) from the farthest to the
+/// nearest, so the nearest is on top; equally near ones keep slot order (the later slot on top).
+/// Branch-free: every lane is written, the lanes not met just above the new top. Returns the new top.
+@inline(__always)
+private func push(_ node: UnsafePointer<BVHNode>, near: SIMD4<Float>, met: SIMDMask<SIMD4<Int32>>,
+                 codes: UnsafeMutablePointer<Int32>, entries: UnsafeMutablePointer<Float>, top: Int) -> Int {
+    // A lane's position above `top` is the number of lanes that go below it: farther ones, or as far
+    // and in an earlier slot. Lanes not met count as nearest of all.
+    let key = near.replacing(with: -.infinity, where: .!met)
+    let slot = SIMD4<Int32>(0, 1, 2, 3)
+    // Rotation r compares lane i with lane (i + r) mod 4, which is an earlier slot for i >= 4 - r.
+    @inline(__always) func below(_ other: SIMD4<Float>, _ r: Int32) -> SIMD4<Int32> {
+        SIMD4<Int32>.zero.replacing(with: 1, where: (other .> key) .| ((other .== key) .& (slot .>= SIMD4(repeating: 4 - r))))
+    }
+    let rank = below(SIMD4(key.y, key.z, key.w, key.x), 1)
+        &+ below(SIMD4(key.z, key.w, key.x, key.y), 2)
+        &+ below(SIMD4(key.w, key.x, key.y, key.z), 3)
+    let child = node.pointee.child
+    codes[top &+ Int(rank.x)] = child.x; entries[top &+ Int(rank.x)] = near.x
+    codes[top &+ Int(rank.y)] = child.y; entries[top &+ Int(rank.y)] = near.y
+    codes[top &+ Int(rank.z)] = child.z; entries[top &+ Int(rank.z)] = near.z
+    codes[top &+ Int(rank.w)] = child.w; entries[top &+ Int(rank.w)] = near.w
+    return top &+ Int(SIMD4<Int32>.zero.replacing(with: 1, where: met).wrappedSum())
 }
