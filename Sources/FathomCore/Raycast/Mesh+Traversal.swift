@@ -65,20 +65,17 @@ extension Mesh {
         // registers; the closures return it.
         let (best, bestLeaf, bestU, bestV) = withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries -> (Float, Int, Float, Float) in
-                let codes = codes.baseAddress.unsafelyUnwrapped, entries = entries.baseAddress.unsafelyUnwrapped
+                var stack = TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped)
                 var best = tmax, bestLeaf = -1
                 var bestU: Float = 0, bestV: Float = 0
-                codes[0] = 0
-                entries[0] = tmin
-                var top = 1
-                while top > 0 {
-                    top &-= 1
-                    let code = codes[top]
-                    if entries[top] > best { continue }
+                stack.push(0, entry: tmin)
+                while !stack.isEmpty {
+                    let (code, entry) = stack.pop()
+                    if entry > best { continue }
                     if code >= 0 {
                         let node = nodes + Int(code)
                         let (near, met) = nodeRay.test(node, tmin: tmin, tmax: best)
-                        top = push(node, near: near, met: met, codes: codes, entries: entries, top: top)
+                        stack.push(childrenOf: node, near: near, met: met)
                     } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best) {
                         best = t; bestLeaf = k; bestU = u; bestV = v
                     }
@@ -99,16 +96,14 @@ extension Mesh {
         let nodes = self.nodes.baseAddress.unsafelyUnwrapped
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries in
-                let codes = codes.baseAddress.unsafelyUnwrapped, entries = entries.baseAddress.unsafelyUnwrapped
-                codes[0] = 0
-                var top = 1
-                while top > 0 {
-                    top &-= 1
-                    let code = codes[top]
+                var stack = TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped)
+                stack.push(0, entry: tmin)
+                while !stack.isEmpty {
+                    let code = stack.pop().code
                     if code >= 0 {
                         let node = nodes + Int(code)
                         let (near, met) = nodeRay.test(node, tmin: tmin, tmax: tmax)
-                        top = push(node, near: near, met: met, codes: codes, entries: entries, top: top)
+                        stack.push(childrenOf: node, near: near, met: met)
                     } else if visit(BVHNode.leafRange(code)) {
                         return true
                     }
@@ -156,29 +151,4 @@ extension Mesh {
                    classification: classes?[Int(triangle)] ?? 0, frontFace: dot(ray.direction, normal) < 0)
     }
 
-}
-
-/// Pushes the children `met` onto the stack (codes and entry distances) from the farthest to the
-/// nearest, so the nearest is on top; equally near ones keep slot order (the later slot on top).
-/// Branch-free: every lane is written, the lanes not met just above the new top. Returns the new top.
-@inline(__always)
-private func push(_ node: UnsafePointer<BVHNode>, near: SIMD4<Float>, met: SIMDMask<SIMD4<Int32>>,
-                 codes: UnsafeMutablePointer<Int32>, entries: UnsafeMutablePointer<Float>, top: Int) -> Int {
-    // A lane's position above `top` is the number of lanes that go below it: farther ones, or as far
-    // and in an earlier slot. Lanes not met count as nearest of all.
-    let key = near.replacing(with: -.infinity, where: .!met)
-    let slot = SIMD4<Int32>(0, 1, 2, 3)
-    // Rotation r compares lane i with lane (i + r) mod 4, which is an earlier slot for i >= 4 - r.
-    @inline(__always) func below(_ other: SIMD4<Float>, _ r: Int32) -> SIMD4<Int32> {
-        SIMD4<Int32>.zero.replacing(with: 1, where: (other .> key) .| ((other .== key) .& (slot .>= SIMD4(repeating: 4 - r))))
-    }
-    let rank = below(SIMD4(key.y, key.z, key.w, key.x), 1)
-        &+ below(SIMD4(key.z, key.w, key.x, key.y), 2)
-        &+ below(SIMD4(key.w, key.x, key.y, key.z), 3)
-    let child = node.pointee.child
-    codes[top &+ Int(rank.x)] = child.x; entries[top &+ Int(rank.x)] = near.x
-    codes[top &+ Int(rank.y)] = child.y; entries[top &+ Int(rank.y)] = near.y
-    codes[top &+ Int(rank.z)] = child.z; entries[top &+ Int(rank.z)] = near.z
-    codes[top &+ Int(rank.w)] = child.w; entries[top &+ Int(rank.w)] = near.w
-    return top &+ Int(SIMD4<Int32>.zero.replacing(with: 1, where: met).wrappedSum())
 }
