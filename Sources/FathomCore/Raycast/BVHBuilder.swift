@@ -2,12 +2,15 @@
 /// binned in one pass).
 ///
 /// Each node starts with its whole primitive range as one child and splits the child of largest area
-/// until it has four; children with at most `maxLeafSize` triangles become leaves. Ranges whose centroids
+/// among those with more than `leafSize` triangles until it has four; then children with at most
+/// `maxLeafSize` become leaves (a free slot makes leaves of at most 4, which leaves test at once; a child
+/// of 5 to 8 takes no node of its own). Ranges whose centroids
 /// coincide, and every split at depth `sahDepthLimit` or more, are halved by count instead: each level
 /// below it then quarters the count, so for up to 2^28 triangles the tree is at most 46 levels deep
 /// (traversal stacks are sized for that).
 struct BVHBuilder {
-    static let maxLeafSize = 4
+    static let leafSize = 4
+    static let maxLeafSize = 8
     static let binCount = 16
     static let sahDepthLimit = 32
     /// The deepest tree this builder can make (see above).
@@ -91,7 +94,7 @@ struct BVHBuilder {
         while children.count < 4 {
             var pick = -1
             var pickArea: Float = -1
-            for (k, c) in children.enumerated() where c.range.count > BVHBuilder.maxLeafSize && c.area > pickArea {
+            for (k, c) in children.enumerated() where c.range.count > BVHBuilder.leafSize && c.area > pickArea {
                 pickArea = c.area; pick = k
             }
             guard pick >= 0 else { break }

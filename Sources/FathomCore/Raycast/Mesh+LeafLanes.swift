@@ -1,5 +1,5 @@
-/// Leaves tested four triangles at a time: a leaf's triangles are gathered through their vertex indices
-/// into SIMD lanes and run through the lane-wise watertight test.
+/// Leaves tested four triangles at a time: a leaf's triangles (up to 8) are gathered through their vertex
+/// indices into SIMD lanes, 4 at a time, and run through the lane-wise watertight test.
 extension Mesh {
     /// The triangles of leaf positions `leaf` (1 to 4) in lanes; lanes past its end repeat its last one.
     @inlinable @inline(__always)
@@ -24,18 +24,32 @@ extension Mesh {
     /// lowered to each hit.
     @inlinable @inline(__always)
     func nearestHit(in leaf: Range<Int>, _ ray: ShearedRay, tmin: Float, tmax: Float) -> (t: Float, u: Float, v: Float, k: Int)? {
-        let (t, u, v, hit) = ray.intersect(leafLanes(leaf), tmin: tmin, tmax: tmax)
-        guard any(hit) else { return nil }
-        let candidates = t.replacing(with: .infinity, where: .!hit)
-        let nearest = Swift.min(Swift.min(candidates.x, candidates.y), Swift.min(candidates.z, candidates.w))
-        let bits = SIMD4<Int32>.zero.replacing(with: SIMD4(1, 2, 4, 8), where: hit .& (candidates .== nearest)).wrappedSum()
-        let lane = 31 &- bits.leadingZeroBitCount
-        return (nearest, u[lane], v[lane], Swift.min(leaf.lowerBound &+ lane, leaf.upperBound &- 1))
+        var nearest: (t: Float, u: Float, v: Float, k: Int)?
+        var first = leaf.lowerBound
+        while first < leaf.upperBound {
+            let lanes = first..<Swift.min(first &+ 4, leaf.upperBound)
+            let (t, u, v, hit) = ray.intersect(leafLanes(lanes), tmin: tmin, tmax: nearest?.t ?? tmax)
+            if any(hit) {
+                let candidates = t.replacing(with: .infinity, where: .!hit)
+                let closest = Swift.min(Swift.min(candidates.x, candidates.y), Swift.min(candidates.z, candidates.w))
+                let bits = SIMD4<Int32>.zero.replacing(with: SIMD4(1, 2, 4, 8), where: hit .& (candidates .== closest)).wrappedSum()
+                let lane = 31 &- bits.leadingZeroBitCount
+                nearest = (closest, u[lane], v[lane], Swift.min(first &+ lane, lanes.upperBound &- 1))
+            }
+            first &+= 4
+        }
+        return nearest
     }
 
     /// True when any of a leaf's triangles is hit within [tmin, tmax].
     @inlinable @inline(__always)
     func anyHit(in leaf: Range<Int>, _ ray: ShearedRay, tmin: Float, tmax: Float) -> Bool {
-        any(ray.intersect(leafLanes(leaf), tmin: tmin, tmax: tmax).hit)
+        var first = leaf.lowerBound
+        while first < leaf.upperBound {
+            let lanes = first..<Swift.min(first &+ 4, leaf.upperBound)
+            if any(ray.intersect(leafLanes(lanes), tmin: tmin, tmax: tmax).hit) { return true }
+            first &+= 4
+        }
+        return false
     }
 }
