@@ -1,8 +1,8 @@
 /// An immutable triangle mesh with a 4-wide BVH. Safe to query from many threads at once.
 ///
-/// Storage: the vertices (the caller's buffer when borrowed, else a packed copy), the BVH nodes, and per
-/// leaf position the triangle's three vertex indices and its original index, so leaves read their
-/// triangles in BVH order. Classes stay in the caller's triangle order.
+/// Storage: the vertices (the caller's buffer when borrowed, else a packed copy in the order the leaves
+/// use them), the BVH nodes, and per leaf position the triangle's three vertex indices and its original
+/// index, so leaves read their triangles in BVH order. Classes stay in the caller's triangle order.
 public final class Mesh: @unchecked Sendable {
     public let vertexCount: Int
     public let triangleCount: Int
