@@ -3,11 +3,10 @@
 ///
 /// Each node starts with its whole primitive range as one child and splits the child of largest area
 /// among those with more than `leafSize` triangles until it has four; then children with at most
-/// `maxLeafSize` become leaves (a free slot makes leaves of at most 4, which leaves test at once; a child
-/// of 5 to 8 takes no node of its own). Ranges whose centroids
-/// coincide, and every split at depth `sahDepthLimit` or more, are halved by count instead: each level
-/// below it then quarters the count, so for up to 2^28 triangles the tree is at most 46 levels deep
-/// (traversal stacks are sized for that).
+/// `maxLeafSize` become leaves (free slots make leaves of at most 4, which leaves test at once; a child of
+/// 5 to 8 takes no node of its own). Ranges whose centroids coincide, and every split at depth
+/// `sahDepthLimit` or more, are halved by count instead: each level below it then quarters the count, so
+/// for up to 2^28 triangles the tree is at most 46 levels deep (traversal stacks are sized for that).
 struct BVHBuilder {
     static let leafSize = 4
     static let maxLeafSize = 8

@@ -51,7 +51,7 @@ extension Mesh {
     @usableFromInline static let farWidening: Float = 1 + 2 * (3 * 0x1p-24 / (1 - 3 * 0x1p-24))
 
     /// Stack entries needed: 3 per level plus one, for the deepest tree the builder can make, and 3 more
-    /// for the lanes `push` writes above the top. That keeps each stack under 1 KiB, so Swift allocates
+    /// for the lanes `TraversalStack.push(childrenOf:)` writes above the top. That keeps each stack under 1 KiB, so Swift allocates
     /// it on the machine stack, not the heap.
     @usableFromInline static let stackSize = 3 * BVHBuilder.maxDepth + 4
 
