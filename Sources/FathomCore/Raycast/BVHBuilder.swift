@@ -2,12 +2,14 @@
 /// binned in one pass).
 ///
 /// Each node starts with its whole primitive range as one child and splits the child of largest area
-/// until it has four; children with at most `maxLeafSize` triangles become leaves. Ranges whose centroids
-/// coincide, and every split at depth `sahDepthLimit` or more, are halved by count instead: each level
-/// below it then quarters the count, so for up to 2^28 triangles the tree is at most 46 levels deep
-/// (traversal stacks are sized for that).
+/// among those with more than `leafSize` triangles until it has four; then children with at most
+/// `maxLeafSize` become leaves (free slots make leaves of at most 4, which leaves test at once; a child of
+/// 5 to 8 takes no node of its own). Ranges whose centroids coincide, and every split at depth
+/// `sahDepthLimit` or more, are halved by count instead: each level below it then quarters the count, so
+/// for up to 2^28 triangles the tree is at most 46 levels deep (traversal stacks are sized for that).
 struct BVHBuilder {
-    static let maxLeafSize = 4
+    static let leafSize = 4
+    static let maxLeafSize = 8
     static let binCount = 16
     static let sahDepthLimit = 32
     /// The deepest tree this builder can make (see above).
@@ -54,6 +56,11 @@ struct BVHBuilder {
         order = prims.map(\.id)
     }
 
+    /// The SAH's intersection cost of n triangles: leaves test them 4 at a time, so a count is charged
+    /// by blocks of 4, which steers splits toward full leaves.
+    @inline(__always)
+    static func leafBlocks(_ n: Int) -> Float { Float((n + 3) >> 2) }
+
     static func area(_ lo: SIMD4<Float>, _ hi: SIMD4<Float>) -> Float {
         let d = lanesMax(hi - lo, .zero)
         return d.x * d.y + d.y * d.z + d.z * d.x
@@ -86,7 +93,7 @@ struct BVHBuilder {
         while children.count < 4 {
             var pick = -1
             var pickArea: Float = -1
-            for (k, c) in children.enumerated() where c.range.count > BVHBuilder.maxLeafSize && c.area > pickArea {
+            for (k, c) in children.enumerated() where c.range.count > BVHBuilder.leafSize && c.area > pickArea {
                 pickArea = c.area; pick = k
             }
             guard pick >= 0 else { break }
@@ -185,7 +192,7 @@ struct BVHBuilder {
                             leftCount += Int(counts[k][axis])
                             let rightCount = s.range.count - leftCount
                             guard leftCount > 0, rightCount > 0 else { continue }
-                            let cost = BVHBuilder.area(lLo, lHi) * Float(leftCount) + rightArea[k + 1] * Float(rightCount)
+                            let cost = BVHBuilder.area(lLo, lHi) * BVHBuilder.leafBlocks(leftCount) + rightArea[k + 1] * BVHBuilder.leafBlocks(rightCount)
                             if cost < (best?.cost ?? .infinity) { best = (cost, axis, k + 1) }
                         }
                     }

@@ -15,6 +15,14 @@ public struct BVHNode: Sendable {
         maxX: SIMD4(repeating: -.infinity), maxY: SIMD4(repeating: -.infinity), maxZ: SIMD4(repeating: -.infinity),
         child: .zero)
 
+    /// Byte offsets of the bound planes (stored fields are laid out in declaration order, 16 bytes each).
+    static var minXOffset: Int { 0 }
+    static var minYOffset: Int { 16 }
+    static var minZOffset: Int { 32 }
+    static var maxXOffset: Int { 48 }
+    static var maxYOffset: Int { 64 }
+    static var maxZOffset: Int { 80 }
+
     @inlinable static func leafCode(first: Int, count: Int) -> Int32 { -Int32(1 + (first << 3 | (count - 1))) }
 
     @inlinable static func leafRange(_ code: Int32) -> Range<Int> {

@@ -11,8 +11,12 @@ extension Mesh {
     struct NodeRay {
         let ox: SIMD4<Float>, oy: SIMD4<Float>, oz: SIMD4<Float>
         let ix: SIMD4<Float>, iy: SIMD4<Float>, iz: SIMD4<Float>
-        let negX: Bool, negY: Bool, negZ: Bool
+        /// Byte offsets in a BVHNode of the near bound planes (min for a positive direction component,
+        /// max for a negative one) and of the far ones (the others).
+        let nearX: Int, nearY: Int, nearZ: Int
+        let farX: Int, farY: Int, farZ: Int
 
+        @inline(__always)
         init(_ ray: Ray) {
             func safeInverse(_ d: Float) -> Float {
                 let tiny = Float.leastNormalMagnitude
@@ -22,77 +26,58 @@ extension Mesh {
             ix = SIMD4(repeating: safeInverse(ray.direction.x))
             iy = SIMD4(repeating: safeInverse(ray.direction.y))
             iz = SIMD4(repeating: safeInverse(ray.direction.z))
-            negX = ray.direction.x.sign == .minus; negY = ray.direction.y.sign == .minus; negZ = ray.direction.z.sign == .minus
+            let negX = ray.direction.x.sign == .minus, negY = ray.direction.y.sign == .minus, negZ = ray.direction.z.sign == .minus
+            nearX = negX ? BVHNode.maxXOffset : BVHNode.minXOffset; farX = negX ? BVHNode.minXOffset : BVHNode.maxXOffset
+            nearY = negY ? BVHNode.maxYOffset : BVHNode.minYOffset; farY = negY ? BVHNode.minYOffset : BVHNode.maxYOffset
+            nearZ = negZ ? BVHNode.maxZOffset : BVHNode.minZOffset; farZ = negZ ? BVHNode.minZOffset : BVHNode.maxZOffset
         }
 
-        /// Entry and (widened) exit distances of the four children, clipped to [tmin, tmax]: child k is
-        /// met when near[k] <= far[k].
+        /// Entry distances of the four children, clipped below at tmin, and which of them the ray meets
+        /// within [tmin, tmax] (entry <= widened exit).
         @inline(__always)
-        func test(_ n: BVHNode, tmin: Float, tmax: Float) -> (near: SIMD4<Float>, far: SIMD4<Float>) {
-            let nearX = ((negX ? n.maxX : n.minX) - ox) * ix
-            let farX = ((negX ? n.minX : n.maxX) - ox) * ix
-            let nearY = ((negY ? n.maxY : n.minY) - oy) * iy
-            let farY = ((negY ? n.minY : n.maxY) - oy) * iy
-            let nearZ = ((negZ ? n.maxZ : n.minZ) - oz) * iz
-            let farZ = ((negZ ? n.minZ : n.maxZ) - oz) * iz
+        func test(_ node: UnsafePointer<BVHNode>, tmin: Float, tmax: Float) -> (near: SIMD4<Float>, met: SIMDMask<SIMD4<Int32>>) {
+            let n = UnsafeRawPointer(node)
+            @inline(__always) func plane(_ offset: Int) -> SIMD4<Float> { n.load(fromByteOffset: offset, as: SIMD4<Float>.self) }
+            let nearX = (plane(nearX) - ox) * ix, farX = (plane(farX) - ox) * ix
+            let nearY = (plane(nearY) - oy) * iy, farY = (plane(farY) - oy) * iy
+            let nearZ = (plane(nearZ) - oz) * iz, farZ = (plane(farZ) - oz) * iz
             let near = lanesMax(lanesMax(nearX, nearY), lanesMax(nearZ, SIMD4(repeating: tmin)))
             let far = lanesMin(lanesMin(farX, farY), lanesMin(farZ, SIMD4(repeating: tmax))) * Mesh.farWidening
-            return (near, far)
+            return (near, near .<= far)
         }
     }
 
     /// 1 + 2 gamma(3), gamma(n) = n eps / (1 - n eps) with eps = 2^-24.
     @usableFromInline static let farWidening: Float = 1 + 2 * (3 * 0x1p-24 / (1 - 3 * 0x1p-24))
 
-    /// Stack entries needed: 3 per level plus one, for the deepest tree the builder can make (139). That
-    /// keeps each stack under 1 KiB, so Swift allocates it on the machine stack, not the heap.
-    @usableFromInline static let stackSize = 3 * BVHBuilder.maxDepth + 1
+    /// Stack entries needed: 3 per level plus one, for the deepest tree the builder can make, and 3 more
+    /// for the lanes `TraversalStack.push(childrenOf:)` writes above the top. That keeps each stack under 1 KiB, so Swift allocates
+    /// it on the machine stack, not the heap.
+    @usableFromInline static let stackSize = 3 * BVHBuilder.maxDepth + 4
 
     /// The closest hit within [tmin, tmax], or nil. The ray must be valid (finite, non-zero direction).
     public func intersect(_ ray: Ray, tmin: Float, tmax: Float) -> Hit? {
         guard nodes.count > 0 else { return nil }
         let sheared = ShearedRay(ray)
         let nodeRay = NodeRay(ray)
-        let nodes = self.nodes
+        let nodes = self.nodes.baseAddress.unsafelyUnwrapped
         // The traversal state lives inside the closures (not captured from outside), so it stays in
         // registers; the closures return it.
         let (best, bestLeaf, bestU, bestV) = withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries -> (Float, Int, Float, Float) in
+                var stack = TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped)
                 var best = tmax, bestLeaf = -1
                 var bestU: Float = 0, bestV: Float = 0
-                codes[0] = 0
-                entries[0] = tmin
-                var top = 1
-                while top > 0 {
-                    top &-= 1
-                    let code = codes[top]
-                    if entries[top] > best { continue }
+                stack.push(0, entry: tmin)
+                while !stack.isEmpty {
+                    let (code, entry) = stack.pop()
+                    if entry > best { continue }
                     if code >= 0 {
-                        let node = nodes[Int(code)]
-                        let (near, far) = nodeRay.test(node, tmin: tmin, tmax: best)
-                        // Push the children met, then order just those (1 to 4) so the nearest is on top.
-                        let first = top
-                        if near.x <= far.x { codes[top] = node.child.x; entries[top] = near.x; top &+= 1 }
-                        if near.y <= far.y { codes[top] = node.child.y; entries[top] = near.y; top &+= 1 }
-                        if near.z <= far.z { codes[top] = node.child.z; entries[top] = near.z; top &+= 1 }
-                        if near.w <= far.w { codes[top] = node.child.w; entries[top] = near.w; top &+= 1 }
-                        var i = first &+ 1
-                        while i < top {
-                            let d = entries[i], c = codes[i]
-                            var j = i
-                            while j > first && entries[j &- 1] < d {
-                                entries[j] = entries[j &- 1]; codes[j] = codes[j &- 1]; j &-= 1
-                            }
-                            entries[j] = d; codes[j] = c
-                            i &+= 1
-                        }
-                    } else {
-                        for k in BVHNode.leafRange(code) {
-                            let (a, b, c) = leafTriangleVertices(k)
-                            if let (t, u, v) = sheared.intersect(a, b, c, tmin: tmin, tmax: best) {
-                                best = t; bestLeaf = k; bestU = u; bestV = v
-                            }
-                        }
+                        let node = nodes + Int(code)
+                        let (near, met) = nodeRay.test(node, tmin: tmin, tmax: best)
+                        stack.push(childrenOf: node, near: near, met: met)
+                    } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best) {
+                        best = t; bestLeaf = k; bestU = u; bestV = v
                     }
                 }
                 return (best, bestLeaf, bestU, bestV)
@@ -108,38 +93,30 @@ extension Mesh {
     private func forEachLeaf(_ ray: Ray, tmin: Float, tmax: Float, _ visit: (Range<Int>) -> Bool) -> Bool {
         guard nodes.count > 0 else { return false }
         let nodeRay = NodeRay(ray)
-        let nodes = self.nodes
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { stack in
-            stack[0] = 0
-            var top = 1
-            while top > 0 {
-                top &-= 1
-                let code = stack[top]
-                if code >= 0 {
-                    let node = nodes[Int(code)]
-                    let (near, far) = nodeRay.test(node, tmin: tmin, tmax: tmax)
-                    if near.x <= far.x { stack[top] = node.child.x; top &+= 1 }
-                    if near.y <= far.y { stack[top] = node.child.y; top &+= 1 }
-                    if near.z <= far.z { stack[top] = node.child.z; top &+= 1 }
-                    if near.w <= far.w { stack[top] = node.child.w; top &+= 1 }
-                } else if visit(BVHNode.leafRange(code)) {
-                    return true
+        let nodes = self.nodes.baseAddress.unsafelyUnwrapped
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries in
+                var stack = TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped)
+                stack.push(0, entry: tmin)
+                while !stack.isEmpty {
+                    let code = stack.pop().code
+                    if code >= 0 {
+                        let node = nodes + Int(code)
+                        let (near, met) = nodeRay.test(node, tmin: tmin, tmax: tmax)
+                        stack.push(childrenOf: node, near: near, met: met)
+                    } else if visit(BVHNode.leafRange(code)) {
+                        return true
+                    }
                 }
+                return false
             }
-            return false
         }
     }
 
     /// True when any triangle is hit within [tmin, tmax].
     public func occluded(_ ray: Ray, tmin: Float, tmax: Float) -> Bool {
         let sheared = ShearedRay(ray)
-        return forEachLeaf(ray, tmin: tmin, tmax: tmax) { leaf in
-            for k in leaf {
-                let (a, b, c) = leafTriangleVertices(k)
-                if sheared.intersect(a, b, c, tmin: tmin, tmax: tmax) != nil { return true }
-            }
-            return false
-        }
+        return forEachLeaf(ray, tmin: tmin, tmax: tmax) { leaf in anyHit(in: leaf, sheared, tmin: tmin, tmax: tmax) }
     }
 
     /// Every surface crossing within [tmin, tmax], sorted by t. Triangles sharing the edge or vertex a

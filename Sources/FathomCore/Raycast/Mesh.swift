@@ -1,8 +1,8 @@
 /// An immutable triangle mesh with a 4-wide BVH. Safe to query from many threads at once.
 ///
-/// Storage: the vertices (the caller's buffer when borrowed, else a packed copy), the BVH nodes, and per
-/// leaf position the triangle's three vertex indices and its original index, so leaves read their
-/// triangles in BVH order. Classes stay in the caller's triangle order.
+/// Storage: the vertices (the caller's buffer when borrowed, else a packed copy in the order the leaves
+/// use them), the BVH nodes, and per leaf position the triangle's three vertex indices and its original
+/// index, so leaves read their triangles in BVH order. Classes stay in the caller's triangle order.
 public final class Mesh: @unchecked Sendable {
     public let vertexCount: Int
     public let triangleCount: Int
@@ -49,27 +49,11 @@ public final class Mesh: @unchecked Sendable {
         }
         if let vertices { try vertices.requireFinite("vertices") }
 
-        // Vertex storage.
-        if let vertices, !borrow {
-            let copy = UnsafeMutablePointer<Float>.allocate(capacity: 3 * vertexCount)
-            for i in 0..<vertexCount {
-                let v = vertices[i]
-                copy[3 * i] = v.x; copy[3 * i + 1] = v.y; copy[3 * i + 2] = v.z
-            }
-            ownedVertices = copy
-            vertexBase = UnsafePointer(copy)
-            vertexStride = 3
-        } else {
-            ownedVertices = nil
-            vertexBase = vertices?.base ?? UnsafePointer(Mesh.noVertices)
-            vertexStride = vertices?.floatStride ?? 3
-        }
-        borrowedOwner = borrow ? owner : nil
         self.vertexCount = vertexCount
         triangleCount = triangles
 
-        // Bounds of each triangle, then the BVH.
-        let base = vertexBase, stride = vertexStride
+        // Bounds of each triangle, then the BVH, on the caller's vertices.
+        let base = vertices?.base ?? UnsafePointer(Mesh.noVertices), stride = vertices?.floatStride ?? 3
         func vertex(_ i: UInt32) -> SIMD3<Float> {
             let p = base + Int(i) * stride
             return SIMD3(p[0], p[1], p[2])
@@ -103,6 +87,18 @@ public final class Mesh: @unchecked Sendable {
             leafIndices[3 * k + 1] = degenerate ? i0 : i1
             leafIndices[3 * k + 2] = degenerate ? i0 : i2
         }
+        // Vertex storage: the caller's buffer when borrowed, else a copy in the order the leaves use it.
+        if let vertices, !borrow {
+            let copy = Mesh.copyInLeafOrder(vertices, renumbering: leafIndices)
+            ownedVertices = copy
+            vertexBase = UnsafePointer(copy)
+            vertexStride = 3
+        } else {
+            ownedVertices = nil
+            vertexBase = base
+            vertexStride = stride
+        }
+        borrowedOwner = borrow ? owner : nil
         self.classes = classes.map(Array.init)
     }
 
@@ -111,6 +107,26 @@ public final class Mesh: @unchecked Sendable {
         nodes.deallocate()
         leafIndices.deallocate()
         leafTriangle.deallocate()
+    }
+
+    /// Copies the vertices packed, in the order in which the leaf positions first use them (unused ones
+    /// last), and renumbers `indices` to match: a leaf's triangles then read nearby memory.
+    private static func copyInLeafOrder(_ vertices: PointBuffer, renumbering indices: UnsafeMutableBufferPointer<UInt32>)
+        -> UnsafeMutablePointer<Float> {
+        var newIndex = [UInt32](repeating: .max, count: vertices.count)
+        var next: UInt32 = 0
+        for j in indices.indices {
+            let old = Int(indices[j])
+            if newIndex[old] == .max { newIndex[old] = next; next += 1 }
+            indices[j] = newIndex[old]
+        }
+        for old in 0..<vertices.count where newIndex[old] == .max { newIndex[old] = next; next += 1 }
+        let copy = UnsafeMutablePointer<Float>.allocate(capacity: 3 * vertices.count)
+        for old in 0..<vertices.count {
+            let v = vertices[old], i = 3 * Int(newIndex[old])
+            copy[i] = v.x; copy[i + 1] = v.y; copy[i + 2] = v.z
+        }
+        return copy
     }
 
     /// Where an empty mesh's vertex pointer points (never read).
