@@ -39,12 +39,13 @@ import dataclasses
 import functools
 import math
 from ctypes import POINTER, byref, c_float, c_int64, c_size_t, c_uint32
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
+from ._defaults import default_field, library_defaults
 from ._arrays import pose_array_ptr, vec3_from_c
 from ._handle import Handle
 from ._lib import (
@@ -318,15 +319,11 @@ def _optional_face(value: int) -> Optional[Face]:
 # ------------------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1)
-def _coverage_defaults() -> "CoverageOptions":
-    c = CoverageOptionsStruct()
-    _coverage_options_init(byref(c))
-    return CoverageOptions._from_c(c)
+_coverage_defaults = library_defaults(CoverageOptionsStruct, _coverage_options_init, lambda c: CoverageOptions._from_c(c))
 
 
 def _coverage_default(name: str) -> Any:
-    return field(default_factory=lambda: getattr(_coverage_defaults(), name))
+    return default_field(_coverage_defaults, name)
 
 
 @dataclass(frozen=True)
@@ -673,15 +670,11 @@ class Coverage(Handle):
 # ------------------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1)
-def _motion_defaults() -> "MotionOptions":
-    c = MotionOptionsStruct()
-    _motion_options_init(byref(c))
-    return MotionOptions._from_c(c)
+_motion_defaults = library_defaults(MotionOptionsStruct, _motion_options_init, lambda c: MotionOptions._from_c(c))
 
 
 def _motion_default(name: str) -> Any:
-    return field(default_factory=lambda: getattr(_motion_defaults(), name))
+    return default_field(_motion_defaults, name)
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 from ctypes import byref, c_float, c_size_t
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
+from ._defaults import default_field, library_defaults
 from ._lib import DepthFramePtr, FloatPtr, LengthOptionsPtr, LengthOptionsStruct, LengthPtr, LengthStruct, LineFitPtr
 from ._lib import LineFitStruct, MaskPtr, RansacOptionsStruct, status_function
 from .camera import _size
@@ -59,15 +60,11 @@ _length_polyline = status_function(
 _mask_endpoints = status_function("fathom_mask_endpoints", MaskPtr, FloatPtr, FloatPtr, LineFitPtr)
 
 
-@functools.lru_cache(maxsize=1)
-def _defaults() -> "LengthOptions":
-    c = LengthOptionsStruct()
-    _length_options_init(byref(c))
-    return LengthOptions._from_c(c)
+_defaults = library_defaults(LengthOptionsStruct, _length_options_init, lambda c: LengthOptions._from_c(c))
 
 
 def _default(name: str) -> Any:
-    return field(default_factory=lambda: getattr(_defaults(), name))
+    return default_field(_defaults, name)
 
 
 @dataclass(frozen=True)
