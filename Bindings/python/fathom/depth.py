@@ -44,7 +44,6 @@ from .errors import BufferTooSmallError, _check
 from .geometry import Pose, _require_pose
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .fits import LineFit
     from .length import Length, LengthOptions
 
 __all__ = ["DepthFormat", "DepthFrame", "PointFrame", "Sampling", "as_mask"]
