@@ -1061,8 +1061,8 @@ fathom_status fathom_coverage_bins(const fathom_coverage *coverage, uint32_t *ou
 
 /** Where to go next: the centre of the least-covered bin (fewest counted views; ties: the bin farthest in angle
  *  from every bin holding a view, then the lowest index), as a unit direction from the box centre and as a
- *  camera position at `distance` meters from the centre along it (distance <= 0: the distance of the last
- *  counted view; FATHOM_ERR_INVALID_STATE when there is none). */
+ *  camera position at `distance` meters from the centre along it (distance <= 0: the last counted camera's
+ *  distance from the box centre; FATHOM_ERR_INVALID_STATE when there is none). */
 fathom_status fathom_coverage_next_view(const fathom_coverage *coverage, float distance, fathom_vec3 *out_direction,
                                         fathom_vec3 *out_position);
 
@@ -1158,8 +1158,8 @@ fathom_status fathom_trajectory_summarize(const int64_t *timestamps, const fatho
                                           const fathom_motion_options *options, fathom_trajectory_summary *out);
 
 /** Frame selection for a reconstruction among `count` >= 1 poses: pose 0 is selected, then every pose that is at least `min_distance`
- *  meters from the last selected one or turned at least `min_angle` radians from it (either threshold may be
- *  INFINITY to ignore it; at least one must be finite and > 0). Writes the selected indices (ascending) into
+ *  meters from the last selected one or turned at least `min_angle` radians from it (each threshold > 0; either
+ *  may be INFINITY to ignore it, not both). Writes the selected indices (ascending) into
  *  out_indices; *out_count gets how many; if that exceeds capacity, the first `capacity` are written and
  *  FATHOM_ERR_BUFFER_TOO_SMALL is returned. */
 fathom_status fathom_trajectory_select(const fathom_pose *cameras_to_world, size_t count, float min_distance, float min_angle,
