@@ -377,11 +377,11 @@ def bench_line_fits(lib, sizes, repeat, svd_1e7, problems, results, report) -> N
         # Directions agree up to sign; centroids agree.
         ref_c, ref_d = dirs["eigh"]
         for name, (c, d) in dirs.items():
-            cos = abs(float(np.dot(d, ref_d)))
             dc = float(np.max(np.abs(c - ref_c)))
-            ang = math.degrees(math.acos(min(1.0, cos)))
-            true_ang = math.degrees(math.acos(min(1.0, abs(float(np.dot(d, direction))))))
-            ok = ang < 1e-6 and dc < 1e-9
+            # atan2(|a x b|, |a . b|): acos of a dot product near 1 cannot resolve angles below ~2e-8 rad (one ulp).
+            ang = math.degrees(math.atan2(float(np.linalg.norm(np.cross(d, ref_d))), abs(float(np.dot(d, ref_d)))))
+            true_ang = math.degrees(math.atan2(float(np.linalg.norm(np.cross(d, direction))), abs(float(np.dot(d, direction)))))
+            ok = ang < 1e-9 and dc < 1e-9
             checks[f"n={n:.0e} {name}"] = (f"angle to eigh {ang:.1e} deg, centroid diff {dc:.1e} m, angle to the "
                                            f"generating line {true_ang:.3f} deg" + ("" if ok else "  <-- DISAGREE"))
             if not ok:
