@@ -33,6 +33,14 @@ func lengthOptions(_ pointer: UnsafePointer<fathom_length_options>?) throws -> L
     return options
 }
 
+/// The optional mask of the keypoint and polyline lengths, required when keypoints take their depth from a plane.
+private func keypointMask(_ pointer: UnsafePointer<fathom_mask>?, _ options: LengthOptions) throws -> Mask? {
+    if options.keypointDepth == .plane, pointer == nil {
+        throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "mask must not be NULL for FATHOM_KEYPOINT_PLANE")
+    }
+    return try pointer.map { try mask($0) }
+}
+
 extension fathom_length {
     init(_ l: ObjectLength) {
         self.init(length: l.length, sigma: l.sigma, head: (l.head.x, l.head.y, l.head.z), tail: (l.tail.x, l.tail.y, l.tail.z),
@@ -56,10 +64,7 @@ public func fathom_length_keypoints(_ frame: UnsafePointer<fathom_depth_frame>?,
     abiCall("fathom_length_keypoints") {
         let f = try depthFrame(frame)
         let o = try lengthOptions(options)
-        if o.keypointDepth == .plane, maskPointer == nil {
-            throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "mask must not be NULL for FATHOM_KEYPOINT_PLANE")
-        }
-        let m = try maskPointer.map { try mask($0) }
+        let m = try keypointMask(maskPointer, o)
         let result = try required(out, "out")
         result.pointee = fathom_length(try f.measure(head: SIMD2(headU, headV), tail: SIMD2(tailU, tailV), mask: m, options: o))
     }
@@ -89,10 +94,7 @@ public func fathom_length_polyline(_ frame: UnsafePointer<fathom_depth_frame>?, 
         guard n <= Int.max / 8 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(n) is too large") }
         let base = try required(pixels, "pixels")
         let o = try lengthOptions(options)
-        if o.keypointDepth == .plane, maskPointer == nil {
-            throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "mask must not be NULL for FATHOM_KEYPOINT_PLANE")
-        }
-        let m = try maskPointer.map { try mask($0) }
+        let m = try keypointMask(maskPointer, o)
         let result = try required(out, "out")
         let points = (0..<n).map { SIMD2(base[2 * $0], base[2 * $0 + 1]) }
         result.pointee = fathom_length(try f.measure(polyline: points, mask: m, options: o))

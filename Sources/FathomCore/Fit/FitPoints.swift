@@ -35,6 +35,11 @@ public struct FitPoints: @unchecked Sendable {
         return SIMD3(p[0], p[1], dimensions == 3 ? p[2] : 0)
     }
 
+    /// The points (z = 0 in 2D) that `keep` accepts, in order.
+    func filter(_ keep: (SIMD3<Double>) -> Bool) -> [SIMD3<Double>] {
+        (0..<count).map { self[$0] }.filter(keep)
+    }
+
     /// Runs `body` on packed points built from `values` (3D, or 2D with z ignored when dimensions is 2).
     public static func with<R>(_ values: [SIMD3<Double>], dimensions: Int,
                                _ body: (FitPoints) throws(FathomError) -> R) throws(FathomError) -> R {

@@ -94,7 +94,7 @@ extension PlaneFit {
             if inliers > best?.inliers ?? -1 { best = (unit, a, inliers) }
         }
         guard let best else { throw FathomError(.degenerate, "no sampled triple of the \(points.count) points spans a plane") }
-        let inliers = (0..<points.count).map { points[$0] }.filter { abs(((($0 - best.anchor) * best.normal).sum())) <= options.threshold }
+        let inliers = points.filter { abs(dot($0 - best.anchor, best.normal)) <= options.threshold }
         return try FitPoints.with(inliers, dimensions: 3) { inlierPoints throws(FathomError) in try fit(inlierPoints) }
     }
 }
@@ -118,7 +118,7 @@ extension LineFit {
             if inliers > best?.inliers ?? -1 { best = (e, a, inliers) }
         }
         guard let best else { throw FathomError(.degenerate, "all sampled pairs of the \(points.count) points coincide") }
-        let inliers = (0..<points.count).map { points[$0] }.filter {
+        let inliers = points.filter {
             let q = $0 - best.anchor, t = (q * best.direction).sum()
             return Swift.max((q * q).sum() - t * t, 0).squareRoot() <= options.threshold  // rounding can make it < 0
         }
