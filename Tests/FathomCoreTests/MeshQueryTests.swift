@@ -329,15 +329,25 @@ struct MeshQueryTests {
         #expect(Double(strict) >= 0.93 * Double(hits), "only \(strict) of \(hits) hits were compared strictly")
     }
 
-    @Test("batch queries equal single-ray queries bit for bit on 1, 2 and all threads")
-    func batchEqualsSingle() throws {
+    /// 3000 triangles: traced in the caller's order; 30000 (over 1 MB): sorted by destination first.
+    @Test("batch queries equal single-ray queries bit for bit on 1, 2 and all threads", arguments: [3000, 30000])
+    func batchEqualsSingle(triangles: Int) throws {
         var rng = SplitMix64(seed: 2001)
-        let soup = randomSoup(&rng, count: 3000)
+        let soup = randomSoup(&rng, count: triangles)
         let mesh = try soup.mesh()
         // Enough rays for many chunks (256 for closest hits and occlusion, 64 for all crossings).
         var rays = [Ray]()
         for _ in 0..<5000 { rays.append(randomQuery(&rng, soup).ray) }
         let packed = packRays(rays)
+        try packed.withUnsafeBufferPointer { p in
+            let order = mesh.tracingOrder(RayBuffer(base: p.baseAddress!, count: rays.count), tmin: 0, tmax: .infinity)
+            defer { order.release() }
+            #expect((order.indices != nil) == (triangles > 3000), "\(mesh.memoryBytes) bytes")
+            // A permutation: every ray once, each copied as it is.
+            let positions = (0..<rays.count).map(order.index)
+            #expect(Set(positions).count == rays.count && positions.allSatisfy { (0..<rays.count).contains($0) })
+            #expect((0..<rays.count).allSatisfy { order.rays[$0] == rays[positions[$0]] })
+        }
         for (tmin, tmax): (Float, Float) in [(0, .infinity), (2, 9)] {
             let single = rays.map { mesh.intersect($0, tmin: tmin, tmax: tmax) }
             let singleOccluded = rays.map { mesh.occluded($0, tmin: tmin, tmax: tmax) }
@@ -368,6 +378,22 @@ struct MeshQueryTests {
             try Mesh.validate(empty)
             #expect(batchHits(mesh, empty, tmin: 0, tmax: .infinity, threads: 0).isEmpty)
             #expect(mesh.intersectAll(empty, tmin: 0, tmax: .infinity, threads: 0).isEmpty)
+        }
+    }
+
+    @Test("radix sort: by the high key bits only, stable, for every key width")
+    func radixSort() {
+        var rng = SplitMix64(seed: 77)
+        for (count, keyBits) in [(0, 30), (1, 30), (5000, 30), (5000, 11), (5000, 1), (3000, 64), (3000, 31)] {
+            let values = (0..<count).map { _ in rng.next() }
+            var sorted = values
+            let scratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count + 3)
+            defer { scratch.deallocate() }
+            sorted.withUnsafeMutableBufferPointer { RadixSort.sort($0, keyBits: keyBits, scratch: scratch) }
+            // Swift's sort is not stable: sort (key, position) pairs instead.
+            let key = { (v: UInt64) in keyBits == 64 ? v : v >> UInt64(64 - keyBits) }
+            let expected = values.enumerated().sorted { (key($0.element), $0.offset) < (key($1.element), $1.offset) }.map(\.element)
+            #expect(sorted == expected, "\(count) values by \(keyBits) bits")
         }
     }
 

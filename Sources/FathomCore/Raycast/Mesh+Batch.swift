@@ -1,4 +1,5 @@
-/// Batch queries: many rays, all cores. Results depend only on each ray, never on the thread count.
+/// Batch queries: many rays, all cores. Results depend only on each ray, never on the thread count or
+/// on the order in which the rays are traced (`tracingOrder`).
 extension Mesh {
     /// Checks every ray before any work; throws naming the first bad one.
     public static func validate(_ rays: RayBuffer) throws(FathomError) {
@@ -14,8 +15,12 @@ extension Mesh {
     public func intersect(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int,
                           _ write: @escaping (Int, Hit?) -> Void) {
         let mesh = self
+        let order = tracingOrder(rays, tmin: tmin, tmax: tmax)
+        defer { order.release() }
         ParallelFor.run(count: rays.count, threads: threads) { range in
-            for i in range { write(i, mesh.intersect(rays[i], tmin: tmin, tmax: tmax)) }
+            for j in range {
+                write(order.index(j), mesh.intersect(order.rays[j], tmin: tmin, tmax: tmax))
+            }
         }
     }
 
@@ -24,8 +29,12 @@ extension Mesh {
                          into out: UnsafeMutablePointer<UInt8>) {
         let mesh = self
         nonisolated(unsafe) let out = out
+        let order = tracingOrder(rays, tmin: tmin, tmax: tmax)
+        defer { order.release() }
         ParallelFor.run(count: rays.count, threads: threads) { range in
-            for i in range { out[i] = mesh.occluded(rays[i], tmin: tmin, tmax: tmax) ? 1 : 0 }
+            for j in range {
+                out[order.index(j)] = mesh.occluded(order.rays[j], tmin: tmin, tmax: tmax) ? 1 : 0
+            }
         }
     }
 
@@ -36,8 +45,12 @@ extension Mesh {
         results.initialize(repeating: [])
         defer { results.deallocate() }
         nonisolated(unsafe) let shared = results
+        let order = tracingOrder(rays, tmin: tmin, tmax: tmax)
+        defer { order.release() }
         ParallelFor.run(count: rays.count, threads: threads, chunk: 64) { range in
-            for i in range { shared[i] = mesh.intersectAll(rays[i], tmin: tmin, tmax: tmax) }
+            for j in range {
+                shared[order.index(j)] = mesh.intersectAll(order.rays[j], tmin: tmin, tmax: tmax)
+            }
         }
         let array = Array(results)
         results.deinitialize()

@@ -47,6 +47,14 @@ extension Mesh {
         }
     }
 
+    /// The lane of the one child met, or nil when none or several are: the traversal goes straight
+    /// into an only child, without the stack.
+    @inline(__always)
+    static func onlyLane(_ met: SIMDMask<SIMD4<Int32>>) -> Int? {
+        let bits = SIMD4<Int32>.zero.replacing(with: SIMD4(1, 2, 4, 8), where: met).wrappedSum()
+        return bits != 0 && bits & (bits &- 1) == 0 ? Int(bits.trailingZeroBitCount) : nil
+    }
+
     /// 1 + 2 gamma(3), gamma(n) = n eps / (1 - n eps) with eps = 2^-24.
     @usableFromInline static let farWidening: Float = 1 + 2 * (3 * 0x1p-24 / (1 - 3 * 0x1p-24))
 
@@ -68,17 +76,18 @@ extension Mesh {
                 var stack = TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped)
                 var best = tmax, bestLeaf = -1
                 var bestU: Float = 0, bestV: Float = 0
-                stack.push(0, entry: tmin)
-                while !stack.isEmpty {
-                    let (code, entry) = stack.pop()
-                    if entry > best { continue }
+                var code: Int32 = 0
+                while true {
                     if code >= 0 {
                         let node = nodes + Int(code)
                         let (near, met) = nodeRay.test(node, tmin: tmin, tmax: best)
+                        if let only = Mesh.onlyLane(met) { code = node.pointee.child[only]; continue }
                         stack.push(childrenOf: node, near: near, met: met)
                     } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best) {
                         best = t; bestLeaf = k; bestU = u; bestV = v
                     }
+                    guard let next = stack.popNearer(than: best) else { break }
+                    code = next
                 }
                 return (best, bestLeaf, bestU, bestV)
             }
@@ -97,16 +106,18 @@ extension Mesh {
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries in
                 var stack = TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped)
-                stack.push(0, entry: tmin)
-                while !stack.isEmpty {
-                    let code = stack.pop().code
+                var code: Int32 = 0
+                while true {
                     if code >= 0 {
                         let node = nodes + Int(code)
                         let (near, met) = nodeRay.test(node, tmin: tmin, tmax: tmax)
+                        if let only = Mesh.onlyLane(met) { code = node.pointee.child[only]; continue }
                         stack.push(childrenOf: node, near: near, met: met)
                     } else if visit(BVHNode.leafRange(code)) {
                         return true
                     }
+                    guard let next = stack.popNearer(than: .infinity) else { break }
+                    code = next
                 }
                 return false
             }

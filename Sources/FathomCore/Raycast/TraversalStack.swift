@@ -12,17 +12,15 @@ struct TraversalStack {
         self.entries = entries
     }
 
-    @inline(__always) var isEmpty: Bool { top == 0 }
-
+    /// Pops entries until one the ray enters no farther than `limit`, and returns its code; nil when
+    /// none is left.
     @inline(__always)
-    mutating func push(_ code: Int32, entry: Float) {
-        codes[top] = code; entries[top] = entry; top &+= 1
-    }
-
-    @inline(__always)
-    mutating func pop() -> (code: Int32, entry: Float) {
-        top &-= 1
-        return (codes[top], entries[top])
+    mutating func popNearer(than limit: Float) -> Int32? {
+        while top > 0 {
+            top &-= 1
+            if entries[top] <= limit { return codes[top] }
+        }
+        return nil
     }
 
     /// Pushes the children of `node` that are `met`, from the farthest to the nearest, so the nearest is
