@@ -340,7 +340,7 @@ struct MeshQueryTests {
         for _ in 0..<5000 { rays.append(randomQuery(&rng, soup).ray) }
         let packed = packRays(rays)
         try packed.withUnsafeBufferPointer { p in
-            let order = mesh.tracingOrder(RayBuffer(base: p.baseAddress!, count: rays.count), tmin: 0, tmax: .infinity)
+            let order = mesh.tracingOrder(RayBuffer(base: p.baseAddress!, count: rays.count), tmin: 0, tmax: .infinity, threads: 2)
             defer { order.release() }
             #expect((order.indices != nil) == (triangles > 3000), "\(mesh.memoryBytes) bytes")
             // A permutation: every ray once, each copied as it is.

@@ -15,7 +15,7 @@ extension Mesh {
     public func intersect(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int,
                           _ write: @escaping (Int, Hit?) -> Void) {
         let mesh = self
-        let order = tracingOrder(rays, tmin: tmin, tmax: tmax)
+        let order = tracingOrder(rays, tmin: tmin, tmax: tmax, threads: threads)
         defer { order.release() }
         ParallelFor.run(count: rays.count, threads: threads) { range in
             for j in range {
@@ -29,7 +29,7 @@ extension Mesh {
                          into out: UnsafeMutablePointer<UInt8>) {
         let mesh = self
         nonisolated(unsafe) let out = out
-        let order = tracingOrder(rays, tmin: tmin, tmax: tmax)
+        let order = tracingOrder(rays, tmin: tmin, tmax: tmax, threads: threads)
         defer { order.release() }
         ParallelFor.run(count: rays.count, threads: threads) { range in
             for j in range {
@@ -45,7 +45,7 @@ extension Mesh {
         results.initialize(repeating: [])
         defer { results.deallocate() }
         nonisolated(unsafe) let shared = results
-        let order = tracingOrder(rays, tmin: tmin, tmax: tmax)
+        let order = tracingOrder(rays, tmin: tmin, tmax: tmax, threads: threads)
         defer { order.release() }
         ParallelFor.run(count: rays.count, threads: threads, chunk: 64) { range in
             for j in range {
