@@ -438,10 +438,10 @@ struct MeshQueryTests {
             row.classes = (0..<n).map { UInt8($0 % 8) }
             let rowMesh = try row.mesh()
             #expect(rowMesh.triangleCount == n)
-            // Depth counts nodes to the deepest leaf: 0 without triangles; a 4-wide node with leaves of at
-            // most 8 triangles holds 32, so depth d holds at most 32 * 4^(d-1).
+            // Depth counts nodes to the deepest leaf: 0 without triangles; an 8-wide node with leaves of at
+            // most 8 triangles holds 64, so depth d holds at most 64 * 8^(d-1).
             if n == 0 { #expect(rowMesh.bvhDepth == 0) } else {
-                #expect(rowMesh.bvhDepth >= 1 && rowMesh.bvhDepth <= 46 && 32 << (2 * (rowMesh.bvhDepth - 1)) >= n, "n = \(n): depth \(rowMesh.bvhDepth)")
+                #expect(rowMesh.bvhDepth >= 1 && rowMesh.bvhDepth <= 26 && 64 << (3 * (rowMesh.bvhDepth - 1)) >= n, "n = \(n): depth \(rowMesh.bvhDepth)")
             }
             #expect((rowMesh.bvhNodeCount == 0) == (n == 0), "n = \(n): \(rowMesh.bvhNodeCount) nodes")
             for k in 0..<n {
@@ -512,7 +512,7 @@ struct MeshQueryTests {
             }
             let mesh = try soup.mesh()
             #expect(mesh.triangleCount == count && mesh.boundsMin == p && mesh.boundsMax == p)
-            #expect(mesh.bvhDepth >= 1 && mesh.bvhDepth <= 46, "depth \(mesh.bvhDepth)")
+            #expect(mesh.bvhDepth >= 1 && mesh.bvhDepth <= 26, "depth \(mesh.bvhDepth)")
             #expect(mesh.surfaceArea == 0)
             let (normals, areas) = mesh.faceGeometry()
             #expect(normals.allSatisfy { $0 == .zero } && areas.allSatisfy { $0 == 0 })
@@ -622,7 +622,7 @@ struct MeshQueryTests {
         #expect(checked > 1500)
     }
 
-    @Test("deep input: 200k triangles with exponentially spaced centroids build with bvhDepth <= 46 and answer like the brute force")
+    @Test("deep input: 200k triangles with exponentially spaced centroids build with bvhDepth <= 26 and answer like the brute force")
     func deepExponential() throws {
         let n = 200_000
         // Triangle i lies in the plane x = 2^(i/1600 - 60), spanning y, z in [0, 1]: centroids spaced by a
@@ -634,8 +634,8 @@ struct MeshQueryTests {
         soup.classes = (0..<n).map { UInt8($0 % 8) }
         let mesh = try soup.mesh()
         #expect(mesh.triangleCount == n)
-        #expect(mesh.bvhDepth >= 9 && mesh.bvhDepth <= 46, "bvhDepth \(mesh.bvhDepth)")
-        #expect(mesh.bvhNodeCount >= n / 16)
+        #expect(mesh.bvhDepth >= 6 && mesh.bvhDepth <= 26, "bvhDepth \(mesh.bvhDepth)")
+        #expect(mesh.bvhNodeCount >= n / 64)  // a node holds at most 8 leaves of at most 8
         #expect(mesh.boundsMin == SIMD3(xs[0], 0, 0) && mesh.boundsMax == SIMD3(xs[n - 1], 1, 1))
         var rng = SplitMix64(seed: 3400)
         for trial in 0..<240 {
@@ -685,9 +685,13 @@ struct MeshQueryTests {
         }
     }
 
-    @Test("sizes: bvhWidth 4, memoryBytes > bvhBytes > 0, borrowed vertices not counted, node count")
+    @Test("sizes: bvhWidth 8, memoryBytes > bvhBytes > 0, borrowed vertices not counted, node count")
     func sizes() throws {
-        #expect(Mesh.bvhWidth == 4)
+        #expect(Mesh.bvhWidth == 8)
+        // The traversal reads bound planes at these byte offsets.
+        #expect(MemoryLayout<BVHNode>.size == 224)
+        #expect([BVHNode.minXOffset, BVHNode.minYOffset, BVHNode.minZOffset, BVHNode.maxXOffset, BVHNode.maxYOffset, BVHNode.maxZOffset]
+                == [\BVHNode.minX, \.minY, \.minZ, \.maxX, \.maxY, \.maxZ].map { MemoryLayout<BVHNode>.offset(of: $0) })
         var rng = SplitMix64(seed: 3500)
         for n in [1, 5, 100, 4000] {
             let soup = randomSoup(&rng, count: n)
@@ -695,9 +699,9 @@ struct MeshQueryTests {
             #expect(mesh.bvhBytes > 0 && mesh.memoryBytes > mesh.bvhBytes)
             // It holds its own copy of the vertices (12 bytes each) and the classes (1 byte each).
             #expect(mesh.memoryBytes >= mesh.bvhBytes + 12 * mesh.vertexCount + n)
-            // A node per 4 children at most 4 leaves of at most 8: at least n/32 nodes, at most n.
+            // A node per 8 children at most 8 leaves of at most 8: at least n/64 nodes, at most n.
             #expect(mesh.bvhNodeCount >= 1 && mesh.bvhNodeCount <= max(1, n))
-            #expect(mesh.bvhBytes >= mesh.bvhNodeCount * 4 * 6 * 4, "nodes hold 6 bounds x 4 lanes of float")
+            #expect(mesh.bvhBytes >= mesh.bvhNodeCount * 8 * 6 * 4, "nodes hold 6 bounds x 8 lanes of float")
 
             // The same triangles, borrowed with a stride of 5 floats (padding NaN, never read), no classes.
             let copiedPlain = try Mesh.make(from: MeshData(vertices: soup.data.vertices, indices: soup.indices))

@@ -1,19 +1,20 @@
-/// Builds a 4-wide BVH with the surface-area heuristic over binned centroids (16 bins, all three axes
+/// Builds an 8-wide BVH with the surface-area heuristic over binned centroids (16 bins, all three axes
 /// binned in one pass).
 ///
 /// Each node starts with its whole primitive range as one child and splits the child of largest area
-/// among those with more than `leafSize` triangles until it has four; then children with at most
-/// `maxLeafSize` become leaves (free slots make leaves of at most 4, which leaves test at once; a child of
-/// 5 to 8 takes no node of its own). Ranges whose centroids coincide, and every split at depth
-/// `sahDepthLimit` or more, are halved by count instead: each level below it then quarters the count, so
-/// for up to 2^28 triangles the tree is at most 46 levels deep (traversal stacks are sized for that).
+/// (of most triangles among equal areas) among those with more than `leafSize` triangles until it has
+/// eight; then children with at most `maxLeafSize` become leaves (free slots make leaves of at most 4,
+/// which leaves test at once; a child of 5 to 8 takes no node of its own). Ranges whose centroids
+/// coincide are halved by count instead. From depth `sahDepthLimit` on, every split halves by count the
+/// child of most triangles, so each level divides the count by 8: for up to 2^28 triangles the tree is
+/// at most sahDepthLimit + 10 levels deep (traversal stacks are sized for that).
 struct BVHBuilder {
     static let leafSize = 4
     static let maxLeafSize = 8
     static let binCount = 16
-    static let sahDepthLimit = 32
+    static let sahDepthLimit = 16
     /// The deepest tree this builder can make (see above).
-    static let maxDepth = sahDepthLimit + 14
+    static let maxDepth = sahDepthLimit + 10
 
     /// A primitive's bounds; lo.w holds its triangle index (bit pattern).
     struct PrimRef {
@@ -90,11 +91,13 @@ struct BVHBuilder {
         let index = nodes.count
         nodes.append(.empty)
         var children = [whole]
-        while children.count < 4 {
+        let byCount = depth >= BVHBuilder.sahDepthLimit
+        while children.count < BVHNode.width {
             var pick = -1
-            var pickArea: Float = -1
-            for (k, c) in children.enumerated() where c.range.count > BVHBuilder.leafSize && c.area > pickArea {
-                pickArea = c.area; pick = k
+            var pickSize: (Float, Int) = (-1, 0)
+            for (k, c) in children.enumerated() where c.range.count > BVHBuilder.leafSize {
+                let size = byCount ? (0, c.range.count) : (c.area, c.range.count)
+                if size > pickSize { pickSize = size; pick = k }
             }
             guard pick >= 0 else { break }
             let (left, right) = split(children[pick], depth: depth)

@@ -1,6 +1,6 @@
 /// Queries against the BVH: closest hit, any hit, all hits.
 ///
-/// Node tests are 4-wide slab tests with the near and far planes picked once per ray from the direction's
+/// Node tests are 8-wide slab tests with the near and far planes picked once per ray from the direction's
 /// signs. Reciprocals are exact for every normal float; a zero or subnormal component (below 2^-126) uses
 /// the reciprocal of 2^-126 with its sign instead of infinity, so slabs are finite or +-inf and never
 /// 0 * inf = NaN. Only a ray lying exactly in a box's flat bounding plane is then treated as outside it,
@@ -9,8 +9,8 @@
 extension Mesh {
     @usableFromInline
     struct NodeRay {
-        let ox: SIMD4<Float>, oy: SIMD4<Float>, oz: SIMD4<Float>
-        let ix: SIMD4<Float>, iy: SIMD4<Float>, iz: SIMD4<Float>
+        let ox: SIMD8<Float>, oy: SIMD8<Float>, oz: SIMD8<Float>
+        let ix: SIMD8<Float>, iy: SIMD8<Float>, iz: SIMD8<Float>
         /// Byte offsets in a BVHNode of the near bound planes (min for a positive direction component,
         /// max for a negative one) and of the far ones (the others).
         let nearX: Int, nearY: Int, nearZ: Int
@@ -22,27 +22,27 @@ extension Mesh {
                 let tiny = Float.leastNormalMagnitude
                 return 1 / (abs(d) < tiny ? (d.sign == .minus ? -tiny : tiny) : d)
             }
-            ox = SIMD4(repeating: ray.origin.x); oy = SIMD4(repeating: ray.origin.y); oz = SIMD4(repeating: ray.origin.z)
-            ix = SIMD4(repeating: safeInverse(ray.direction.x))
-            iy = SIMD4(repeating: safeInverse(ray.direction.y))
-            iz = SIMD4(repeating: safeInverse(ray.direction.z))
+            ox = SIMD8(repeating: ray.origin.x); oy = SIMD8(repeating: ray.origin.y); oz = SIMD8(repeating: ray.origin.z)
+            ix = SIMD8(repeating: safeInverse(ray.direction.x))
+            iy = SIMD8(repeating: safeInverse(ray.direction.y))
+            iz = SIMD8(repeating: safeInverse(ray.direction.z))
             let negX = ray.direction.x.sign == .minus, negY = ray.direction.y.sign == .minus, negZ = ray.direction.z.sign == .minus
             nearX = negX ? BVHNode.maxXOffset : BVHNode.minXOffset; farX = negX ? BVHNode.minXOffset : BVHNode.maxXOffset
             nearY = negY ? BVHNode.maxYOffset : BVHNode.minYOffset; farY = negY ? BVHNode.minYOffset : BVHNode.maxYOffset
             nearZ = negZ ? BVHNode.maxZOffset : BVHNode.minZOffset; farZ = negZ ? BVHNode.minZOffset : BVHNode.maxZOffset
         }
 
-        /// Entry distances of the four children, clipped below at tmin, and which of them the ray meets
+        /// Entry distances of the eight children, clipped below at tmin, and which of them the ray meets
         /// within [tmin, tmax] (entry <= widened exit).
         @inline(__always)
-        func test(_ node: UnsafePointer<BVHNode>, tmin: Float, tmax: Float) -> (near: SIMD4<Float>, met: SIMDMask<SIMD4<Int32>>) {
+        func test(_ node: UnsafePointer<BVHNode>, tmin: Float, tmax: Float) -> (near: SIMD8<Float>, met: SIMDMask<SIMD8<Int32>>) {
             let n = UnsafeRawPointer(node)
-            @inline(__always) func plane(_ offset: Int) -> SIMD4<Float> { n.load(fromByteOffset: offset, as: SIMD4<Float>.self) }
+            @inline(__always) func plane(_ offset: Int) -> SIMD8<Float> { n.load(fromByteOffset: offset, as: SIMD8<Float>.self) }
             let nearX = (plane(nearX) - ox) * ix, farX = (plane(farX) - ox) * ix
             let nearY = (plane(nearY) - oy) * iy, farY = (plane(farY) - oy) * iy
             let nearZ = (plane(nearZ) - oz) * iz, farZ = (plane(farZ) - oz) * iz
-            let near = lanesMax(lanesMax(nearX, nearY), lanesMax(nearZ, SIMD4(repeating: tmin)))
-            let far = lanesMin(lanesMin(farX, farY), lanesMin(farZ, SIMD4(repeating: tmax))) * Mesh.farWidening
+            let near = lanesMax(lanesMax(nearX, nearY), lanesMax(nearZ, SIMD8(repeating: tmin)))
+            let far = lanesMin(lanesMin(farX, farY), lanesMin(farZ, SIMD8(repeating: tmax))) * Mesh.farWidening
             return (near, near .<= far)
         }
     }
@@ -50,18 +50,29 @@ extension Mesh {
     /// The lane of the one child met, or nil when none or several are: the traversal goes straight
     /// into an only child, without the stack.
     @inline(__always)
-    static func onlyLane(_ met: SIMDMask<SIMD4<Int32>>) -> Int? {
-        let bits = SIMD4<Int32>.zero.replacing(with: SIMD4(1, 2, 4, 8), where: met).wrappedSum()
-        return bits != 0 && bits & (bits &- 1) == 0 ? Int(bits.trailingZeroBitCount) : nil
+    static func onlyLane(_ met: SIMDMask<SIMD8<Int32>>) -> Int? {
+        let bits = laneBits(met)
+        return bits != 0 && bits & (bits &- 1) == 0 ? bits.trailingZeroBitCount : nil
+    }
+
+    /// Bit i set when lane i is set.
+    @inline(__always)
+    static func laneBits(_ mask: SIMDMask<SIMD8<Int32>>) -> Int {
+        // Sign bits of the lanes moved to their places and summed in halves: the compiler vectorizes
+        // this, not the lane-by-lane forms.
+        let lanes = (unsafeBitCast(mask, to: SIMD8<UInt32>.self) &>> 31) &<< SIMD8(0, 1, 2, 3, 4, 5, 6, 7)
+        let half = lanes.lowHalf | lanes.highHalf
+        let quarter = half.lowHalf | half.highHalf
+        return Int(quarter.x | quarter.y)
     }
 
     /// 1 + 2 gamma(3), gamma(n) = n eps / (1 - n eps) with eps = 2^-24.
     @usableFromInline static let farWidening: Float = 1 + 2 * (3 * 0x1p-24 / (1 - 3 * 0x1p-24))
 
-    /// Stack entries needed: 3 per level plus one, for the deepest tree the builder can make, and 3 more
-    /// for the lanes `TraversalStack.push(childrenOf:)` writes above the top. That keeps each stack under 1 KiB, so Swift allocates
-    /// it on the machine stack, not the heap.
-    @usableFromInline static let stackSize = 3 * BVHBuilder.maxDepth + 4
+    /// Stack entries needed: 7 per level (a node's children met but the nearest, which the traversal
+    /// pops at once) for the deepest tree the builder can make, and one more. That keeps each stack under
+    /// 1 KiB, so Swift allocates it on the machine stack, not the heap.
+    @usableFromInline static let stackSize = 7 * BVHBuilder.maxDepth + 1
 
     /// The closest hit within [tmin, tmax], or nil. The ray must be valid (finite, non-zero direction).
     public func intersect(_ ray: Ray, tmin: Float, tmax: Float) -> Hit? {

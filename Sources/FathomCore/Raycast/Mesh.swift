@@ -1,4 +1,4 @@
-/// An immutable triangle mesh with a 4-wide BVH. Safe to query from many threads at once.
+/// An immutable triangle mesh with an 8-wide BVH. Safe to query from many threads at once.
 ///
 /// Storage: the vertices (the caller's buffer when borrowed, else a packed copy in the order the leaves
 /// use them), the BVH nodes, and per leaf position the triangle's three vertex indices and its original
@@ -24,7 +24,7 @@ public final class Mesh: @unchecked Sendable {
     public let boundsMax: SIMD3<Float>
 
     /// Children per BVH node.
-    public static let bvhWidth = 4
+    public static let bvhWidth = BVHNode.width
 
     /// Makes a mesh. `vertices` is (pointer, count, byte stride) of float32 xyz; `indices` holds 3 per
     /// triangle, each < vertexCount; `classes` one per triangle (<= 7) or nil. With `borrow`, the vertex
