@@ -1,0 +1,103 @@
+extension MotionTracker {
+    /// Feeds `count` timestamped poses in order, each exactly as `update(timestamp:pose:)` would (the states agree bit
+    /// for bit), handing each state to `body` with its index. Poses are read in place: 16 floats each, column-major, one
+    /// after the other.
+    ///
+    /// Stops at the first pose that is not rigid (`.notFinite` or `.notRigid`, named by `poseName(i)`) or whose
+    /// timestamp is before the last accepted one (`.outOfRange`, "timestamps[i]: ..."); the poses before it stay
+    /// applied, and the refused one changes nothing. Inlinable so that a caller's `body` (the C ABI's conversion into
+    /// its state struct) is specialised into the loop.
+    ///
+    /// Eight poses at a time are transposed into lanes, which check rigidity and compute each pose's raw velocity and
+    /// angular speed from the pose before it in the array; then a scalar pass applies them in order (smoothing, gaps,
+    /// guidance and the capture clock are sequential). A pose that does not simply follow the one before it (the first,
+    /// one after a repeated timestamp, a refused pose) takes the single-update path instead.
+    @inlinable @inline(__always)
+    public mutating func update(timestamps: UnsafePointer<Int64>, poses: UnsafePointer<Float>, count: Int,
+                                poseName: (Int) -> String, _ body: (Int, MotionState) -> Void) throws(FathomError) {
+        // The loops run on a local copy (kept in registers), written back however they end.
+        var tracker = self
+        /// The index of the last accepted pose when it is in this batch (then `tracker.previous` may be stale), else -1.
+        var last = -1
+        defer {
+            if last >= 0 { tracker.previous = Pose(unchecked: poses + 16 &* last) }
+            self = tracker
+        }
+        let tolerance = rigidTolerance
+
+        let blocks = count / 8
+        if blocks > 0 {
+            // The lanes' raw velocity (x, y, z) and angular speed, read back one pose at a time.
+            try withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 4) { (raw) throws(FathomError) in
+                let steps = raw.baseAddress!
+                let scalars = UnsafeMutableRawPointer(steps).assumingMemoryBound(to: Float.self)
+                var before = PoseLanes(poses)  // the previous block (block 0: itself, whose shifted lane 0 is not used)
+                for block in 0..<blocks {
+                    let base = 8 &* block
+                    let rigid = MotionTracker.rawSteps(poses, timestamps, base, &before, tolerance, steps)
+                    for j in 0..<8 {
+                        let i = base &+ j, timestamp = timestamps[i]
+                        // It simply follows pose i - 1 (accepted, so tracker.current.timestamp is its timestamp).
+                        guard rigid & (1 << j) != 0, last == i &- 1, i > 0, timestamp > tracker.current.timestamp else {
+                            // On a copy: the fast path's tracker never has its address taken, so it stays in registers.
+                            var copy = tracker
+                            defer { tracker = copy }
+                            try copy.batchStep(i, timestamps, poses, tolerance, &last, poseName, body)
+                            continue
+                        }
+                        tracker.current.captured = false
+                        tracker.current.skipped = false
+                        tracker.current.restarted = false
+                        tracker.move(to: timestamp, after: secondsBetween(tracker.current.timestamp, timestamp),
+                                     velocity: SIMD3(scalars[j], scalars[8 &+ j], scalars[16 &+ j]), angularSpeed: scalars[24 &+ j])
+                        last = i
+                        body(i, tracker.current)
+                    }
+                }
+            }
+        }
+        for i in (8 &* blocks)..<count { try tracker.batchStep(i, timestamps, poses, tolerance, &last, poseName, body) }
+    }
+
+    /// Pose i of a batch through the single-update path; `last` as in the batch loop.
+    @inlinable @inline(__always)
+    mutating func batchStep(_ i: Int, _ timestamps: UnsafePointer<Int64>, _ poses: UnsafePointer<Float>, _ tolerance: Float,
+                            _ last: inout Int, _ poseName: (Int) -> String, _ body: (Int, MotionState) -> Void) throws(FathomError) {
+        if last >= 0 { previous = Pose(unchecked: poses + 16 &* last) }
+        let m = poses + 16 &* i, timestamp = timestamps[i]
+        let pose: Pose
+        if let rigid = Pose(ifRigid: m, tolerance: tolerance) { pose = rigid } else {
+            // Throws: the initializer runs the same test (were it to pass, the pose would be fed as it is).
+            pose = try Pose(columnMajor: m, tolerance: tolerance, name: poseName(i))
+        }
+        guard accepts(timestamp) else {
+            let error = refusal(timestamp)
+            throw FathomError(error.kind, "timestamps[\(i)]: \(error.message)")
+        }
+        advance(timestamp: timestamp, pose: pose)
+        if !current.skipped { last = i }
+        body(i, current)
+    }
+
+    /// Poses base..<base+8 in lanes: bit j of the result is set when pose base + j passes the rigidity test, and
+    /// steps[0...3] get per lane the raw velocity (x, y, z) and angular speed from pose base + j - 1, with the single
+    /// step's operations (lane 0 of block 0 has no predecessor; its values are not used). `before` holds the previous
+    /// block's lanes and is replaced by this block's. Out of line: one call per eight poses, optimized on its own.
+    @usableFromInline
+    static func rawSteps(_ poses: UnsafePointer<Float>, _ timestamps: UnsafePointer<Int64>, _ base: Int, _ before: inout PoseLanes,
+                         _ tolerance: Float, _ steps: UnsafeMutablePointer<SIMD8<Float>>) -> UInt8 {
+        let lanes = PoseLanes(poses + 16 &* base)
+        let prior = lanes.shifted(after: base == 0 ? lanes : before)
+        before = lanes
+        var seconds = SIMD8<Float>()
+        for j in 0..<8 where base &+ j > 0 {
+            seconds[j] = Float(secondsBetween(timestamps[base &+ j &- 1], timestamps[base &+ j]))
+        }
+        let delta = lanes.t - prior.t
+        steps[0] = delta.x / seconds
+        steps[1] = delta.y / seconds
+        steps[2] = delta.z / seconds
+        steps[3] = rotationAngle(prior, lanes) / seconds
+        return lanes.rigidMask(tolerance: tolerance)
+    }
+}
