@@ -16,42 +16,50 @@ extension CoverageTracker {
         let tolerance = rigidTolerance
         let chunk = 64
         try withUnsafeTemporaryAllocation(of: ViewResult.self, capacity: chunk) { (results) throws(FathomError) in
-            let out = results.baseAddress!
-            var first = 0
-            while first < count {
-                let end = Swift.min(first &+ chunk, count)
-                var i = first
-                while i < end {
-                    if lanes, end &- i >= 8, recordBlock(poses + 16 &* i, tolerance, out + (i &- first)) {
-                        i &+= 8
-                        continue
+            try withUnsafeTemporaryAllocation(of: CastLanes.self, capacity: chunk / 8) { (casts) throws(FathomError) in
+                let out = results.baseAddress!
+                var first = 0
+                while first < count {
+                    let end = Swift.min(first &+ chunk, count), blocks = lanes ? (end &- first) / 8 : 0
+                    // First every block's geometry, in two passes of independent work the processor overlaps (the
+                    // azimuths' long chains of dependent operations side by side), then the counting in order.
+                    for b in 0..<blocks {
+                        let pose = PoseLanes(poses + 16 &* (first &+ 8 &* b))
+                        casts[b] = pose.rigidMask(tolerance: tolerance) == 0xff ? castBlock(pose) : CastLanes()
                     }
-                    let m = poses + 16 &* i
-                    let pose: Pose
-                    if let rigid = Pose(ifRigid: m, tolerance: tolerance) { pose = rigid } else {
-                        do throws(FathomError) {
-                            // Throws: the initializer runs the same test (were it to pass, the pose would be recorded).
-                            pose = try Pose(columnMajor: m, tolerance: tolerance, name: poseName(i))
-                        } catch {
-                            body(first, UnsafeBufferPointer(start: out, count: i &- first))
-                            throw error
+                    for b in 0..<blocks where casts[b].rigid { addSectors(&casts[b]) }
+                    var i = first
+                    while i < end {
+                        let b = (i &- first) / 8
+                        if b < blocks, casts[b].rigid {
+                            countBlock(casts[b], out + (i &- first))
+                            i &+= 8
+                            continue
                         }
+                        let m = poses + 16 &* i
+                        let pose: Pose
+                        if let rigid = Pose(ifRigid: m, tolerance: tolerance) { pose = rigid } else {
+                            do throws(FathomError) {
+                                // Throws: the initializer runs the same test (were it to pass, the pose would be recorded).
+                                pose = try Pose(columnMajor: m, tolerance: tolerance, name: poseName(i))
+                            } catch {
+                                body(first, UnsafeBufferPointer(start: out, count: i &- first))
+                                throw error
+                            }
+                        }
+                        (out + (i &- first)).initialize(to: record(camera: pose, intrinsics: intrinsics))
+                        i &+= 1
                     }
-                    (out + (i &- first)).initialize(to: record(camera: pose, intrinsics: intrinsics))
-                    i &+= 1
+                    body(first, UnsafeBufferPointer(start: out, count: end &- first))
+                    first = end
                 }
-                body(first, UnsafeBufferPointer(start: out, count: end &- first))
-                first = end
             }
         }
     }
 
-    /// Records the eight views at `m` (16 floats each) into out[0..<8] if every pose is rigid, and returns true;
-    /// otherwise records nothing and returns false. Only for the rules `record(poses:...)` allows in lanes.
-    private func recordBlock(_ m: UnsafePointer<Float>, _ tolerance: Float, _ out: UnsafeMutablePointer<ViewResult>) -> Bool {
-        let poses = PoseLanes(m)
-        guard poses.rigidMask(tolerance: tolerance) == 0xff else { return false }
-        let cast = castBlock(poses)
+    /// Records eight cast views in order into out[0..<8], as `record` does after its geometry. Only for the rules
+    /// `record(poses:...)` allows in lanes.
+    private func countBlock(_ cast: CastLanes, _ out: UnsafeMutablePointer<ViewResult>) {
         let n = options.cells
         faceCounts.withUnsafeMutableBufferPointer { faces in
             cells.withUnsafeMutableBufferPointer { cellCounts in
@@ -85,15 +93,13 @@ extension CoverageTracker {
                 }
             }
         }
-        return true
     }
 
     /// `record`'s geometry for eight cameras in lanes, with its operations in its order (so every lane is bit-identical
     /// to the single path): the optical axis cast at the box (`PrimitiveCast.orientedBox`'s slab test in the box
     /// frame, its entry or exit face, and the camera-inside rule), the cell of the hit (`cell(of:on:)`) and the
-    /// view-direction bin (`ViewBins.bin(of:)`). Bit j of `hit`: the axis meets the box from outside.
-    private func castBlock(_ p: PoseLanes) -> (hit: UInt8, face: SIMD8<Int32>, cell: SIMD8<Int32>, bin: SIMD8<Int32>,
-                                                t: SIMD8<Float>, distance: SIMD8<Float>) {
+    /// view-direction bin (`ViewBins.bin(of:)`), for eight rigid poses.
+    private func castBlock(_ p: PoseLanes) -> CastLanes {
         typealias F = SIMD8<Float>
         typealias I = SIMD8<Int32>
         @inline(__always) func splat(_ v: SIMD3<Float>) -> Lanes3 { Lanes3(F(repeating: v.x), F(repeating: v.y), F(repeating: v.z)) }
@@ -141,13 +147,33 @@ extension CoverageTracker {
         let u = Lanes3(relative.x / divisor, relative.y / divisor, relative.z / divisor)
         let one = F(repeating: 1)
         let height = lanesClamp(bins.hemisphere ? u.y : (u.y + one) / F(repeating: 2), one)
-        let rings = F(repeating: Float(bins.rings)), sectors = F(repeating: Float(bins.sectors))
+        let rings = F(repeating: Float(bins.rings))
         let ring = integer(lanesClamp((height * rings).rounded(.towardZero), rings - 1))
-        let turn = fastAtan2(u.z, u.x) / F(repeating: 2 * .pi)
-        let azimuth = turn.replacing(with: turn + one, where: turn .< zero)
-        let sector = integer(lanesClamp((azimuth * sectors).rounded(.towardZero), sectors - 1))
-        return (bits(hit), face, cell, ring &* I(repeating: Int32(bins.sectors)) &+ sector, t, length)
+        return CastLanes(rigid: true, hit: bits(hit), face: face, cell: cell, bin: ring &* I(repeating: Int32(bins.sectors)),
+                         t: t, distance: length, towardCamera: (u.x, u.z))
     }
+
+    /// Adds each lane's sector (`ViewBins.bin(of:)`'s azimuth from the direction `castBlock` left) to its bin.
+    private func addSectors(_ cast: inout CastLanes) {
+        typealias F = SIMD8<Float>
+        let zero = F.zero, one = F(repeating: 1), sectors = F(repeating: Float(bins.sectors))
+        let turn = fastAtan2(cast.towardCamera.z, cast.towardCamera.x) / F(repeating: 2 * .pi)
+        let azimuth = turn.replacing(with: turn + one, where: turn .< zero)
+        cast.bin &+= integer(lanesClamp((azimuth * sectors).rounded(.towardZero), sectors - 1))
+    }
+}
+
+/// Eight views cast at the box (`castBlock`, `addSectors`): each lane's entry face, cell, bin, distance along the axis
+/// and from the box centre.
+private struct CastLanes {
+    /// Whether the eight poses passed the rigidity test (else nothing else is set).
+    var rigid = false
+    /// Bit j: the axis of view j meets the box from outside.
+    var hit: UInt8 = 0
+    var face = SIMD8<Int32>(), cell = SIMD8<Int32>(), bin = SIMD8<Int32>()
+    var t = SIMD8<Float>(), distance = SIMD8<Float>()
+    /// The unit direction's x and z, whose azimuth `addSectors` adds to `bin` (which holds ring * sectors until then).
+    var towardCamera = (x: SIMD8<Float>(), z: SIMD8<Float>())
 }
 
 /// The slab test of eight rays against a box in its own frame, one axis at a time, as `PrimitiveCast.orientedBox`.
