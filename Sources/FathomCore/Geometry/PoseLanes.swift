@@ -89,20 +89,21 @@ struct PoseLanes {
         return bits(within)
     }
 
-    /// These lanes moved up by one, with `previous`'s last lane first: lane i holds the pose before pose i.
+    /// These lanes moved up by one, with the pose at `previous` (16 floats, column-major) first: lane i holds the pose
+    /// before pose i (the bottom row is not moved).
     @inlinable @inline(__always)
-    func shifted(after previous: PoseLanes) -> PoseLanes {
-        @inline(__always) func shift(_ a: SIMD8<Float>, _ before: SIMD8<Float>) -> SIMD8<Float> {
-            SIMD8(before[7], a[0], a[1], a[2], a[3], a[4], a[5], a[6])
+    func shifted(after previous: UnsafePointer<Float>) -> PoseLanes {
+        @inline(__always) func shift(_ a: SIMD8<Float>, _ first: Float) -> SIMD8<Float> {
+            SIMD8(first, a[0], a[1], a[2], a[3], a[4], a[5], a[6])
         }
-        @inline(__always) func shift(_ a: Lanes3, _ before: Lanes3) -> Lanes3 {
-            Lanes3(shift(a.x, before.x), shift(a.y, before.y), shift(a.z, before.z))
+        @inline(__always) func shift(_ a: Lanes3, _ column: Int) -> Lanes3 {
+            Lanes3(shift(a.x, previous[4 &* column]), shift(a.y, previous[4 &* column &+ 1]), shift(a.z, previous[4 &* column &+ 2]))
         }
         var result = self
-        result.c0 = shift(c0, previous.c0)
-        result.c1 = shift(c1, previous.c1)
-        result.c2 = shift(c2, previous.c2)
-        result.t = shift(t, previous.t)
+        result.c0 = shift(c0, 0)
+        result.c1 = shift(c1, 1)
+        result.c2 = shift(c2, 2)
+        result.t = shift(t, 3)
         return result
     }
 

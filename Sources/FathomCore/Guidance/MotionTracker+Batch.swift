@@ -31,10 +31,9 @@ extension MotionTracker {
             try withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 4) { (raw) throws(FathomError) in
                 let steps = raw.baseAddress!
                 let scalars = UnsafeMutableRawPointer(steps).assumingMemoryBound(to: Float.self)
-                var before = PoseLanes(poses)  // the previous block (block 0: itself, whose shifted lane 0 is not used)
                 for block in 0..<blocks {
                     let base = 8 &* block
-                    let rigid = MotionTracker.rawSteps(poses, timestamps, base, &before, tolerance, steps)
+                    let rigid = MotionTracker.rawSteps(poses, timestamps, base, tolerance, steps)
                     for j in 0..<8 {
                         let i = base &+ j, timestamp = timestamps[i]
                         // It simply follows pose i - 1 (accepted, so tracker.current.timestamp is its timestamp).
@@ -81,17 +80,17 @@ extension MotionTracker {
 
     /// Poses base..<base+8 in lanes: bit j of the result is set when pose base + j passes the rigidity test, and
     /// steps[0...3] get per lane the raw velocity (x, y, z) and angular speed from pose base + j - 1, with the single
-    /// step's operations (lane 0 of block 0 has no predecessor; its values are not used). `before` holds the previous
-    /// block's lanes and is replaced by this block's. Out of line: one call per eight poses, optimized on its own.
+    /// step's operations (lane 0 of block 0 has no predecessor; its values are not used). Out of line: one call per
+    /// eight poses, optimized on its own.
     @usableFromInline
-    static func rawSteps(_ poses: UnsafePointer<Float>, _ timestamps: UnsafePointer<Int64>, _ base: Int, _ before: inout PoseLanes,
+    static func rawSteps(_ poses: UnsafePointer<Float>, _ timestamps: UnsafePointer<Int64>, _ base: Int,
                          _ tolerance: Float, _ steps: UnsafeMutablePointer<SIMD8<Float>>) -> UInt8 {
         let lanes = PoseLanes(poses + 16 &* base)
-        let prior = lanes.shifted(after: base == 0 ? lanes : before)
-        before = lanes
+        let prior = lanes.shifted(after: poses + 16 &* Swift.max(base &- 1, 0))
         var seconds = SIMD8<Float>()
-        for j in 0..<8 where base &+ j > 0 {
-            seconds[j] = Float(secondsBetween(timestamps[base &+ j &- 1], timestamps[base &+ j]))
+        for j in 0..<8 {
+            let i = base &+ j
+            seconds[j] = Float(secondsBetween(timestamps[Swift.max(i &- 1, 0)], timestamps[i]))
         }
         let delta = lanes.t - prior.t
         steps[0] = delta.x / seconds
