@@ -87,10 +87,13 @@ extension MotionTracker {
                          _ tolerance: Float, _ steps: UnsafeMutablePointer<SIMD8<Float>>) -> UInt8 {
         let lanes = PoseLanes(poses + 16 &* base)
         let prior = lanes.shifted(after: poses + 16 &* Swift.max(base &- 1, 0))
-        var seconds = SIMD8<Float>()
-        for j in 0..<8 {
-            let i = base &+ j
-            seconds[j] = Float(secondsBetween(timestamps[Swift.max(i &- 1, 0)], timestamps[i]))
+        var seconds: SIMD8<Float>
+        if base > 0, let lanes = secondsLanes(timestamps + base) { seconds = lanes } else {
+            seconds = SIMD8()
+            for j in 0..<8 {
+                let i = base &+ j
+                seconds[j] = Float(secondsBetween(timestamps[Swift.max(i &- 1, 0)], timestamps[i]))
+            }
         }
         let delta = lanes.t - prior.t
         steps[0] = delta.x / seconds
@@ -98,5 +101,22 @@ extension MotionTracker {
         steps[2] = delta.z / seconds
         steps[3] = rotationAngle(prior, lanes) / seconds
         return lanes.rigidMask(tolerance: tolerance)
+    }
+
+    /// Float(secondsBetween(t[j - 1], t[j])) for j in 0..<8 in lanes (reading t[-1...7]), or nil when a difference is
+    /// negative or 2^52 ns or more (then the caller takes the scalar path). Below 2^52, 2^52 + d as a Double is exact and
+    /// so is subtracting 2^52: Double(d) without a conversion instruction AVX2 lacks; then the same * 1e-9 and rounding
+    /// to Float. (Built lane by lane, the vector would make the compiler divide by it one lane at a time.)
+    @inline(__always)
+    static func secondsLanes(_ t: UnsafePointer<Int64>) -> SIMD8<Float>? {
+        let raw = UnsafeRawPointer(t)
+        let low = raw.loadUnaligned(as: SIMD4<Int64>.self) &- raw.loadUnaligned(fromByteOffset: -8, as: SIMD4<Int64>.self)
+        let high = raw.loadUnaligned(fromByteOffset: 32, as: SIMD4<Int64>.self) &- raw.loadUnaligned(fromByteOffset: 24, as: SIMD4<Int64>.self)
+        guard (low | high) &>> 52 == SIMD4<Int64>.zero else { return nil }
+        let exponent = SIMD4<Int64>(repeating: 0x4330_0000_0000_0000), shift = SIMD4<Double>(repeating: 0x1p52)
+        @inline(__always) func seconds(_ d: SIMD4<Int64>) -> SIMD4<Float> {
+            SIMD4<Float>((unsafeBitCast(d | exponent, to: SIMD4<Double>.self) - shift) * SIMD4<Double>(repeating: 1e-9))
+        }
+        return SIMD8(lowHalf: seconds(low), highHalf: seconds(high))
     }
 }
