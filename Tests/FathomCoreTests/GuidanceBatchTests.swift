@@ -166,13 +166,14 @@ struct GuidanceBatchTests {
         var options = CoverageOptions()
         options.minSeparationAngle = 0
         let poses = Self.cameras(200, around: box.center)
-        for bad in [0, 7, 8, 69, 130, 199] {
+        // Every kind of entry (rotation, bottom row, translation), NaN and infinite, in every kind of lane.
+        for (bad, element) in [(0, 14), (7, 0), (8, 5), (69, 10), (130, 3), (131, 15), (199, 12), (150, 9)] {
             var floats = flat(poses)
-            floats[16 * bad + 14] = .nan
+            floats[16 * bad + element] = bad % 2 == 0 ? .nan : -.infinity
             let single = try CoverageTracker(box: box, options: options), batched = try CoverageTracker(box: box, options: options)
             let expected = (0..<bad).map { single.record(camera: poses[$0], intrinsics: nil) }
             let (results, error) = Self.batch(batched, floats, 200, nil)
-            #expect(error?.kind == .notFinite && error?.message.hasPrefix("poses[\(bad)][14]") == true, "\(String(describing: error))")
+            #expect(error?.kind == .notFinite && error?.message.hasPrefix("poses[\(bad)][\(element)]") == true, "\(String(describing: error))")
             #expect(results == expected && Self.counts(batched) == Self.counts(single), "bad pose \(bad)")
         }
     }

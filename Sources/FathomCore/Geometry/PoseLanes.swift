@@ -70,18 +70,17 @@ struct PoseLanes {
         self.w0 = w0; self.w1 = w1; self.w2 = w2; self.w3 = w3
     }
 
-    /// Bit i set when pose i passes `Pose(ifRigid:tolerance:)`: the same arithmetic per lane (every value finite, the
+    /// Bit i set when pose i passes `Pose(ifRigid:tolerance:)`: the same decision per lane (every value finite, the
     /// bottom row within `tolerance` of (0, 0, 0, 1), R^T R within `tolerance` of I, determinant not negative).
     @inlinable @inline(__always)
     func rigidMask(tolerance: Float) -> UInt8 {
-        // x * 0 is (+-)0 for a finite x and NaN for an infinite or NaN one, and NaN survives the sums.
-        let zero = SIMD8<Float>.zero
-        @inline(__always) func zeros(_ v: Lanes3) -> SIMD8<Float> { (v.x * zero + v.y * zero) + v.z * zero }
-        let w: SIMD8<Float> = (w0 * zero + w1 * zero) + (w2 * zero + w3 * zero)
-        let finite = ((zeros(c0) + zeros(c1)) + (zeros(c2) + zeros(t)) + w) .== zero
-        let limit = SIMD8(repeating: tolerance), one = SIMD8<Float>(repeating: 1)
-        // Each deviation within the limit, rather than their maximum: the same decision for finite values.
+        let zero = SIMD8<Float>.zero, limit = SIMD8(repeating: tolerance), one = SIMD8<Float>(repeating: 1)
+        // Each deviation within the limit, rather than their maximum: the same decision for finite values, and false
+        // for an infinite or NaN one. So the bottom row needs no finiteness test, nor the rotation (an infinite or NaN
+        // entry makes its column's squared length one); the translation does: x * 0 is (+-)0 for a finite x and NaN
+        // for an infinite or NaN one, and NaN survives the sum.
         @inline(__always) func small(_ deviation: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> { lanesAbs(deviation) .<= limit }
+        let finite = (t.x * zero + t.y * zero) + t.z * zero .== zero
         let bottom = small(w0) .& small(w1) .& small(w2) .& small(w3 - one)
         let diagonal = small(dot(c0, c0) - one) .& small(dot(c1, c1) - one) .& small(dot(c2, c2) - one)
         let offDiagonal = small(dot(c0, c1)) .& small(dot(c0, c2)) .& small(dot(c1, c2))
