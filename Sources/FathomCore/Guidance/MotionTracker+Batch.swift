@@ -80,9 +80,8 @@ extension MotionTracker {
 
     /// Poses base..<base+8 in lanes: bit j of the result is set when pose base + j passes the rigidity test, and
     /// steps[0...3] get per lane the raw velocity (x, y, z) and angular speed from pose base + j - 1, with the single
-    /// step's operations (lane 0 of block 0 has no predecessor; its values are not used). Out of line: one call per
-    /// eight poses, optimized on its own.
-    @usableFromInline
+    /// step's operations (lane 0 of block 0 has no predecessor; its values are not used).
+    @inlinable @inline(__always)
     static func rawSteps(_ poses: UnsafePointer<Float>, _ timestamps: UnsafePointer<Int64>, _ base: Int,
                          _ tolerance: Float, _ steps: UnsafeMutablePointer<SIMD8<Float>>) -> UInt8 {
         let lanes = PoseLanes(poses + 16 &* base)
@@ -107,7 +106,7 @@ extension MotionTracker {
     /// negative or 2^52 ns or more (then the caller takes the scalar path). Below 2^52, 2^52 + d as a Double is exact and
     /// so is subtracting 2^52: Double(d) without a conversion instruction AVX2 lacks; then the same * 1e-9 and rounding
     /// to Float. (Built lane by lane, the vector would make the compiler divide by it one lane at a time.)
-    @inline(__always)
+    @inlinable @inline(__always)
     static func secondsLanes(_ t: UnsafePointer<Int64>) -> SIMD8<Float>? {
         let raw = UnsafeRawPointer(t)
         let low = raw.loadUnaligned(as: SIMD4<Int64>.self) &- raw.loadUnaligned(fromByteOffset: -8, as: SIMD4<Int64>.self)
