@@ -27,8 +27,8 @@ extension MotionTracker {
 
         let blocks = count / 8
         if blocks > 0 {
-            // The lanes' raw velocity (x, y, z) and angular speed, read back one pose at a time.
-            try withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 4) { (raw) throws(FathomError) in
+            // The lanes' raw velocity (x, y, z), angular speed and speed, read back one pose at a time.
+            try withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 5) { (raw) throws(FathomError) in
                 let steps = raw.baseAddress!
                 let scalars = UnsafeMutableRawPointer(steps).assumingMemoryBound(to: Float.self)
                 for block in 0..<blocks {
@@ -48,7 +48,8 @@ extension MotionTracker {
                         tracker.current.skipped = false
                         tracker.current.restarted = false
                         tracker.move(to: timestamp, after: secondsBetween(tracker.current.timestamp, timestamp),
-                                     velocity: SIMD3(scalars[j], scalars[8 &+ j], scalars[16 &+ j]), angularSpeed: scalars[24 &+ j])
+                                     velocity: SIMD3(scalars[j], scalars[8 &+ j], scalars[16 &+ j]), speed: scalars[32 &+ j],
+                                     angularSpeed: scalars[24 &+ j])
                         last = i
                         body(i, tracker.current)
                     }
@@ -79,7 +80,7 @@ extension MotionTracker {
     }
 
     /// Poses base..<base+8 in lanes: bit j of the result is set when pose base + j passes the rigidity test, and
-    /// steps[0...3] get per lane the raw velocity (x, y, z) and angular speed from pose base + j - 1, with the single
+    /// steps[0...4] get per lane the raw velocity (x, y, z), angular speed and speed from pose base + j - 1, with the single
     /// step's operations (lane 0 of block 0 has no predecessor; its values are not used).
     @inlinable @inline(__always)
     static func rawSteps(_ poses: UnsafePointer<Float>, _ timestamps: UnsafePointer<Int64>, _ base: Int,
@@ -99,6 +100,7 @@ extension MotionTracker {
         steps[1] = delta.y / seconds
         steps[2] = delta.z / seconds
         steps[3] = rotationAngle(prior, lanes) / seconds
+        steps[4] = ((steps[0] * steps[0] + steps[1] * steps[1]) + steps[2] * steps[2]).squareRoot()
         return lanes.rigidMask(tolerance: tolerance)
     }
 

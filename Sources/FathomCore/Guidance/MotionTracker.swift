@@ -74,15 +74,16 @@ public struct MotionTracker: Sendable {
             return
         }
         let dt = secondsBetween(current.timestamp, timestamp), seconds = Float(dt)
-        move(to: timestamp, after: dt, velocity: (pose.translation - last.translation) / seconds,
+        let velocity = (pose.translation - last.translation) / seconds
+        move(to: timestamp, after: dt, velocity: velocity, speed: length(velocity),
              angularSpeed: rotationAngle(last.rotation, pose.rotation) / seconds)
         previous = pose
     }
 
-    /// The rest of a step to a later timestamp, `dt` seconds after the last, given the raw velocity and angular speed
-    /// from the last pose (ignored after a gap).
+    /// The rest of a step to a later timestamp, `dt` seconds after the last, given the raw velocity, its length `speed`
+    /// and the raw angular speed from the last pose (ignored after a gap).
     @inlinable @inline(__always)
-    mutating func move(to timestamp: Int64, after dt: Double, velocity: SIMD3<Float>, angularSpeed: Float) {
+    mutating func move(to timestamp: Int64, after dt: Double, velocity: SIMD3<Float>, speed: Float, angularSpeed: Float) {
         if dt > Double(options.maxGap) {
             hasSpeed = false
             current.restarted = true
@@ -95,12 +96,13 @@ public struct MotionTracker: Sendable {
                 let alpha = smoothingWeight(dt)
                 current.velocity += alpha * (velocity - current.velocity)
                 current.angularSpeed += alpha * (angularSpeed - current.angularSpeed)
+                current.speed = length(current.velocity)
             } else {
                 current.velocity = velocity
                 current.angularSpeed = angularSpeed
+                current.speed = speed
             }
             hasSpeed = true
-            current.speed = length(current.velocity)
             current.guidance = options.guidance(speed: current.speed)
         }
         current.timestamp = timestamp
