@@ -8,8 +8,9 @@ extension CoverageTracker {
     /// over the results before it: those views stay recorded.
     ///
     /// When no rule needs more than the view itself (the similarity check is off, and the in-frame rule is off or has
-    /// no intrinsics), eight views at a time are cast at the box in lanes (`castBlock`) and then counted in order;
-    /// otherwise, and for the last count % 8 views, each view takes the single path.
+    /// no intrinsics), eight views at a time are cast at the box in lanes (`castBlock`, `addSectors`) and then counted
+    /// in order; otherwise, and for the last count % 8 views and a block with a refused pose, each view takes the
+    /// single path.
     public func record(poses: UnsafePointer<Float>, count: Int, intrinsics: Intrinsics?, poseName: (Int) -> String,
                        _ body: (Int, UnsafeBufferPointer<ViewResult>) -> Void) throws(FathomError) {
         let lanes = memory.distance == 0 && (intrinsics == nil || options.minInView == 0)
@@ -97,8 +98,8 @@ extension CoverageTracker {
 
     /// `record`'s geometry for eight cameras in lanes, with its operations in its order (so every lane is bit-identical
     /// to the single path): the optical axis cast at the box (`PrimitiveCast.orientedBox`'s slab test in the box
-    /// frame, its entry or exit face, and the camera-inside rule), the cell of the hit (`cell(of:on:)`) and the
-    /// view-direction bin (`ViewBins.bin(of:)`), for eight rigid poses.
+    /// frame, its entry or exit face, and the camera-inside rule), the cell of the hit (`cell(of:on:)`) and the ring
+    /// of the view-direction bin (`ViewBins.bin(of:)`; `addSectors` adds the sector), for eight rigid poses.
     private func castBlock(_ p: PoseLanes) -> CastLanes {
         typealias F = SIMD8<Float>
         typealias I = SIMD8<Int32>

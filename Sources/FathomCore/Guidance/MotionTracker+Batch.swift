@@ -8,8 +8,8 @@ extension MotionTracker {
     /// applied, and the refused one changes nothing. Inlinable so that a caller's `body` (the C ABI's conversion into
     /// its state struct) is specialised into the loop.
     ///
-    /// Eight poses at a time are transposed into lanes, which check rigidity and compute each pose's raw velocity and
-    /// angular speed from the pose before it in the array; then a scalar pass applies them in order (smoothing, gaps,
+    /// Eight poses at a time are transposed into lanes, which check rigidity and compute each pose's raw velocity, speed
+    /// and angular speed from the pose before it in the array; then a scalar pass applies them in order (smoothing, gaps,
     /// guidance and the capture clock are sequential). A pose that does not simply follow the one before it (the first,
     /// one after a repeated timestamp, a refused pose) takes the single-update path instead.
     @inlinable @inline(__always)
@@ -80,8 +80,8 @@ extension MotionTracker {
     }
 
     /// Poses base..<base+8 in lanes: bit j of the result is set when pose base + j passes the rigidity test, and
-    /// steps[0...4] get per lane the raw velocity (x, y, z), angular speed and speed from pose base + j - 1, with the single
-    /// step's operations (lane 0 of block 0 has no predecessor; its values are not used).
+    /// steps[0...4] get per lane the raw velocity (x, y, z), angular speed and speed from pose base + j - 1, with the
+    /// single step's operations (lane 0 of block 0 has no predecessor; its values are not used).
     @inlinable @inline(__always)
     static func rawSteps(_ poses: UnsafePointer<Float>, _ timestamps: UnsafePointer<Int64>, _ base: Int,
                          _ tolerance: Float, _ steps: UnsafeMutablePointer<SIMD8<Float>>) -> UInt8 {
@@ -104,10 +104,12 @@ extension MotionTracker {
         return lanes.rigidMask(tolerance: tolerance)
     }
 
-    /// Float(secondsBetween(t[j - 1], t[j])) for j in 0..<8 in lanes (reading t[-1...7]), or nil when a difference is
-    /// negative or 2^52 ns or more (then the caller takes the scalar path). Below 2^52, 2^52 + d as a Double is exact and
-    /// so is subtracting 2^52: Double(d) without a conversion instruction AVX2 lacks; then the same * 1e-9 and rounding
-    /// to Float. (Built lane by lane, the vector would make the compiler divide by it one lane at a time.)
+    /// Float(secondsBetween(t[j - 1], t[j])) for j in 0..<8 in lanes (reading t[-1...7]), or nil when a wrapped
+    /// difference is negative or 2^52 ns or more (then the caller takes the scalar path). Below 2^52, 2^52 + d as a
+    /// Double is exact and so is subtracting 2^52: Double(d) without a conversion instruction AVX2 lacks; then the same
+    /// * 1e-9 and rounding to Float. Every lane whose timestamps increase is exact or makes the result nil (a lane of
+    /// decreasing timestamps, which the batch never uses, may wrap into range). Built lane by lane instead, the vector
+    /// would make the compiler divide by it one lane at a time.
     @inlinable @inline(__always)
     static func secondsLanes(_ t: UnsafePointer<Int64>) -> SIMD8<Float>? {
         let raw = UnsafeRawPointer(t)
