@@ -103,10 +103,10 @@ public func fathom_coverage_record_batch(_ handle: OpaquePointer?, _ cameras: Un
         guard n >= 1 else { throw FathomError(.outOfRange, "count must be >= 1, got 0") }
         let poses = try required(cameras, "cameras_to_world")
         let lens = try k.map { try intrinsics($0) }
-        for i in 0..<n {
-            let pose = try rigidPose(at: poses + i, "cameras_to_world[\(i)]")
-            let result = t.record(camera: pose, intrinsics: lens)
-            out?[i] = fathom_view_result(result)
+        let floats = UnsafeRawPointer(poses).assumingMemoryBound(to: Float.self)
+        try t.record(poses: floats, count: n, intrinsics: lens, poseName: { "cameras_to_world[\($0)]" }) { first, results in
+            guard let out else { return }
+            for (k, result) in results.enumerated() { out[first + k] = fathom_view_result(result) }
         }
     }
 }

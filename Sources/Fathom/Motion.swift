@@ -84,12 +84,8 @@ public func fathom_motion_update_batch(_ handle: OpaquePointer?, _ timestamps: U
         let n = try size(count, "count")
         guard n >= 1 else { throw FathomError(.outOfRange, "count must be >= 1, got 0") }
         let times = try required(timestamps, "timestamps"), poses = try required(cameras, "cameras_to_world")
-        for i in 0..<n {
-            let pose = try rigidPose(at: poses + i, "cameras_to_world[\(i)]")
-            let state: MotionState
-            do { state = try m.tracker.update(timestamp: times[i], pose: pose) } catch let error as FathomError {
-                throw FathomError(error.kind, "timestamps[\(i)]: \(error.message)")
-            }
+        let floats = UnsafeRawPointer(poses).assumingMemoryBound(to: Float.self)
+        try m.tracker.update(timestamps: times, poses: floats, count: n, poseName: { "cameras_to_world[\($0)]" }) { i, state in
             out?[i] = fathom_motion_state(state)
         }
     }

@@ -117,4 +117,22 @@ struct FastAtan2Tests {
         #expect(worst < 4e-7, "worst error \(worst)")
         #expect(fastAtan2(0, 1) == 0 && fastAtan2(1, 0) == .pi / 2 && fastAtan2(0, -1) == .pi && fastAtan2(-1, 0) == -.pi / 2)
     }
+
+    @Test("the eight-lane version gives the scalar results bit for bit, zeros and signed zeros included")
+    func lanes() {
+        var rng = SplitMix64(seed: 6)
+        let special: [Float] = [0, -0.0, 1, -1, 0.414_213_56, 2.414_213_6, .leastNormalMagnitude]
+        for i in 0..<20_000 {
+            var y = SIMD8<Float>(), x = SIMD8<Float>()
+            for j in 0..<8 {
+                let scale = Float(pow(10, rng.double(-6...6)))
+                y[j] = i % 3 == 0 ? special[rng.int(0...6)] : rng.float(-1...1) * scale
+                x[j] = i % 5 == 0 ? special[rng.int(0...6)] : rng.float(-1...1) * scale
+            }
+            let lanes = fastAtan2(y, x)
+            for j in 0..<8 where lanes[j].bitPattern != fastAtan2(y[j], x[j]).bitPattern {
+                Issue.record("fastAtan2(\(y[j]), \(x[j])): lanes \(lanes[j]), scalar \(fastAtan2(y[j], x[j]))")
+            }
+        }
+    }
 }

@@ -45,6 +45,7 @@ public struct Matrix3: Equatable, Sendable {
 
     /// How far the matrix is from a rotation: the largest |(M^T M - I)_ij|, or infinity for a
     /// reflection (determinant < 0). A singular matrix is at least 1 away.
+    @inlinable @inline(__always)
     public var rotationDeviation: Float {
         let diagonal = SIMD3(dot(c0, c0), dot(c1, c1), dot(c2, c2)) - 1
         let offDiagonal = SIMD3(dot(c0, c1), dot(c0, c2), dot(c1, c2))

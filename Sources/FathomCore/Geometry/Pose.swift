@@ -50,6 +50,31 @@ public struct Pose: Equatable, Sendable {
         self.init(rotation: r, translation: SIMD3(m[12], m[13], m[14]))
     }
 
+    /// The pose at `m` (16 floats, column-major) if `init(columnMajor:tolerance:name:)` accepts it, else nil: the
+    /// same test (every value finite, bottom row and rotation deviation within `tolerance`) without the message, for
+    /// batch loops, which call the throwing initializer only for a refused pose to get its error.
+    @inlinable @inline(__always)
+    public init?(ifRigid m: UnsafePointer<Float>, tolerance: Float) {
+        let raw = UnsafeRawPointer(m)
+        let c0 = raw.loadUnaligned(as: SIMD4<Float>.self), c1 = raw.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
+        let c2 = raw.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self), c3 = raw.loadUnaligned(fromByteOffset: 48, as: SIMD4<Float>.self)
+        // x * 0 is (+-)0 for a finite x and NaN for an infinite or NaN one, and NaN survives the sum.
+        let zero = SIMD4<Float>.zero
+        let zeros: SIMD4<Float> = (c0 * zero + c1 * zero) + (c2 * zero + c3 * zero)
+        guard all(zeros .== zero) else { return nil }
+        let bottom = Swift.max(abs(c0.w), abs(c1.w), abs(c2.w), abs(c3.w - 1))
+        let r = Matrix3(SIMD3(c0.x, c0.y, c0.z), SIMD3(c1.x, c1.y, c1.z), SIMD3(c2.x, c2.y, c2.z))
+        guard bottom <= tolerance, r.rotationDeviation <= tolerance else { return nil }
+        self.init(rotation: r, translation: SIMD3(c3.x, c3.y, c3.z))
+    }
+
+    /// The pose at `m` (16 floats, column-major) without any check: one that passed `init(ifRigid:tolerance:)` before.
+    @inlinable @inline(__always)
+    init(unchecked m: UnsafePointer<Float>) {
+        self.init(rotation: Matrix3(SIMD3(m[0], m[1], m[2]), SIMD3(m[4], m[5], m[6]), SIMD3(m[8], m[9], m[10])),
+                  translation: SIMD3(m[12], m[13], m[14]))
+    }
+
     /// A pose from 16 floats in row-major order (element (r, c) at rows[r*4 + c]).
     public init(rowMajor rows: [Float], tolerance: Float = rigidTolerance, name: String = "rows") throws(FathomError) {
         guard rows.count == 16 else { throw FathomError(.outOfRange, "\(name) needs 16 values, got \(rows.count)") }

@@ -41,17 +41,17 @@ public final class CoverageTracker {
     let axes: Matrix3
     let corners: [SIMD3<Float>]
 
-    // The counters are only touched by the tracker's own methods, one call at a time (the type is documented as
-    // not thread-safe), so the run-time exclusivity checks are skipped.
-    @exclusivity(unchecked) public private(set) var faceCounts = [Int](repeating: 0, count: 6)
+    // The counters are only touched by the tracker's own methods (here and in CoverageTracker+Batch.swift), one call at
+    // a time (the type is documented as not thread-safe), so the run-time exclusivity checks are skipped.
+    @exclusivity(unchecked) public internal(set) var faceCounts = [Int](repeating: 0, count: 6)
     /// Per face, cells * cells counts, index b * cells + a.
-    @exclusivity(unchecked) private var cells: [Int]
-    @exclusivity(unchecked) public private(set) var binCounts: [Int]
-    @exclusivity(unchecked) public private(set) var views = 0, counted = 0
+    @exclusivity(unchecked) var cells: [Int]
+    @exclusivity(unchecked) public internal(set) var binCounts: [Int]
+    @exclusivity(unchecked) public internal(set) var views = 0, counted = 0
     /// Distance from the box centre of the last counted view, meters.
-    @exclusivity(unchecked) public private(set) var lastDistance: Float?
-    @exclusivity(unchecked) private var reported = [Bool](repeating: false, count: 6)
-    @exclusivity(unchecked) private var memory: ViewMemory
+    @exclusivity(unchecked) public internal(set) var lastDistance: Float?
+    @exclusivity(unchecked) var reported = [Bool](repeating: false, count: 6)
+    @exclusivity(unchecked) var memory: ViewMemory
 
     public init(box: Box, options: CoverageOptions) throws(FathomError) {
         try options.validate()

@@ -1,0 +1,128 @@
+/// Eight 3-vectors in SIMD lanes (structure of arrays): lane i of x, y and z is vector i.
+@frozen @usableFromInline
+struct Lanes3 {
+    @usableFromInline var x, y, z: SIMD8<Float>
+
+    @inlinable @inline(__always)
+    init(_ x: SIMD8<Float>, _ y: SIMD8<Float>, _ z: SIMD8<Float>) {
+        self.x = x; self.y = y; self.z = z
+    }
+
+    @inlinable @inline(__always)
+    static func - (a: Lanes3, b: Lanes3) -> Lanes3 { Lanes3(a.x - b.x, a.y - b.y, a.z - b.z) }
+
+    /// Vector i as a SIMD3.
+    @inlinable @inline(__always)
+    subscript(i: Int) -> SIMD3<Float> { SIMD3(x[i], y[i], z[i]) }
+}
+
+/// Per lane, `dot(a, b)`: ((a.x b.x + a.y b.y) + a.z b.z), the order of SIMD3's sum(), so every lane is bit-identical
+/// to the scalar dot.
+@inlinable @inline(__always)
+func dot(_ a: Lanes3, _ b: Lanes3) -> SIMD8<Float> { (a.x * b.x + a.y * b.y) + a.z * b.z }
+
+/// Per lane, the scalar `cross`.
+@inlinable @inline(__always)
+func cross(_ a: Lanes3, _ b: Lanes3) -> Lanes3 {
+    Lanes3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+}
+
+/// |x| per lane (the sign bit cleared, as scalar abs).
+@inlinable @inline(__always)
+func lanesAbs(_ x: SIMD8<Float>) -> SIMD8<Float> {
+    unsafeBitCast(unsafeBitCast(x, to: SIMD8<UInt32>.self) & SIMD8(repeating: 0x7fff_ffff), to: SIMD8<Float>.self)
+}
+
+/// Eight consecutive rigid-pose candidates (16 floats each, column-major, as the C ABI passes them) read in place and
+/// transposed into lanes: lane i of every field is pose i's value.
+@frozen @usableFromInline
+struct PoseLanes {
+    /// The rotation's columns and the translation.
+    @usableFromInline var c0, c1, c2, t: Lanes3
+    /// The bottom row m[3], m[7], m[11], m[15].
+    @usableFromInline var w0, w1, w2, w3: SIMD8<Float>
+
+    /// Reads poses m[0..<128]: each column of four poses is one 4 x 4 transpose (unpack and move shuffles).
+    @inlinable @inline(__always)
+    init(_ m: UnsafePointer<Float>) {
+        let raw = UnsafeRawPointer(m)
+        @inline(__always) func column(_ c: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+            @inline(__always) func quad(_ first: Int) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+                @inline(__always) func load(_ pose: Int) -> SIMD4<Float> {
+                    raw.loadUnaligned(fromByteOffset: 64 * (first + pose) + 16 * c, as: SIMD4<Float>.self)
+                }
+                let a = load(0), b = load(1), c = load(2), d = load(3)
+                let ab0 = SIMD4(a[0], b[0], a[1], b[1]), ab1 = SIMD4(a[2], b[2], a[3], b[3])
+                let cd0 = SIMD4(c[0], d[0], c[1], d[1]), cd1 = SIMD4(c[2], d[2], c[3], d[3])
+                return (SIMD4(ab0[0], ab0[1], cd0[0], cd0[1]), SIMD4(ab0[2], ab0[3], cd0[2], cd0[3]),
+                        SIMD4(ab1[0], ab1[1], cd1[0], cd1[1]), SIMD4(ab1[2], ab1[3], cd1[2], cd1[3]))
+            }
+            let (x0, y0, z0, w0) = quad(0), (x1, y1, z1, w1) = quad(4)
+            return (SIMD8(lowHalf: x0, highHalf: x1), SIMD8(lowHalf: y0, highHalf: y1),
+                    SIMD8(lowHalf: z0, highHalf: z1), SIMD8(lowHalf: w0, highHalf: w1))
+        }
+        let (c0x, c0y, c0z, w0) = column(0), (c1x, c1y, c1z, w1) = column(1)
+        let (c2x, c2y, c2z, w2) = column(2), (tx, ty, tz, w3) = column(3)
+        c0 = Lanes3(c0x, c0y, c0z)
+        c1 = Lanes3(c1x, c1y, c1z)
+        c2 = Lanes3(c2x, c2y, c2z)
+        t = Lanes3(tx, ty, tz)
+        self.w0 = w0; self.w1 = w1; self.w2 = w2; self.w3 = w3
+    }
+
+    /// Bit i set when pose i passes `Pose(ifRigid:tolerance:)`: the same decision per lane (every value finite, the
+    /// bottom row within `tolerance` of (0, 0, 0, 1), R^T R within `tolerance` of I, determinant not negative).
+    @inlinable @inline(__always)
+    func rigidMask(tolerance: Float) -> UInt8 {
+        let zero = SIMD8<Float>.zero, limit = SIMD8(repeating: tolerance), one = SIMD8<Float>(repeating: 1)
+        // Each deviation within the limit, rather than their maximum: the same decision for finite values, and false
+        // for an infinite or NaN one. So the bottom row needs no finiteness test, nor the rotation (an infinite or NaN
+        // entry makes its column's squared length one); the translation does: x * 0 is (+-)0 for a finite x and NaN
+        // for an infinite or NaN one, and NaN survives the sum.
+        @inline(__always) func small(_ deviation: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> { lanesAbs(deviation) .<= limit }
+        let finite = (t.x * zero + t.y * zero) + t.z * zero .== zero
+        let bottom = small(w0) .& small(w1) .& small(w2) .& small(w3 - one)
+        let diagonal = small(dot(c0, c0) - one) .& small(dot(c1, c1) - one) .& small(dot(c2, c2) - one)
+        let offDiagonal = small(dot(c0, c1)) .& small(dot(c0, c2)) .& small(dot(c1, c2))
+        let within = finite .& bottom .& diagonal .& offDiagonal .& (dot(c0, cross(c1, c2)) .>= zero)
+        return bits(within)
+    }
+
+    /// These lanes moved up by one, with the pose at `previous` (16 floats, column-major) first: lane i holds the pose
+    /// before pose i (the bottom row is not moved).
+    @inlinable @inline(__always)
+    func shifted(after previous: UnsafePointer<Float>) -> PoseLanes {
+        @inline(__always) func shift(_ a: SIMD8<Float>, _ first: Float) -> SIMD8<Float> {
+            SIMD8(first, a[0], a[1], a[2], a[3], a[4], a[5], a[6])
+        }
+        @inline(__always) func shift(_ a: Lanes3, _ column: Int) -> Lanes3 {
+            Lanes3(shift(a.x, previous[4 &* column]), shift(a.y, previous[4 &* column &+ 1]), shift(a.z, previous[4 &* column &+ 2]))
+        }
+        var result = self
+        result.c0 = shift(c0, 0)
+        result.c1 = shift(c1, 1)
+        result.c2 = shift(c2, 2)
+        result.t = shift(t, 3)
+        return result
+    }
+
+    /// Pose i (after its lane passed `rigidMask`).
+    @inlinable @inline(__always)
+    subscript(i: Int) -> Pose { Pose(rotation: Matrix3(c0[i], c1[i], c2[i]), translation: t[i]) }
+}
+
+/// The lanes of a mask as bits (lane i -> bit i).
+@inlinable @inline(__always)
+func bits(_ mask: SIMDMask<SIMD8<Int32>>) -> UInt8 {
+    var result: UInt8 = 0
+    for i in 0..<8 where mask[i] { result |= 1 << i }
+    return result
+}
+
+/// Per lane, `rotationAngle(a, b)`'s operations in its order: the angle of the rotation from `a`'s to `b`'s.
+@inlinable @inline(__always)
+func rotationAngle(_ a: PoseLanes, _ b: PoseLanes) -> SIMD8<Float> {
+    let trace = (dot(a.c0, b.c0) + dot(a.c1, b.c1)) + dot(a.c2, b.c2)
+    let v = Lanes3(dot(a.c2, b.c1) - dot(a.c1, b.c2), dot(a.c0, b.c2) - dot(a.c2, b.c0), dot(a.c1, b.c0) - dot(a.c0, b.c1))
+    return fastAtan2(dot(v, v).squareRoot(), trace - 1)
+}
