@@ -397,6 +397,35 @@ struct MeshQueryTests {
         }
     }
 
+    @Test("batch order: rays whose predicted points overflow float still sort, and answer as single rays")
+    func batchOrderExtremeRays() throws {
+        var rng = SplitMix64(seed: 2002)
+        let soup = randomSoup(&rng, count: 30000)
+        let mesh = try soup.mesh()
+        var rays = [Ray]()
+        for k in 0..<6000 {
+            var ray = randomQuery(&rng, soup).ray
+            switch k % 4 {
+            case 0: ray.direction *= 1e36                      // t * direction overflows at the median t
+            case 1: ray.origin = SIMD3(repeating: -3e38); ray.direction = SIMD3(1, 1, 1)
+            case 2: ray.direction *= 1e-15
+            default: break
+            }
+            rays.append(ray)
+        }
+        let packed = packRays(rays)
+        try packed.withUnsafeBufferPointer { p in
+            let buffer = RayBuffer(base: p.baseAddress!, count: rays.count)
+            try Mesh.validate(buffer)
+            let order = mesh.tracingOrder(buffer, tmin: 0, tmax: .infinity, threads: 2)
+            defer { order.release() }
+            #expect(order.indices != nil && Set((0..<rays.count).map(order.index)).count == rays.count)
+            let batch = batchHits(mesh, buffer, tmin: 0, tmax: .infinity, threads: 2)
+            let single = rays.map { mesh.intersect($0, tmin: 0, tmax: .infinity) }
+            #expect((0..<rays.count).allSatisfy { hitBits(batch[$0]) == hitBits(single[$0]) })
+        }
+    }
+
     @Test("a batch is validated before any work, naming the first bad ray")
     func batchValidation() throws {
         var rays = (0..<10).map { Ray(origin: SIMD3(Float($0), 0, 0), direction: SIMD3(0, 0, 1)) }

@@ -32,13 +32,15 @@ extension Mesh {
             let p = rays[i].at(distance)
             lo = lanesMin(lo, p); hi = lanesMax(hi, p)
         }
-        let extent = hi - lo
-        let scale = SIMD3<Float>(repeating: 1023.999).replacing(with: 0, where: .!(extent .> 0 .& extent .< .infinity)) / extent
+        var scale = SIMD3<Float>(repeating: 1023.999) / (hi - lo)
+        scale.replace(with: 0, where: .!(scale .< .infinity))
         let values = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
         nonisolated(unsafe) let keys = values
         ParallelFor.run(count: n, threads: threads, chunk: 16384) { range in
             for i in range {
-                let q = SIMD3<UInt32>(lanesMin(lanesMax((rays[i].at(distance) - lo) * scale, .zero), SIMD3(repeating: 1023)))
+                // Grid coordinates in 0...1023; NaN (from overflowing points) counts as 0.
+                let f = (rays[i].at(distance) - lo) * scale
+                let q = SIMD3<UInt32>(lanesMin(f.replacing(with: 0, where: .!(f .>= 0)), SIMD3(repeating: 1023)))
                 keys[i] = UInt64(Mesh.mortonCode(q)) << 32 | UInt64(i)
             }
         }
