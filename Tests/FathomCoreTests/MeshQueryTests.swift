@@ -426,6 +426,34 @@ struct MeshQueryTests {
         }
     }
 
+    @Test("batch order: camera rays (hit distances agree) and rays from all over (they spread) answer as single rays")
+    func batchOrderPredictors() throws {
+        var rng = SplitMix64(seed: 2003)
+        let soup = randomSoup(&rng, count: 30000)
+        let mesh = try soup.mesh()
+        // From a camera 100 m away (distances within ~10% of each other), and from inside the soup.
+        let camera = (0..<5000).map { _ in
+            Ray(origin: SIMD3(0, 0, 100), direction: SIMD3<Float>(rng.float(-0.1...0.1), rng.float(-0.1...0.1), -1))
+        }
+        let inside = (0..<5000).map { _ in randomQuery(&rng, soup).ray }
+        for rays in [camera, inside] {
+            let packed = packRays(rays)
+            try packed.withUnsafeBufferPointer { p in
+                let buffer = RayBuffer(base: p.baseAddress!, count: rays.count)
+                try Mesh.validate(buffer)
+                let single = rays.map { mesh.intersect($0, tmin: 0, tmax: .infinity) }
+                #expect(single.filter { $0 != nil }.count > rays.count / 2)
+                for threads in [1, 2] {
+                    let batch = batchHits(mesh, buffer, tmin: 0, tmax: .infinity, threads: threads)
+                    #expect((0..<rays.count).allSatisfy { hitBits(batch[$0]) == hitBits(single[$0]) })
+                    var occluded = [UInt8](repeating: 7, count: rays.count)
+                    occluded.withUnsafeMutableBufferPointer { mesh.occluded(buffer, tmin: 0, tmax: .infinity, threads: threads, into: $0.baseAddress!) }
+                    #expect(occluded == single.map { $0 == nil ? 0 : 1 })
+                }
+            }
+        }
+    }
+
     @Test("a batch is validated before any work, naming the first bad ray")
     func batchValidation() throws {
         var rays = (0..<10).map { Ray(origin: SIMD3(Float($0), 0, 0), direction: SIMD3(0, 0, 1)) }

@@ -47,20 +47,23 @@ extension Mesh {
         }
     }
 
-    /// The lane of the one child met, or nil when none or several are: the traversal goes straight
-    /// into an only child, without the stack.
+    /// The lane of `lanes`' only bit, or nil when none or several are set: the traversal goes straight
+    /// into an only child met, without the stack.
     @inline(__always)
-    static func onlyLane(_ met: SIMDMask<SIMD8<Int32>>) -> Int? {
-        let bits = laneBits(met)
-        return bits != 0 && bits & (bits &- 1) == 0 ? bits.trailingZeroBitCount : nil
+    static func onlyLane(_ lanes: Int) -> Int? {
+        lanes != 0 && lanes & (lanes &- 1) == 0 ? lanes.trailingZeroBitCount : nil
     }
 
     /// Bit i set when lane i is set.
     @inline(__always)
-    static func laneBits(_ mask: SIMDMask<SIMD8<Int32>>) -> Int {
-        // Sign bits of the lanes moved to their places and summed in halves: the compiler vectorizes
+    static func laneBits(_ mask: SIMDMask<SIMD8<Int32>>) -> Int { signBits(unsafeBitCast(mask, to: SIMD8<UInt32>.self)) }
+
+    /// Bit i set when lane i's sign bit is set.
+    @inline(__always)
+    static func signBits(_ v: SIMD8<UInt32>) -> Int {
+        // Sign bits of the lanes moved to their places and combined in halves: the compiler vectorizes
         // this, not the lane-by-lane forms.
-        let lanes = (unsafeBitCast(mask, to: SIMD8<UInt32>.self) &>> 31) &<< SIMD8(0, 1, 2, 3, 4, 5, 6, 7)
+        let lanes = (v &>> 31) &<< SIMD8(0, 1, 2, 3, 4, 5, 6, 7)
         let half = lanes.lowHalf | lanes.highHalf
         let quarter = half.lowHalf | half.highHalf
         return Int(quarter.x | quarter.y)
@@ -92,8 +95,9 @@ extension Mesh {
                     if code >= 0 {
                         let node = nodes + Int(code)
                         let (near, met) = nodeRay.test(node, tmin: tmin, tmax: best)
-                        if let only = Mesh.onlyLane(met) { code = node.pointee.child[only]; continue }
-                        stack.push(childrenOf: node, near: near, met: met)
+                        let lanes = Mesh.laneBits(met)
+                        if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
+                        stack.push(childrenOf: node, near: near, lanes: lanes)
                     } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best) {
                         best = t; bestLeaf = k; bestU = u; bestV = v
                     }
@@ -122,8 +126,9 @@ extension Mesh {
                     if code >= 0 {
                         let node = nodes + Int(code)
                         let (near, met) = nodeRay.test(node, tmin: tmin, tmax: tmax)
-                        if let only = Mesh.onlyLane(met) { code = node.pointee.child[only]; continue }
-                        stack.push(childrenOf: node, near: near, met: met)
+                        let lanes = Mesh.laneBits(met)
+                        if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
+                        stack.push(childrenOf: node, near: near, lanes: lanes)
                     } else if visit(BVHNode.leafRange(code)) {
                         return true
                     }

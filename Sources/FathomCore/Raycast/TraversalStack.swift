@@ -23,13 +23,13 @@ struct TraversalStack {
         return nil
     }
 
-    /// Pushes the children of `node` that are `met`, from the farthest to the nearest, so the nearest is
-    /// on top; equally near ones keep slot order (the later slot on top). An insertion sort among the
-    /// children met (usually two or three).
+    /// Pushes the children of `node` in `lanes` (bit i: lane i), from the farthest to the nearest by their
+    /// `near` entry, so the nearest is on top; equally near ones keep slot order (the later slot on top).
+    /// An insertion sort among the children (usually two or three).
     @inline(__always)
-    mutating func push(childrenOf node: UnsafePointer<BVHNode>, near: SIMD8<Float>, met: SIMDMask<SIMD8<Int32>>) {
+    mutating func push(childrenOf node: UnsafePointer<BVHNode>, near: SIMD8<Float>, lanes: Int) {
         let bottom = top
-        var bits = Mesh.laneBits(met)
+        var bits = lanes
         while bits != 0 {
             let lane = bits.trailingZeroBitCount
             bits &= bits &- 1
