@@ -10,14 +10,14 @@
 /// predicted by a shallow traversal instead: where the ray enters the nearest box it meets among the
 /// leaves and nodes no wider than 1/16 of the mesh (the top of the tree, which stays in cache).
 /// Rays are sorted by the Morton code of the predicted point (10 bits per axis over the bounds of the
-/// sample's points; rays that meet no box go last). Predicting, sorting and copying the rays take 5-10%
-/// of a batch's time on a large mesh with the first predictor and 20-30% with the second.
+/// sample's points; rays that meet no box go last). Predicting, sorting and copying the rays take ~10%
+/// of a batch's time on a large mesh with the first predictor and ~30% with the second.
 extension Mesh {
     /// Batches smaller than this are traced in the caller's order.
     static let orderingMinimumRays = 4096
     /// Meshes smaller than this (bytes) stay in cache: their batches are traced in the caller's order.
     static let orderingMinimumBytes = 1 << 20
-    /// Rays traced to find the typical hit distance.
+    /// Rays traced first, to choose the predictor and find the typical hit distance.
     static let orderingSampleSize = 1024
 
     /// The order in which to trace `rays`: sorted by predicted destination, or the caller's order for a
