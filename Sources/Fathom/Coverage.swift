@@ -104,9 +104,11 @@ public func fathom_coverage_record_batch(_ handle: OpaquePointer?, _ cameras: Un
         let poses = try required(cameras, "cameras_to_world")
         let lens = try k.map { try intrinsics($0) }
         let floats = UnsafeRawPointer(poses).assumingMemoryBound(to: Float.self)
-        try t.record(poses: floats, count: n, intrinsics: lens, poseName: { "cameras_to_world[\($0)]" }) { first, results in
-            guard let out else { return }
-            for (k, result) in results.enumerated() { out[first + k] = fathom_view_result(result) }
+        let name = { (i: Int) in "cameras_to_world[\(i)]" }
+        // ViewRecord is fathom_view_result's layout (six 32-bit words), so the results are written in place.
+        guard let out else { return try t.record(poses: floats, count: n, intrinsics: lens, poseName: name, into: nil) }
+        try out.withMemoryRebound(to: ViewRecord.self, capacity: n) { records in
+            try t.record(poses: floats, count: n, intrinsics: lens, poseName: name, into: records)
         }
     }
 }

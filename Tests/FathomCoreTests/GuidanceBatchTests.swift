@@ -115,18 +115,19 @@ struct GuidanceBatchTests {
     }
 
     /// The results of a batch record of `floats` (count views), and its error if it stopped.
-    static func batch(_ tracker: CoverageTracker, _ floats: [Float], _ count: Int, _ k: Intrinsics?) -> ([ViewResult], FathomError?) {
-        var results: [ViewResult] = []
+    static func batch(_ tracker: CoverageTracker, _ floats: [Float], _ count: Int, _ k: Intrinsics?) -> ([ViewRecord], FathomError?) {
+        let sentinel = ViewRecord(status: 99, face: 0, cell: 0, bin: 0, distance: 0, completedFace: 0)
+        var results = [ViewRecord](repeating: sentinel, count: count)
         let error = floats.withUnsafeBufferPointer { p in
-            do throws(FathomError) {
-                try tracker.record(poses: p.baseAddress!, count: count, intrinsics: k, poseName: { "poses[\($0)]" }) { first, chunk in
-                    #expect(first == results.count)
-                    results.append(contentsOf: chunk)
-                }
-                return nil as FathomError?
-            } catch { return error }
+            results.withUnsafeMutableBufferPointer { out in
+                do throws(FathomError) {
+                    try tracker.record(poses: p.baseAddress!, count: count, intrinsics: k, poseName: { "poses[\($0)]" }, into: out.baseAddress!)
+                    return nil as FathomError?
+                } catch { return error }
+            }
         }
-        return (results, error)
+        // The results written: those before the refused pose.
+        return (Array(results.prefix { $0 != sentinel }), error)
     }
 
     /// Every count a tracker exposes.
@@ -153,8 +154,14 @@ struct GuidanceBatchTests {
                     let single = try CoverageTracker(box: box, options: options), batched = try CoverageTracker(box: box, options: options)
                     let expected = (0..<count).map { single.record(camera: poses[$0], intrinsics: lens) }
                     let (results, error) = Self.batch(batched, flat(poses), count, lens)
-                    #expect(error == nil && results == expected && Self.counts(batched) == Self.counts(single)
+                    #expect(error == nil && results == expected.map(ViewRecord.init) && Self.counts(batched) == Self.counts(single)
                             && batched.lastDistance == single.lastDistance, "\(options), count \(count)")
+                    // Without a results buffer: the same counts.
+                    let unbuffered = try CoverageTracker(box: box, options: options)
+                    try flat(poses).withUnsafeBufferPointer { p in
+                        try unbuffered.record(poses: p.baseAddress!, count: count, intrinsics: lens, poseName: { "poses[\($0)]" }, into: nil)
+                    }
+                    #expect(Self.counts(unbuffered) == Self.counts(single) && unbuffered.lastDistance == single.lastDistance)
                 }
             }
         }
@@ -174,7 +181,7 @@ struct GuidanceBatchTests {
             let expected = (0..<bad).map { single.record(camera: poses[$0], intrinsics: nil) }
             let (results, error) = Self.batch(batched, floats, 200, nil)
             #expect(error?.kind == .notFinite && error?.message.hasPrefix("poses[\(bad)][\(element)]") == true, "\(String(describing: error))")
-            #expect(results == expected && Self.counts(batched) == Self.counts(single), "bad pose \(bad)")
+            #expect(results == expected.map(ViewRecord.init) && Self.counts(batched) == Self.counts(single), "bad pose \(bad)")
         }
     }
 }

@@ -1,97 +1,98 @@
 extension CoverageTracker {
     /// Records `count` views in order, each exactly as `record(camera:intrinsics:)` would (the results and counts agree
-    /// bit for bit), handing the results to `body` in order, a chunk at a time: `body(first, results)` gets the results
-    /// of views first..<first + results.count. Poses are read in place: 16 floats each, column-major, one after the
-    /// other.
+    /// bit for bit), writing view i's result to out[i] (`out` may be nil). Poses are read in place: 16 floats each,
+    /// column-major, one after the other.
     ///
-    /// Stops at the first pose that is not rigid (`.notFinite` or `.notRigid`, named by `poseName(i)`), after handing
-    /// over the results before it: those views stay recorded.
+    /// Stops at the first pose that is not rigid (`.notFinite` or `.notRigid`, named by `poseName(i)`), after writing
+    /// the results before it: those views stay recorded.
     ///
     /// When no rule needs more than the view itself (the similarity check is off, and the in-frame rule is off or has
-    /// no intrinsics), eight views at a time are cast at the box in lanes (`castBlock`, `addSectors`) and then counted
-    /// in order; otherwise, and for the last count % 8 views and a block with a refused pose, each view takes the
-    /// single path.
+    /// no intrinsics), eight views at a time are cast at the box in lanes (`castBlock`, `finish`) and then counted
+    /// in order (`countBlock`); otherwise, and for the last count % 8 views and a block with a refused pose, each view
+    /// takes the single path.
     public func record(poses: UnsafePointer<Float>, count: Int, intrinsics: Intrinsics?, poseName: (Int) -> String,
-                       _ body: (Int, UnsafeBufferPointer<ViewResult>) -> Void) throws(FathomError) {
-        let lanes = memory.distance == 0 && (intrinsics == nil || options.minInView == 0)
+                       into out: UnsafeMutablePointer<ViewRecord>?) throws(FathomError) {
+        let lanes = memory.distance == 0 && (intrinsics == nil || options.minInView == 0) && count >= 8
         let tolerance = rigidTolerance
+        // View i on the single path.
+        func single(_ i: Int) throws(FathomError) -> ViewRecord {
+            let m = poses + 16 &* i
+            let pose: Pose
+            if let rigid = Pose(ifRigid: m, tolerance: tolerance) { pose = rigid } else {
+                // Throws: the initializer runs the same test (were it to pass, the pose would be recorded).
+                pose = try Pose(columnMajor: m, tolerance: tolerance, name: poseName(i))
+            }
+            return ViewRecord(record(camera: pose, intrinsics: intrinsics))
+        }
+        guard lanes else {
+            for i in 0..<count {
+                let result = try single(i)
+                out?[i] = result
+            }
+            return
+        }
+        // Chunks of 64 views: the results when `out` is nil, the cast blocks, and the tally's lanes.
         let chunk = 64
-        try withUnsafeTemporaryAllocation(of: ViewResult.self, capacity: chunk) { (results) throws(FathomError) in
+        try withUnsafeTemporaryAllocation(of: ViewRecord.self, capacity: chunk) { (scratch) throws(FathomError) in
             try withUnsafeTemporaryAllocation(of: CastLanes.self, capacity: chunk / 8) { (casts) throws(FathomError) in
-                let out = results.baseAddress!
-                var first = 0
-                while first < count {
-                    let end = Swift.min(first &+ chunk, count), blocks = lanes ? (end &- first) / 8 : 0
-                    // First every block's geometry, in two passes of independent work the processor overlaps (the
-                    // azimuths' long chains of dependent operations side by side), then the counting in order.
-                    for b in 0..<blocks {
-                        let pose = PoseLanes(poses + 16 &* (first &+ 8 &* b))
-                        casts[b] = pose.rigidMask(tolerance: tolerance) == 0xff ? castBlock(pose) : CastLanes()
-                    }
-                    for b in 0..<blocks where casts[b].rigid { addSectors(&casts[b]) }
-                    var i = first
-                    while i < end {
-                        let b = (i &- first) / 8
-                        if b < blocks, casts[b].rigid {
-                            countBlock(casts[b], out + (i &- first))
-                            i &+= 8
-                            continue
+                try withUnsafeTemporaryAllocation(of: Int.self, capacity: 8 &* (cells.count &+ binCounts.count)) { (counters) throws(FathomError) in
+                    var tally = CellTally(counters, cells: cells.count)
+                    defer { tally.flush(into: self) }
+                    var first = 0
+                    while first < count {
+                        let end = Swift.min(first &+ chunk, count), blocks = (end &- first) / 8
+                        let results = out.map { $0 + first } ?? scratch.baseAddress!
+                        // First every block's geometry, in two passes of independent work the processor overlaps (the
+                        // azimuths' long chains of dependent operations side by side), then the counting in order.
+                        for b in 0..<blocks {
+                            let pose = PoseLanes(poses + 16 &* (first &+ 8 &* b))
+                            casts[b] = pose.rigidMask(tolerance: tolerance) == 0xff ? castBlock(pose) : CastLanes()
                         }
-                        let m = poses + 16 &* i
-                        let pose: Pose
-                        if let rigid = Pose(ifRigid: m, tolerance: tolerance) { pose = rigid } else {
-                            do throws(FathomError) {
-                                // Throws: the initializer runs the same test (were it to pass, the pose would be recorded).
-                                pose = try Pose(columnMajor: m, tolerance: tolerance, name: poseName(i))
-                            } catch {
-                                body(first, UnsafeBufferPointer(start: out, count: i &- first))
-                                throw error
+                        for b in 0..<blocks where casts[b].rigid { finish(&casts[b], binOffset: tally.binOffset) }
+                        for b in 0..<blocks {
+                            if casts[b].rigid {
+                                countBlock(casts.baseAddress! + b, results + 8 &* b, &tally)
+                            } else {
+                                // The single path counts in the tracker's own counters: the tally's go there first.
+                                tally.flush(into: self)
+                                for i in (first &+ 8 &* b)..<(first &+ 8 &* b &+ 8) { results[i &- first] = try single(i) }
                             }
                         }
-                        (out + (i &- first)).initialize(to: record(camera: pose, intrinsics: intrinsics))
-                        i &+= 1
+                        if first &+ 8 &* blocks < end { tally.flush(into: self) }
+                        for i in (first &+ 8 &* blocks)..<end { results[i &- first] = try single(i) }
+                        first = end
                     }
-                    body(first, UnsafeBufferPointer(start: out, count: end &- first))
-                    first = end
                 }
             }
         }
     }
 
-    /// Records eight cast views in order into out[0..<8], as `record` does after its geometry. Only for the rules
-    /// `record(poses:...)` allows in lanes.
-    private func countBlock(_ cast: CastLanes, _ out: UnsafeMutablePointer<ViewResult>) {
-        let n = options.cells
+    /// Records eight cast and finished views (`castBlock`, `finish`) in order into out[0..<8], as `record` does after
+    /// its geometry. Only for the rules `record(poses:...)` allows in lanes. Face counts (and so completions) are kept
+    /// exact; cell and bin counts go to `tally`. The lanes are read from memory, one at a time where a scalar is needed.
+    private func countBlock(_ cast: UnsafePointer<CastLanes>, _ out: UnsafeMutablePointer<ViewRecord>, _ tally: inout CellTally) {
+        typealias I = SIMD8<Int32>
+        tally.add(cast)
+        ViewRecord.store(status: cast.pointee.status, face: cast.pointee.face, cell: cast.pointee.cell, bin: cast.pointee.bin,
+                         distance: cast.pointee.distance, completedFace: I(repeating: -1), to: out)
+        views &+= 8
+        let countedBits = cast.pointee.counted
+        guard countedBits != 0 else { return }
+        counted &+= countedBits.nonzeroBitCount
+        lastDistance = cast.pointee.fromCentre[7 &- countedBits.leadingZeroBitCount]
+        let perFace = cast.pointee.perFace, goal = options.goal
         faceCounts.withUnsafeMutableBufferPointer { faces in
-            cells.withUnsafeMutableBufferPointer { cellCounts in
-                binCounts.withUnsafeMutableBufferPointer { bins in
-                    for j in 0..<8 {
-                        views &+= 1
-                        let bin = Int(cast.bin[j])
-                        guard cast.hit & (1 << j) != 0 else {
-                            out[j] = ViewResult(status: .missed, face: nil, cell: 0, bin: bin, distance: 0, completedFace: nil)
-                            continue
-                        }
-                        let face = Int(cast.face[j]), t = cast.t[j]
-                        var result = ViewResult(status: .counted, face: face, cell: Int(cast.cell[j]), bin: bin, distance: t, completedFace: nil)
-                        if t < options.minDistance {
-                            result.status = .tooClose
-                        } else if t > options.maxDistance {
-                            result.status = .tooFar
-                        } else {
-                            counted &+= 1
-                            faces[face] &+= 1
-                            cellCounts[face &* n &* n &+ result.cell] &+= 1
-                            bins[bin] &+= 1
-                            lastDistance = cast.distance[j]
-                            if faces[face] >= options.goal, !reported[face] {
-                                reported[face] = true
-                                result.completedFace = face
-                            }
-                        }
-                        out[j] = result
-                    }
-                }
+            for f in 0..<6 {
+                let n = Int(truncatingIfNeeded: perFace >> UInt64(8 &* f)) & 0xff
+                guard n != 0 else { continue }
+                let before = faces[f]
+                faces[f] = before &+ n
+                guard faces[f] >= goal, !reported[f] else { continue }
+                // The view that brought the count to the goal: the (goal - before)th of this face's counted lanes.
+                reported[f] = true
+                var m = bits(cast.pointee.face .== I(repeating: Int32(f))) & countedBits
+                for _ in 1..<Swift.max(goal &- before, 1) { m &= m &- 1 }
+                out[m.trailingZeroBitCount & 7].completedFace = UInt32(truncatingIfNeeded: f)
             }
         }
     }
@@ -99,7 +100,10 @@ extension CoverageTracker {
     /// `record`'s geometry for eight cameras in lanes, with its operations in its order (so every lane is bit-identical
     /// to the single path): the optical axis cast at the box (`PrimitiveCast.orientedBox`'s slab test in the box
     /// frame, its entry or exit face, and the camera-inside rule), the cell of the hit (`cell(of:on:)`) and the ring
-    /// of the view-direction bin (`ViewBins.bin(of:)`; `addSectors` adds the sector), for eight rigid poses.
+    /// of the view-direction bin (`ViewBins.bin(of:)`; `finish` adds the sector), for eight rigid poses. Inlined: as
+    /// a call, the pose lanes were passed through memory, stored as 16-byte halves and loaded as 32-byte vectors, a
+    /// load the processor cannot forward from the stores (a stall of ~1.4 ns per view).
+    @inline(__always)
     private func castBlock(_ p: PoseLanes) -> CastLanes {
         typealias F = SIMD8<Float>
         typealias I = SIMD8<Int32>
@@ -150,31 +154,61 @@ extension CoverageTracker {
         let height = lanesClamp(bins.hemisphere ? u.y : (u.y + one) / F(repeating: 2), one)
         let rings = F(repeating: Float(bins.rings))
         let ring = integer(lanesClamp((height * rings).rounded(.towardZero), rings - 1))
-        return CastLanes(rigid: true, hit: bits(hit), face: face, cell: cell, bin: ring &* I(repeating: Int32(bins.sectors)),
-                         t: t, distance: length, towardCamera: (u.x, u.z))
+        return CastLanes(rigid: true, hit: hit, face: face, cell: cell, bin: ring &* I(repeating: Int32(bins.sectors)),
+                         t: t, fromCentre: length, towardCamera: (u.x, u.z))
     }
 
-    /// Adds each lane's sector (`ViewBins.bin(of:)`'s azimuth from the direction `castBlock` left) to its bin.
-    private func addSectors(_ cast: inout CastLanes) {
+    /// Finishes `castBlock`'s lanes: adds each lane's sector (`ViewBins.bin(of:)`'s azimuth from the direction
+    /// `castBlock` left) to its bin, then sets the words of the lanes' results, the tally's slots and the counted
+    /// lanes by face, with `record`'s distance rules.
+    private func finish(_ cast: inout CastLanes, binOffset: Int) {
         typealias F = SIMD8<Float>
+        typealias I = SIMD8<Int32>
         let zero = F.zero, one = F(repeating: 1), sectors = F(repeating: Float(bins.sectors))
         let turn = fastAtan2(cast.towardCamera.z, cast.towardCamera.x) / F(repeating: 2 * .pi)
         let azimuth = turn.replacing(with: turn + one, where: turn .< zero)
         cast.bin &+= integer(lanesClamp((azimuth * sectors).rounded(.towardZero), sectors - 1))
+        // Masks as lanes of all ones or zero, combined with bitwise operations (a blend with a constant can compile
+        // to a branch per lane).
+        @inline(__always) func ones(_ m: SIMDMask<I>) -> I { unsafeBitCast(m, to: I.self) }
+        let closeMask = cast.t .< F(repeating: options.minDistance), farMask = cast.t .> F(repeating: options.maxDistance)
+        let countedMask = cast.hit .& .!closeMask .& .!farMask
+        let hit = ones(cast.hit), close = ones(closeMask), far = ones(farMask), countedLanes = ones(countedMask)
+        cast.status = (~hit & I(repeating: Int32(ViewStatus.missed.rawValue)))
+            | (hit & close & I(repeating: Int32(ViewStatus.tooClose.rawValue)))
+            | (hit & ~close & far & I(repeating: Int32(ViewStatus.tooFar.rawValue)))
+        let face = cast.face & hit, cell = cast.cell & hit
+        let lane = I(0, 1, 2, 3, 4, 5, 6, 7), countedOne = countedLanes & I(repeating: 1)
+        cast.cellSlot = (face &* I(repeating: Int32(options.cells &* options.cells)) &+ cell) &* I(repeating: 8) &+ lane
+        cast.binSlot = (cast.bin &+ I(repeating: Int32(binOffset))) &* I(repeating: 8) &+ lane
+        cast.counts = countedOne
+        cast.counted = bits(countedMask)
+        // Each counted lane's 1 in its face's byte (faces 0-3 in `low`, 4-5 in `high`): the sums are the counts by face.
+        let byte = countedOne &<< ((face &* I(repeating: 8)) & I(repeating: 31)), four = I(repeating: 4)
+        let low = byte & ones(face .< four), high = byte & ones(face .>= four)
+        cast.perFace = UInt64(UInt32(bitPattern: low.wrappedSum())) | UInt64(UInt32(bitPattern: high.wrappedSum())) << 32
+        cast.face = face | ~hit
+        cast.cell = cell
+        cast.distance = unsafeBitCast(cast.t, to: I.self) & hit
     }
 }
 
-/// Eight views cast at the box (`castBlock`, `addSectors`): each lane's entry face, cell, bin, distance along the axis
-/// and from the box centre.
+/// Eight views cast at the box (`castBlock`), then finished (`finish`) into the words of their results (`face` gets
+/// -1 on a miss, `cell` and `distance` 0), with what counting them needs.
 private struct CastLanes {
     /// Whether the eight poses passed the rigidity test (else nothing else is set).
     var rigid = false
-    /// Bit j: the axis of view j meets the box from outside.
-    var hit: UInt8 = 0
+    /// Lane j: the axis of view j meets the box from outside.
+    var hit = SIMDMask<SIMD8<Int32>>()
     var face = SIMD8<Int32>(), cell = SIMD8<Int32>(), bin = SIMD8<Int32>()
-    var t = SIMD8<Float>(), distance = SIMD8<Float>()
-    /// The unit direction's x and z, whose azimuth `addSectors` adds to `bin` (which holds ring * sectors until then).
+    /// Along the axis to the face, and from the box centre.
+    var t = SIMD8<Float>(), fromCentre = SIMD8<Float>()
+    /// The unit direction's x and z, whose azimuth `finish` adds to `bin` (which holds ring * sectors until then).
     var towardCamera = (x: SIMD8<Float>(), z: SIMD8<Float>())
+    /// Set by `finish`: the status, the distance's bits, the slots of the cell and bin counters (`CellTally`), 1 in
+    /// the counted lanes (also as bits), and by face f (byte f) the number of counted lanes.
+    var status = SIMD8<Int32>(), distance = SIMD8<Int32>(), cellSlot = SIMD8<Int32>(), binSlot = SIMD8<Int32>()
+    var counts = SIMD8<Int32>(), counted: UInt8 = 0, perFace: UInt64 = 0
 }
 
 /// The slab test of eight rays against a box in its own frame, one axis at a time, as `PrimitiveCast.orientedBox`.
@@ -221,4 +255,49 @@ private func lanesClamp(_ x: SIMD8<Float>, _ top: SIMD8<Float>) -> SIMD8<Float> 
 private func integer(_ x: SIMD8<Float>) -> SIMD8<Int32> {
     let magic = SIMD8<Float>(repeating: 12_582_912)
     return unsafeBitCast(x + magic, to: SIMD8<Int32>.self) &- unsafeBitCast(magic, to: SIMD8<Int32>.self)
+}
+
+/// Cell and bin counts of counted views, eight per counter (view j of a block adds to lane j's), so that no count waits
+/// for the one before it; `flush` adds them to the tracker's.
+private struct CellTally {
+    /// Counter k's lanes at 8k..<8k+8: the cells' counters first, then the bins' (all zero when created).
+    private let lanes: UnsafeMutableBufferPointer<Int>
+    /// The number of cell counters: the first bin's counter.
+    let binOffset: Int
+    /// Whether some lane is not zero.
+    private var dirty = false
+
+    /// Over `lanes`, 8 * (cells + bins) values, which it zeroes.
+    init(_ lanes: UnsafeMutableBufferPointer<Int>, cells: Int) {
+        lanes.initialize(repeating: 0)
+        self.lanes = lanes
+        binOffset = cells
+    }
+
+    /// Adds a finished block's counts[j] (0 or 1) to the lanes at cellSlot[j] and binSlot[j].
+    @inline(__always)
+    mutating func add(_ cast: UnsafePointer<CastLanes>) {
+        dirty = true
+        let base = lanes.baseAddress!
+        let raw = UnsafeRawPointer(cast)
+        @inline(__always) func word(_ field: KeyPath<CastLanes, SIMD8<Int32>>, _ j: Int) -> Int {
+            Int(raw.load(fromByteOffset: MemoryLayout<CastLanes>.offset(of: field)! &+ 4 &* j, as: Int32.self))
+        }
+        for j in 0..<8 {
+            let n = word(\.counts, j)
+            base[word(\.cellSlot, j)] &+= n
+            base[word(\.binSlot, j)] &+= n
+        }
+    }
+
+    /// Adds every lane to the tracker's counts and clears them.
+    mutating func flush(into tracker: CoverageTracker) {
+        guard dirty else { return }
+        dirty = false
+        for k in 0..<(lanes.count / 8) {
+            var sum = 0
+            for j in 0..<8 { sum &+= lanes[8 &* k &+ j]; lanes[8 &* k &+ j] = 0 }
+            if k < binOffset { tracker.cells[k] &+= sum } else { tracker.binCounts[k &- binOffset] &+= sum }
+        }
+    }
 }
