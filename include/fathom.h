@@ -678,8 +678,9 @@ typedef struct fathom_batch_options {
  *  an order of their own, sorted by where each ray is likely to end (predicted from 1024 sample rays
  *  traced first: the point at their median hit distance when those agree, else where the ray enters the
  *  nearest small BVH box), so rays bound for the same part of the mesh share the cache (1.3-3x faster on
- *  incoherent rays; transient memory 40 bytes per ray). Every result still depends on its own ray only,
- *  as do the batch calls below. */
+ *  incoherent rays). Longer batches are ordered in windows of 4,194,304 rays, so the ordering holds at
+ *  most 168 MB (40 bytes per ray) at a time. Every result still depends on its own ray only, as do the
+ *  batch calls below. */
 fathom_status fathom_mesh_intersect_batch(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
                                           const fathom_batch_options *options, fathom_hit *out);
 

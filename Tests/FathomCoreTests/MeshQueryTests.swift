@@ -284,13 +284,13 @@ func checkAgainstBruteForce(_ mesh: Mesh, _ soup: Soup, _ ray: Ray, tmin: Float,
 }
 
 /// Closest hits of every ray in a buffer through the batch query.
-func batchHits(_ mesh: Mesh, _ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int) -> [Hit?] {
+func batchHits(_ mesh: Mesh, _ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int = Mesh.orderingWindow) -> [Hit?] {
     let out = UnsafeMutableBufferPointer<Hit?>.allocate(capacity: rays.count)
     out.initialize(repeating: nil)
     let calls = UnsafeMutableBufferPointer<Int>.allocate(capacity: rays.count)
     calls.initialize(repeating: 0)
     defer { out.deallocate(); calls.deallocate() }
-    mesh.intersect(rays, tmin: tmin, tmax: tmax, threads: threads) { i, hit in
+    mesh.intersect(rays, tmin: tmin, tmax: tmax, threads: threads, window: window) { i, hit in
         out[i] = hit
         calls[i] += 1
     }
@@ -450,6 +450,31 @@ struct MeshQueryTests {
                     occluded.withUnsafeMutableBufferPointer { mesh.occluded(buffer, tmin: 0, tmax: .infinity, threads: threads, into: $0.baseAddress!) }
                     #expect(occluded == single.map { $0 == nil ? 0 : 1 })
                 }
+            }
+        }
+    }
+
+    @Test("batch windows: a batch longer than the window is ordered window by window, and answers as single rays")
+    func batchWindows() throws {
+        var rng = SplitMix64(seed: 2004)
+        let soup = randomSoup(&rng, count: 30000)
+        let mesh = try soup.mesh()
+        // Windows of 4096, 4096 and 1808 rays: two ordered, the last (under 4096) in the caller's order.
+        let rays = (0..<10000).map { _ in randomQuery(&rng, soup).ray }
+        let packed = packRays(rays)
+        try packed.withUnsafeBufferPointer { p in
+            let buffer = RayBuffer(base: p.baseAddress!, count: rays.count)
+            let single = rays.map { mesh.intersect($0, tmin: 0, tmax: .infinity) }
+            for threads in [1, 2] {
+                let batch = batchHits(mesh, buffer, tmin: 0, tmax: .infinity, threads: threads, window: 4096)
+                #expect((0..<rays.count).allSatisfy { hitBits(batch[$0]) == hitBits(single[$0]) })
+                var occluded = [UInt8](repeating: 7, count: rays.count)
+                occluded.withUnsafeMutableBufferPointer {
+                    mesh.occluded(buffer, tmin: 0, tmax: .infinity, threads: threads, window: 4096, into: $0.baseAddress!)
+                }
+                #expect(occluded == single.map { $0 == nil ? 0 : 1 })
+                let all = mesh.intersectAll(buffer, tmin: 0, tmax: .infinity, threads: threads, window: 4096)
+                #expect((0..<rays.count).allSatisfy { all[$0].map(hitBits) == mesh.intersectAll(rays[$0], tmin: 0, tmax: .infinity).map(hitBits) })
             }
         }
     }

@@ -11,49 +11,55 @@ extension Mesh {
         }
     }
 
-    /// Closest hits: calls write(i, hit or nil) once per ray, from any thread.
-    public func intersect(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int,
+    /// Closest hits: calls write(i, hit or nil) once per ray, from any thread. `window`: rays ordered and
+    /// traced together (see `orderingWindow`).
+    public func intersect(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int = Mesh.orderingWindow,
                           _ write: @escaping (Int, Hit?) -> Void) {
         let mesh = self
-        let order = tracingOrder(rays, tmin: tmin, tmax: tmax, threads: threads)
-        defer { order.release() }
-        ParallelFor.run(count: rays.count, threads: threads) { range in
-            for j in range {
-                write(order.index(j), mesh.intersect(order.rays[j], tmin: tmin, tmax: tmax))
-            }
-        }
+        trace(rays, tmin: tmin, tmax: tmax, threads: threads, window: window) { ray, i in write(i, mesh.intersect(ray, tmin: tmin, tmax: tmax)) }
     }
 
     /// out[i] = whether ray i hits anything.
-    public func occluded(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int,
+    public func occluded(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int = Mesh.orderingWindow,
                          into out: UnsafeMutablePointer<UInt8>) {
         let mesh = self
         nonisolated(unsafe) let out = out
-        let order = tracingOrder(rays, tmin: tmin, tmax: tmax, threads: threads)
-        defer { order.release() }
-        ParallelFor.run(count: rays.count, threads: threads) { range in
-            for j in range {
-                out[order.index(j)] = mesh.occluded(order.rays[j], tmin: tmin, tmax: tmax) ? 1 : 0
-            }
-        }
+        trace(rays, tmin: tmin, tmax: tmax, threads: threads, window: window) { ray, i in out[i] = mesh.occluded(ray, tmin: tmin, tmax: tmax) ? 1 : 0 }
     }
 
     /// All crossings of every ray, per ray.
-    public func intersectAll(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int) -> [[Hit]] {
+    public func intersectAll(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int = Mesh.orderingWindow) -> [[Hit]] {
         let mesh = self
         let results = UnsafeMutableBufferPointer<[Hit]>.allocate(capacity: rays.count)
         results.initialize(repeating: [])
         defer { results.deallocate() }
         nonisolated(unsafe) let shared = results
-        let order = tracingOrder(rays, tmin: tmin, tmax: tmax, threads: threads)
-        defer { order.release() }
-        ParallelFor.run(count: rays.count, threads: threads, chunk: 64) { range in
-            for j in range {
-                shared[order.index(j)] = mesh.intersectAll(order.rays[j], tmin: tmin, tmax: tmax)
-            }
+        trace(rays, tmin: tmin, tmax: tmax, threads: threads, window: window, chunk: 64) { ray, i in
+            shared[i] = mesh.intersectAll(ray, tmin: tmin, tmax: tmax)
         }
         let array = Array(results)
         results.deinitialize()
         return array
+    }
+
+    /// Rays per window of a batch: each window is ordered (`tracingOrder`) and traced on its own, which
+    /// bounds the transient memory of the ordering at 40 bytes x 2^22 rays (168 MB).
+    public static let orderingWindow = 1 << 22
+
+    /// Calls body(ray, its index) once per ray, from `threads` threads, window by window in tracing order.
+    private func trace(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int, chunk: Int = 256,
+                       _ body: @escaping (Ray, Int) -> Void) {
+        let size = Swift.max(1, window)
+        var start = 0
+        while start < rays.count {
+            let part = RayBuffer(base: rays.base + 6 * start, count: Swift.min(size, rays.count - start))
+            let order = tracingOrder(part, tmin: tmin, tmax: tmax, threads: threads)
+            let offset = start
+            ParallelFor.run(count: part.count, threads: threads, chunk: chunk) { range in
+                for j in range { body(order.rays[j], offset + order.index(j)) }
+            }
+            order.release()
+            start += part.count
+        }
     }
 }
