@@ -33,6 +33,8 @@ public struct Pose: Equatable, Sendable {
     /// A pose from 16 floats at `m`, column-major; must be rigid within `tolerance`. `name` is built only for an error.
     public init(columnMajor m: UnsafePointer<Float>, tolerance: Float = rigidTolerance,
                 name: @autoclosure () -> String = "pose") throws(FathomError) {
+        // The vector test first; the checks below, one by one, only find a refused pose's error.
+        if let rigid = Pose(ifRigid: m, tolerance: tolerance) { self = rigid; return }
         for i in 0..<16 where !m[i].isFinite {
             throw FathomError(.notFinite, "\(name())[\(i)] (row \(i % 4), column \(i / 4)) must be finite, got \(m[i])")
         }
@@ -51,8 +53,7 @@ public struct Pose: Equatable, Sendable {
     }
 
     /// The pose at `m` (16 floats, column-major) if `init(columnMajor:tolerance:name:)` accepts it, else nil: the
-    /// same test (every value finite, bottom row and rotation deviation within `tolerance`) without the message, for
-    /// batch loops, which call the throwing initializer only for a refused pose to get its error.
+    /// same test (every value finite, bottom row and rotation deviation within `tolerance`) without the message.
     @inlinable @inline(__always)
     public init?(ifRigid m: UnsafePointer<Float>, tolerance: Float) {
         let raw = UnsafeRawPointer(m)

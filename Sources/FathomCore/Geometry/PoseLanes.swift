@@ -27,12 +27,6 @@ func cross(_ a: Lanes3, _ b: Lanes3) -> Lanes3 {
     Lanes3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
 }
 
-/// |x| per lane (the sign bit cleared, as scalar abs).
-@inlinable @inline(__always)
-func lanesAbs(_ x: SIMD8<Float>) -> SIMD8<Float> {
-    unsafeBitCast(unsafeBitCast(x, to: SIMD8<UInt32>.self) & SIMD8(repeating: 0x7fff_ffff), to: SIMD8<Float>.self)
-}
-
 /// Eight consecutive rigid-pose candidates (16 floats each, column-major, as the C ABI passes them) read in place and
 /// transposed into lanes: lane i of every field is pose i's value.
 @frozen @usableFromInline
@@ -85,7 +79,7 @@ struct PoseLanes {
         let diagonal = small(dot(c0, c0) - one) .& small(dot(c1, c1) - one) .& small(dot(c2, c2) - one)
         let offDiagonal = small(dot(c0, c1)) .& small(dot(c0, c2)) .& small(dot(c1, c2))
         let within = finite .& bottom .& diagonal .& offDiagonal .& (dot(c0, cross(c1, c2)) .>= zero)
-        return bits(within)
+        return UInt8(truncatingIfNeeded: laneBits(within))
     }
 
     /// These lanes moved up by one, with the pose at `previous` (16 floats, column-major) first: lane i holds the pose
@@ -109,14 +103,6 @@ struct PoseLanes {
     /// Pose i (after its lane passed `rigidMask`).
     @inlinable @inline(__always)
     subscript(i: Int) -> Pose { Pose(rotation: Matrix3(c0[i], c1[i], c2[i]), translation: t[i]) }
-}
-
-/// The lanes of a mask as bits (lane i -> bit i): each lane (all ones or zero) keeps its own bit, then the sum (a few
-/// shuffles and adds, where testing the lanes one by one costs an extract and a branch each).
-@inlinable @inline(__always)
-func bits(_ mask: SIMDMask<SIMD8<Int32>>) -> UInt8 {
-    let weights = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
-    return UInt8(truncatingIfNeeded: (weights & unsafeBitCast(mask, to: SIMD8<Int32>.self)).wrappedSum())
 }
 
 /// Per lane, `rotationAngle(a, b)`'s operations in its order: the angle of the rotation from `a`'s to `b`'s.

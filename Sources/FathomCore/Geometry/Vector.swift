@@ -56,6 +56,26 @@ public func lanesMax(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
 @inlinable @inline(__always)
 public func lanesMin(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .<= b) }
 
+/// |x| per lane (the sign bit cleared, as scalar abs).
+@inlinable @inline(__always)
+public func lanesAbs(_ x: SIMD8<Float>) -> SIMD8<Float> {
+    unsafeBitCast(unsafeBitCast(x, to: SIMD8<UInt32>.self) & SIMD8(repeating: 0x7fff_ffff), to: SIMD8<Float>.self)
+}
+
+/// The lanes of a mask as bits: bit i set when lane i is.
+@inlinable @inline(__always)
+public func laneBits(_ mask: SIMDMask<SIMD8<Int32>>) -> Int { signBits(unsafeBitCast(mask, to: SIMD8<UInt32>.self)) }
+
+/// Bit i set when lane i's sign bit is set. Sign bits moved to their places and combined in halves: the compiler
+/// vectorizes this, not lane-by-lane tests (an extract and a branch each).
+@inlinable @inline(__always)
+public func signBits(_ v: SIMD8<UInt32>) -> Int {
+    let lanes = (v &>> 31) &<< SIMD8(0, 1, 2, 3, 4, 5, 6, 7)
+    let half = lanes.lowHalf | lanes.highHalf
+    let quarter = half.lowHalf | half.highHalf
+    return Int(quarter.x | quarter.y)
+}
+
 @inlinable @inline(__always)
 public func lanesMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .>= b) }
 

@@ -16,12 +16,7 @@ extension CoverageTracker {
         let tolerance = rigidTolerance
         // View i on the single path.
         func single(_ i: Int) throws(FathomError) -> ViewRecord {
-            let m = poses + 16 &* i
-            let pose: Pose
-            if let rigid = Pose(ifRigid: m, tolerance: tolerance) { pose = rigid } else {
-                // Throws: the initializer runs the same test (were it to pass, the pose would be recorded).
-                pose = try Pose(columnMajor: m, tolerance: tolerance, name: poseName(i))
-            }
+            let pose = try Pose(columnMajor: poses + 16 &* i, tolerance: tolerance, name: poseName(i))
             return ViewRecord(record(camera: pose, intrinsics: intrinsics))
         }
         guard lanes else {
@@ -90,7 +85,7 @@ extension CoverageTracker {
                 guard faces[f] >= goal, !reported[f] else { continue }
                 // The view that brought the count to the goal: the (goal - before)th of this face's counted lanes.
                 reported[f] = true
-                var m = bits(cast.pointee.face .== I(repeating: Int32(f))) & countedBits
+                var m = UInt8(truncatingIfNeeded: laneBits(cast.pointee.face .== I(repeating: Int32(f)))) & countedBits
                 for _ in 1..<Swift.max(goal &- before, 1) { m &= m &- 1 }
                 out[m.trailingZeroBitCount & 7].completedFace = UInt32(truncatingIfNeeded: f)
             }
@@ -182,7 +177,7 @@ extension CoverageTracker {
         cast.cellSlot = (face &* I(repeating: Int32(options.cells &* options.cells)) &+ cell) &* I(repeating: 8) &+ lane
         cast.binSlot = (cast.bin &+ I(repeating: Int32(binOffset))) &* I(repeating: 8) &+ lane
         cast.counts = countedOne
-        cast.counted = bits(countedMask)
+        cast.counted = UInt8(truncatingIfNeeded: laneBits(countedMask))
         // Each counted lane's 1 in its face's byte (faces 0-3 in `low`, 4-5 in `high`): the sums are the counts by face.
         let byte = countedOne &<< ((face &* I(repeating: 8)) & I(repeating: 31)), four = I(repeating: 4)
         let low = byte & ones(face .< four), high = byte & ones(face .>= four)

@@ -64,12 +64,8 @@ extension MotionTracker {
     mutating func batchStep(_ i: Int, _ timestamps: UnsafePointer<Int64>, _ poses: UnsafePointer<Float>, _ tolerance: Float,
                             _ last: inout Int, _ poseName: (Int) -> String, _ body: (Int, MotionState) -> Void) throws(FathomError) {
         if last >= 0 { previous = Pose(unchecked: poses + 16 &* last) }
-        let m = poses + 16 &* i, timestamp = timestamps[i]
-        let pose: Pose
-        if let rigid = Pose(ifRigid: m, tolerance: tolerance) { pose = rigid } else {
-            // Throws: the initializer runs the same test (were it to pass, the pose would be fed as it is).
-            pose = try Pose(columnMajor: m, tolerance: tolerance, name: poseName(i))
-        }
+        let timestamp = timestamps[i]
+        let pose = try Pose(columnMajor: poses + 16 &* i, tolerance: tolerance, name: poseName(i))
         guard accepts(timestamp) else {
             let error = refusal(timestamp)
             throw FathomError(error.kind, "timestamps[\(i)]: \(error.message)")

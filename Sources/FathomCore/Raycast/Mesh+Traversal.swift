@@ -54,21 +54,6 @@ extension Mesh {
         lanes != 0 && lanes & (lanes &- 1) == 0 ? lanes.trailingZeroBitCount : nil
     }
 
-    /// Bit i set when lane i is set.
-    @inline(__always)
-    static func laneBits(_ mask: SIMDMask<SIMD8<Int32>>) -> Int { signBits(unsafeBitCast(mask, to: SIMD8<UInt32>.self)) }
-
-    /// Bit i set when lane i's sign bit is set.
-    @inline(__always)
-    static func signBits(_ v: SIMD8<UInt32>) -> Int {
-        // Sign bits of the lanes moved to their places and combined in halves: the compiler vectorizes
-        // this, not the lane-by-lane forms.
-        let lanes = (v &>> 31) &<< SIMD8(0, 1, 2, 3, 4, 5, 6, 7)
-        let half = lanes.lowHalf | lanes.highHalf
-        let quarter = half.lowHalf | half.highHalf
-        return Int(quarter.x | quarter.y)
-    }
-
     /// 1 + 2 gamma(3), gamma(n) = n eps / (1 - n eps) with eps = 2^-24.
     @usableFromInline static let farWidening: Float = 1 + 2 * (3 * 0x1p-24 / (1 - 3 * 0x1p-24))
 
@@ -95,7 +80,7 @@ extension Mesh {
                     if code >= 0 {
                         let node = nodes + Int(code)
                         let (near, met) = nodeRay.test(node, tmin: tmin, tmax: best)
-                        let lanes = Mesh.laneBits(met)
+                        let lanes = laneBits(met)
                         if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
                         stack.push(childrenOf: node, near: near, lanes: lanes)
                     } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best) {
@@ -126,7 +111,7 @@ extension Mesh {
                     if code >= 0 {
                         let node = nodes + Int(code)
                         let (near, met) = nodeRay.test(node, tmin: tmin, tmax: tmax)
-                        let lanes = Mesh.laneBits(met)
+                        let lanes = laneBits(met)
                         if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
                         stack.push(childrenOf: node, near: near, lanes: lanes)
                     } else if visit(BVHNode.leafRange(code)) {

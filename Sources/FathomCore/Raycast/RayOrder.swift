@@ -88,9 +88,9 @@ extension Mesh {
                     let node = nodes + Int(code)
                     let (near, met) = nodeRay.test(node, tmin: tmin, tmax: Swift.min(tmax, nearest))
                     let n = node.pointee
-                    let small = Mesh.laneBits((n.maxX - n.minX .<= size) .& (n.maxY - n.minY .<= size) .& (n.maxZ - n.minZ .<= size))
-                        | Mesh.signBits(unsafeBitCast(n.child, to: SIMD8<UInt32>.self))
-                    let lanes = Mesh.laneBits(met)
+                    let small = laneBits((n.maxX - n.minX .<= size) .& (n.maxY - n.minY .<= size) .& (n.maxZ - n.minZ .<= size))
+                        | signBits(unsafeBitCast(n.child, to: SIMD8<UInt32>.self))
+                    let lanes = laneBits(met)
                     var reached = lanes & small
                     while reached != 0 {
                         nearest = Swift.min(nearest, near[reached.trailingZeroBitCount])
