@@ -68,29 +68,24 @@ extension Mesh {
         let sheared = ShearedRay(ray)
         let nodeRay = NodeRay(ray)
         let nodes = self.nodes.baseAddress.unsafelyUnwrapped
-        // The traversal state lives inside the closures (not captured from outside), so it stays in
-        // registers; the closures return it.
-        let (best, bestLeaf, bestU, bestV) = withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries -> (Float, Int, Float, Float) in
-                var stack = TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped)
-                var best = tmax, bestLeaf = -1
-                var bestU: Float = 0, bestV: Float = 0
-                var code: Int32 = 0
-                while true {
-                    if code >= 0 {
-                        let node = nodes + Int(code)
-                        let (near, met) = nodeRay.test(node, tmin: tmin, tmax: best)
-                        let lanes = laneBits(met)
-                        if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
-                        stack.push(childrenOf: node, near: near, lanes: lanes)
-                    } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best) {
-                        best = t; bestLeaf = k; bestU = u; bestV = v
-                    }
-                    guard let next = stack.popNearer(than: best) else { break }
-                    code = next
+        let (best, bestLeaf, bestU, bestV) = TraversalStack.with { stack -> (Float, Int, Float, Float) in
+            var best = tmax, bestLeaf = -1
+            var bestU: Float = 0, bestV: Float = 0
+            var code: Int32 = 0
+            while true {
+                if code >= 0 {
+                    let node = nodes + Int(code)
+                    let (near, met) = nodeRay.test(node, tmin: tmin, tmax: best)
+                    let lanes = laneBits(met)
+                    if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
+                    stack.push(childrenOf: node, near: near, lanes: lanes)
+                } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best) {
+                    best = t; bestLeaf = k; bestU = u; bestV = v
                 }
-                return (best, bestLeaf, bestU, bestV)
+                guard let next = stack.popNearer(than: best) else { break }
+                code = next
             }
+            return (best, bestLeaf, bestU, bestV)
         }
         guard bestLeaf >= 0 else { return nil }
         return makeHit(ray, leaf: bestLeaf, t: best, u: bestU, v: bestV)
@@ -103,25 +98,22 @@ extension Mesh {
         guard nodes.count > 0 else { return false }
         let nodeRay = NodeRay(ray)
         let nodes = self.nodes.baseAddress.unsafelyUnwrapped
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries in
-                var stack = TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped)
-                var code: Int32 = 0
-                while true {
-                    if code >= 0 {
-                        let node = nodes + Int(code)
-                        let (near, met) = nodeRay.test(node, tmin: tmin, tmax: tmax)
-                        let lanes = laneBits(met)
-                        if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
-                        stack.push(childrenOf: node, near: near, lanes: lanes)
-                    } else if visit(BVHNode.leafRange(code)) {
-                        return true
-                    }
-                    guard let next = stack.popNearer(than: .infinity) else { break }
-                    code = next
+        return TraversalStack.with { stack -> Bool in
+            var code: Int32 = 0
+            while true {
+                if code >= 0 {
+                    let node = nodes + Int(code)
+                    let (near, met) = nodeRay.test(node, tmin: tmin, tmax: tmax)
+                    let lanes = laneBits(met)
+                    if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
+                    stack.push(childrenOf: node, near: near, lanes: lanes)
+                } else if visit(BVHNode.leafRange(code)) {
+                    return true
                 }
-                return false
+                guard let next = stack.popNearer(than: .infinity) else { break }
+                code = next
             }
+            return false
         }
     }
 

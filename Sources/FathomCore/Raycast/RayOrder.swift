@@ -79,29 +79,26 @@ extension Mesh {
         let nodeRay = NodeRay(ray)
         let nodes = self.nodes.baseAddress.unsafelyUnwrapped
         let size = SIMD8<Float>(repeating: boxSize)
-        let entry = withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries -> Float in
-                var stack = TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped)
-                var nearest = Float.infinity
-                var code: Int32 = 0
-                while true {
-                    let node = nodes + Int(code)
-                    let (near, met) = nodeRay.test(node, tmin: tmin, tmax: Swift.min(tmax, nearest))
-                    let n = node.pointee
-                    let small = laneBits((n.maxX - n.minX .<= size) .& (n.maxY - n.minY .<= size) .& (n.maxZ - n.minZ .<= size))
-                        | signBits(unsafeBitCast(n.child, to: SIMD8<UInt32>.self))
-                    let lanes = laneBits(met)
-                    var reached = lanes & small
-                    while reached != 0 {
-                        nearest = Swift.min(nearest, near[reached.trailingZeroBitCount])
-                        reached &= reached &- 1
-                    }
-                    stack.push(childrenOf: node, near: near, lanes: lanes & ~small)
-                    guard let next = stack.popNearer(than: nearest) else { break }
-                    code = next
+        let entry = TraversalStack.with { stack -> Float in
+            var nearest = Float.infinity
+            var code: Int32 = 0
+            while true {
+                let node = nodes + Int(code)
+                let (near, met) = nodeRay.test(node, tmin: tmin, tmax: Swift.min(tmax, nearest))
+                let n = node.pointee
+                let small = laneBits((n.maxX - n.minX .<= size) .& (n.maxY - n.minY .<= size) .& (n.maxZ - n.minZ .<= size))
+                    | signBits(unsafeBitCast(n.child, to: SIMD8<UInt32>.self))
+                let lanes = laneBits(met)
+                var reached = lanes & small
+                while reached != 0 {
+                    nearest = Swift.min(nearest, near[reached.trailingZeroBitCount])
+                    reached &= reached &- 1
                 }
-                return nearest
+                stack.push(childrenOf: node, near: near, lanes: lanes & ~small)
+                guard let next = stack.popNearer(than: nearest) else { break }
+                code = next
             }
+            return nearest
         }
         return entry.isFinite ? entry : nil
     }

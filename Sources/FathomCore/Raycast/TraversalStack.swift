@@ -12,6 +12,18 @@ struct TraversalStack {
         self.entries = entries
     }
 
+    /// Runs `body` with an empty stack of `Mesh.stackSize` entries on the machine stack. The traversal
+    /// state lives inside `body` (not captured from outside), so it stays in registers; `body` returns it.
+    @inline(__always)
+    static func with<Result>(_ body: (inout TraversalStack) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries in
+                var stack = TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped)
+                return body(&stack)
+            }
+        }
+    }
+
     /// Pops entries until one the ray enters no farther than `limit`, and returns its code; nil when
     /// none is left.
     @inline(__always)
