@@ -25,7 +25,9 @@ let package = Package(
         // libedit (Debian: libedit-dev), line editing and history for the REPL.
         .systemLibrary(name: "CEdit", path: "Sources/CEdit", pkgConfig: "libedit",
                        providers: [.apt(["libedit-dev"])]),
-        .target(name: "FathomCore", dependencies: ["CLapack", "CZlib"]),
+        // Lane operations in clang's vector extensions (a header only), for what Swift's SIMD types compile badly.
+        .systemLibrary(name: "CLanes", path: "Sources/CLanes"),
+        .target(name: "FathomCore", dependencies: ["CLapack", "CZlib", "CLanes"]),
         .target(name: "Fathom", dependencies: ["FathomCore", "CFathom"]),
         // Swift 5 mode: the CLI is single-threaded and uses the C stdio globals (stdin, stdout, stderr).
         .executableTarget(name: "fathom-cli", dependencies: ["FathomCore", "CEdit"],

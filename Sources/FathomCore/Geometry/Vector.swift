@@ -1,5 +1,7 @@
 /// Small helpers on SIMD vectors, the engine's point and direction type (meters, world frame unless named).
 
+import CLanes
+
 @inlinable
 public func dot(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float { (a * b).sum() }
 
@@ -66,14 +68,16 @@ public func lanesAbs(_ x: SIMD8<Float>) -> SIMD8<Float> {
 @inlinable @inline(__always)
 public func laneBits(_ mask: SIMDMask<SIMD8<Int32>>) -> Int { signBits(unsafeBitCast(mask, to: SIMD8<UInt32>.self)) }
 
-/// Bit i set when lane i's sign bit is set. Sign bits moved to their places and combined in halves: the compiler
-/// vectorizes this, not lane-by-lane tests (an extract and a branch each).
+/// The lanes of a mask as bits: bit i set when lane i is.
+@inlinable @inline(__always)
+public func laneBits(_ mask: SIMDMask<SIMD4<Int32>>) -> Int {
+    Int(fathom_lanes_sign_bits4(unsafeBitCast(mask, to: SIMD4<Int32>.self)))
+}
+
+/// Bit i set when lane i's sign bit is set (one vmovmskps with AVX: `CLanes`).
 @inlinable @inline(__always)
 public func signBits(_ v: SIMD8<UInt32>) -> Int {
-    let lanes = (v &>> 31) &<< SIMD8(0, 1, 2, 3, 4, 5, 6, 7)
-    let half = lanes.lowHalf | lanes.highHalf
-    let quarter = half.lowHalf | half.highHalf
-    return Int(quarter.x | quarter.y)
+    Int(fathom_lanes_sign_bits(unsafeBitCast(v, to: SIMD8<Int32>.self)))
 }
 
 @inlinable @inline(__always)

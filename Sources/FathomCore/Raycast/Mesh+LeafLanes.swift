@@ -22,18 +22,17 @@ extension Mesh {
     /// The nearest hit among a leaf's triangles within [tmin, tmax] as (t, u, v, leaf position), or nil.
     /// Of equally near hits the later triangle wins, as when they are tested one by one with tmax
     /// lowered to each hit.
-    @inlinable @inline(__always)
+    @_transparent
     func nearestHit(in leaf: Range<Int>, _ ray: ShearedRay, tmin: Float, tmax: Float) -> (t: Float, u: Float, v: Float, k: Int)? {
         var nearest: (t: Float, u: Float, v: Float, k: Int)?
         var first = leaf.lowerBound
         while first < leaf.upperBound {
             let lanes = first..<Swift.min(first &+ 4, leaf.upperBound)
             let (t, u, v, hit) = ray.intersect(leafLanes(lanes), tmin: tmin, tmax: nearest?.t ?? tmax)
-            if any(hit) {
+            if laneBits(hit) != 0 {
                 let candidates = t.replacing(with: .infinity, where: .!hit)
                 let closest = Swift.min(Swift.min(candidates.x, candidates.y), Swift.min(candidates.z, candidates.w))
-                let bits = SIMD4<Int32>.zero.replacing(with: SIMD4(1, 2, 4, 8), where: hit .& (candidates .== closest)).wrappedSum()
-                let lane = 31 &- bits.leadingZeroBitCount
+                let lane = 63 &- laneBits(hit .& (candidates .== closest)).leadingZeroBitCount
                 nearest = (closest, u[lane], v[lane], Swift.min(first &+ lane, lanes.upperBound &- 1))
             }
             first &+= 4
@@ -47,7 +46,7 @@ extension Mesh {
         var first = leaf.lowerBound
         while first < leaf.upperBound {
             let lanes = first..<Swift.min(first &+ 4, leaf.upperBound)
-            if any(ray.intersect(leafLanes(lanes), tmin: tmin, tmax: tmax).hit) { return true }
+            if laneBits(ray.intersect(leafLanes(lanes), tmin: tmin, tmax: tmax).hit) != 0 { return true }
             first &+= 4
         }
         return false

@@ -33,13 +33,9 @@ extension ShearedRay {
         var e0 = cx * by - cy * bx
         var e1 = ax * cy - ay * cx
         var e2 = bx * ay - by * ax
-        let zero = (e0 .== 0) .| (e1 .== 0) .| (e2 .== 0)
-        if any(zero) {
-            for i in 0..<4 where zero[i] {
-                e0[i] = Float(Double(cx[i]) * Double(by[i]) - Double(cy[i]) * Double(bx[i]))
-                e1[i] = Float(Double(ax[i]) * Double(cy[i]) - Double(ay[i]) * Double(cx[i]))
-                e2[i] = Float(Double(bx[i]) * Double(ay[i]) - Double(by[i]) * Double(ax[i]))
-            }
+        let zero = laneBits((e0 .== 0) .| (e1 .== 0) .| (e2 .== 0))
+        if zero != 0 {
+            ShearedRay.recomputeInDouble(zero, (ax, ay, bx, by, cx, cy), &e0, &e1, &e2)
         }
         let negative = (e0 .< 0) .| (e1 .< 0) .| (e2 .< 0)
         let positive = (e0 .> 0) .| (e1 .> 0) .| (e2 .> 0)
@@ -50,5 +46,17 @@ extension ShearedRay {
         let t = scaledT * inverse
         let inRange = (t .>= SIMD4(repeating: tmin)) .& (t .<= SIMD4(repeating: tmax))
         return (t, e1 * inverse, e2 * inverse, .!(negative .& positive) .& (det .!= 0) .& inRange)
+    }
+
+    /// Recomputes in Double the edge functions of the lanes in `lanes` (bit i: lane i), where one of them was
+    /// exactly 0. Rare, so kept out of line: the hot test stays small enough to inline into the traversal.
+    @usableFromInline @inline(never)
+    static func recomputeInDouble(_ lanes: Int, _ p: (ax: SIMD4<Float>, ay: SIMD4<Float>, bx: SIMD4<Float>, by: SIMD4<Float>, cx: SIMD4<Float>, cy: SIMD4<Float>),
+                                  _ e0: inout SIMD4<Float>, _ e1: inout SIMD4<Float>, _ e2: inout SIMD4<Float>) {
+        for i in 0..<4 where lanes & (1 << i) != 0 {
+            e0[i] = Float(Double(p.cx[i]) * Double(p.by[i]) - Double(p.cy[i]) * Double(p.bx[i]))
+            e1[i] = Float(Double(p.ax[i]) * Double(p.cy[i]) - Double(p.ay[i]) * Double(p.cx[i]))
+            e2[i] = Float(Double(p.bx[i]) * Double(p.ay[i]) - Double(p.by[i]) * Double(p.ax[i]))
+        }
     }
 }
