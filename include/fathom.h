@@ -635,8 +635,10 @@ typedef struct fathom_mesh_info {
     fathom_vec3 bounds_min;     /**< of all vertices, used by a triangle or not (0 without vertices) */
     fathom_vec3 bounds_max;
     double surface_area;        /**< sum of triangle areas, square meters */
-    uint64_t memory_bytes;      /**< bytes held by the mesh: its copies of the buffers and the BVH */
-    uint64_t bvh_bytes;         /**< of which the BVH (nodes and triangle data) */
+    uint64_t memory_bytes;      /**< bytes held by the mesh: the BVH and its copy of the classes */
+    uint64_t bvh_bytes;         /**< of which the BVH: nodes and per triangle its vertices in SIMD lanes
+                                     (FATHOM_MESH_COPY: the mesh's only copy of them) or its vertex
+                                     indices (FATHOM_MESH_BORROW), plus padding of leaves to blocks of 4 */
     uint64_t bvh_nodes;         /**< number of BVH nodes */
     uint32_t bvh_depth;         /**< depth of the deepest leaf */
     uint32_t bvh_width;         /**< children per node */

@@ -767,7 +767,7 @@ struct MeshQueryTests {
         }
     }
 
-    @Test("sizes: bvhWidth 8, memoryBytes > bvhBytes > 0, borrowed vertices not counted, node count")
+    @Test("sizes: bvhWidth 8, bytes of nodes, leaf positions and copied vertices or borrowed indices, node count")
     func sizes() throws {
         #expect(Mesh.bvhWidth == 8)
         // The traversal reads bound planes at these byte offsets.
@@ -778,20 +778,24 @@ struct MeshQueryTests {
         for n in [1, 5, 100, 4000] {
             let soup = randomSoup(&rng, count: n)
             let mesh = try soup.mesh()
-            #expect(mesh.bvhBytes > 0 && mesh.memoryBytes > mesh.bvhBytes)
-            // It holds its own copy of the vertices (12 bytes each) and the classes (1 byte each).
-            #expect(mesh.memoryBytes >= mesh.bvhBytes + 12 * mesh.vertexCount + n)
+            // Leaf positions: the triangles, padded so that every leaf fills whole blocks of 4.
+            let positions = mesh.leafPositionCount
+            #expect(positions % 4 == 0 && positions >= n && positions <= 4 * n)
+            // A copied mesh holds per position its triangle's 9 floats and index, and the classes (1 byte each).
+            #expect(mesh.bvhBytes == 224 * mesh.bvhNodeCount + 40 * positions)
+            #expect(mesh.memoryBytes == mesh.bvhBytes + n)
             // A node per 8 children at most 8 leaves of at most 8: at least n/64 nodes, at most n.
             #expect(mesh.bvhNodeCount >= 1 && mesh.bvhNodeCount <= max(1, n))
-            #expect(mesh.bvhBytes >= mesh.bvhNodeCount * 8 * 6 * 4, "nodes hold 6 bounds x 8 lanes of float")
 
             // The same triangles, borrowed with a stride of 5 floats (padding NaN, never read), no classes.
             let copiedPlain = try Mesh.make(from: MeshData(vertices: soup.data.vertices, indices: soup.indices))
             try withPoints(soup.vertices, strideFloats: 5) { points in
                 try soup.indices.withUnsafeBufferPointer { indices in
                     let borrowed = try Mesh(vertices: points, indices: indices, classes: nil, borrow: true)
-                    #expect(borrowed.bvhBytes == copiedPlain.bvhBytes)
-                    #expect(borrowed.memoryBytes < copiedPlain.memoryBytes, "borrowed vertices are the caller's, not the mesh's")
+                    // Per position 3 vertex indices and the triangle index: the vertices are the caller's.
+                    #expect(borrowed.bvhBytes == 224 * borrowed.bvhNodeCount + 16 * positions)
+                    #expect(borrowed.bvhNodeCount == copiedPlain.bvhNodeCount && copiedPlain.memoryBytes == copiedPlain.bvhBytes)
+                    #expect(borrowed.memoryBytes == borrowed.bvhBytes)
                     #expect(borrowed.boundsMin == copiedPlain.boundsMin && borrowed.boundsMax == copiedPlain.boundsMax)
                     // Answers are identical.
                     for _ in 0..<300 {

@@ -263,12 +263,13 @@ class Mesh(Handle):
 
     @property
     def memory_bytes(self) -> int:
-        """Bytes the library holds for this mesh: its copies of the buffers and the BVH."""
+        """Bytes the library holds for this mesh: the BVH and its copy of the classes."""
         return int(self._get_info().memory_bytes)
 
     @property
     def bvh_bytes(self) -> int:
-        """Of :attr:`memory_bytes`, the BVH's (nodes and triangle data)."""
+        """Of :attr:`memory_bytes`, the BVH's: nodes and per triangle its vertices (a copied mesh's only copy
+        of them) or, for a borrowed mesh, its vertex indices."""
         return int(self._get_info().bvh_bytes)
 
     @property

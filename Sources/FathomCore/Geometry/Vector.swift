@@ -55,8 +55,9 @@ public func lanesMax(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
     SIMD4(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z), Swift.max(a.w, b.w))
 }
 
+/// a < b ? a : b per lane (b when either is NaN): the form that compiles to one minps.
 @inlinable @inline(__always)
-public func lanesMin(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .<= b) }
+public func lanesMin(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .< b) }
 
 /// |x| per lane (the sign bit cleared, as scalar abs).
 @inlinable @inline(__always)
@@ -80,8 +81,9 @@ public func signBits(_ v: SIMD8<UInt32>) -> Int {
     Int(fathom_lanes_sign_bits(unsafeBitCast(v, to: SIMD8<Int32>.self)))
 }
 
+/// a > b ? a : b per lane (b when either is NaN): the form that compiles to one maxps.
 @inlinable @inline(__always)
-public func lanesMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .>= b) }
+public func lanesMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .> b) }
 
 @inlinable @inline(__always)
 public func lanesMin(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {

@@ -33,7 +33,9 @@ struct BVHBuilder {
     }
 
     private(set) var nodes: [BVHNode] = []
-    private(set) var order: [Int] = []   // leaf position -> triangle index
+    /// Leaf position -> triangle index, or -1 for padding: each leaf starts at a multiple of 4 (its block,
+    /// `BVHNode.leafCode`), leaves in the order of their triangles in `prims`.
+    private(set) var order: [Int] = []
     private(set) var depth = 0
     private let prims: UnsafeMutableBufferPointer<PrimRef>
 
@@ -45,16 +47,26 @@ struct BVHBuilder {
         defer { prims.deallocate() }
         guard !bounds.isEmpty else { return }
         nodes.reserveCapacity(bounds.count / 2 + 1)
+        order.reserveCapacity(bounds.count + bounds.count / 16)
         let root = span(0..<bounds.count)
         if bounds.count <= BVHBuilder.maxLeafSize {
             var node = BVHNode.empty
-            BVHBuilder.set(&node, slot: 0, span: root, child: BVHNode.leafCode(first: 0, count: bounds.count))
+            BVHBuilder.set(&node, slot: 0, span: root, child: leaf(root.range))
             nodes.append(node)
             depth = 1
         } else {
             _ = buildNode(root, depth: 1)
         }
-        order = prims.map(\.id)
+    }
+
+    /// The code of a leaf over `prims[range]`, whose triangles it appends to `order` from the next block
+    /// on. Called for leaves in the order of their ranges (the depth-first build in slot order), so `order`
+    /// keeps the triangles in `prims`' order.
+    private mutating func leaf(_ range: Range<Int>) -> Int32 {
+        let block = order.count >> 2
+        order.append(contentsOf: prims[range].lazy.map(\.id))
+        while order.count & 3 != 0 { order.append(-1) }
+        return BVHNode.leafCode(block: block, count: range.count)
     }
 
     /// The SAH's intersection cost of n triangles: leaves test them 4 at a time, so a count is charged
@@ -106,9 +118,7 @@ struct BVHBuilder {
         }
         var node = BVHNode.empty
         for (slot, c) in children.enumerated() {
-            let code = c.range.count <= BVHBuilder.maxLeafSize
-                ? BVHNode.leafCode(first: c.range.lowerBound, count: c.range.count)
-                : Int32(buildNode(c, depth: depth + 1))
+            let code = c.range.count <= BVHBuilder.maxLeafSize ? leaf(c.range) : Int32(buildNode(c, depth: depth + 1))
             BVHBuilder.set(&node, slot: slot, span: c, child: code)
         }
         nodes[index] = node

@@ -1,9 +1,10 @@
 /// An 8-wide BVH node: the bounds of its eight children as SIMD lanes (one vector per bound plane), and
 /// the children. 224 bytes.
 ///
-/// Child encoding: >= 0 is an inner node's index; < 0 is a leaf, -(1 + (first << 3 | (count - 1))),
-/// covering leaf triangles first..<first + count (1...8). An unused slot has inverted bounds
-/// (min = +inf, max = -inf), which no ray passes, and child 0.
+/// Child encoding: >= 0 is an inner node's index; < 0 is a leaf, -(1 + (block << 3 | (count - 1))),
+/// covering leaf positions 4 block ..< 4 block + count (1...8): every leaf starts a block of four
+/// positions, the lanes the leaf test runs at once (padding fills the rest of its last block). An unused
+/// slot has inverted bounds (min = +inf, max = -inf), which no ray passes, and child 0.
 @frozen
 public struct BVHNode: Sendable {
     public var minX: SIMD8<Float>, minY: SIMD8<Float>, minZ: SIMD8<Float>
@@ -27,10 +28,12 @@ public struct BVHNode: Sendable {
     public static var maxYOffset: Int { 128 }
     public static var maxZOffset: Int { 160 }
 
-    @inlinable static func leafCode(first: Int, count: Int) -> Int32 { -Int32(1 + (first << 3 | (count - 1))) }
+    @inlinable static func leafCode(block: Int, count: Int) -> Int32 { -Int32(1 + (block << 3 | (count - 1))) }
 
+    /// The leaf positions of a leaf's code (the first one a multiple of 4).
     @inlinable static func leafRange(_ code: Int32) -> Range<Int> {
         let v = Int(-(code + 1))
-        return (v >> 3)..<((v >> 3) + (v & 7) + 1)
+        let first = (v >> 3) << 2
+        return first..<(first + (v & 7) + 1)
     }
 }

@@ -1,18 +1,18 @@
-/// Leaves tested four triangles at a time: a leaf's triangles (up to 8) are gathered through their vertex
-/// indices into SIMD lanes, 4 at a time, and run through the lane-wise watertight test.
+/// Leaves tested four triangles at a time: a leaf's triangles (up to 8, from a multiple of 4 on) run through
+/// the lane-wise watertight test one block of four at a time.
 extension Mesh {
-    /// The triangles of leaf positions `leaf` (1 to 4) in lanes; lanes past its end repeat its last one.
+    /// The triangles of leaf positions 4 block ..< 4 block + 4 in lanes: a copied mesh's stored block, or a
+    /// borrowed mesh's vertices gathered through their indices.
     @inlinable @inline(__always)
-    func leafLanes(_ leaf: Range<Int>) -> TriangleLanes {
-        let last = leaf.upperBound &- 1
-        let k0 = leaf.lowerBound, k1 = Swift.min(k0 &+ 1, last), k2 = Swift.min(k0 &+ 2, last), k3 = last
-        let indices = leafIndices.baseAddress.unsafelyUnwrapped, base = vertexBase, stride = vertexStride
-        @inline(__always) func corner(_ k: Int, _ j: Int) -> UnsafePointer<Float> {
-            base + Int(indices[3 &* k &+ j]) &* stride
+    func leafLanes(block: Int) -> TriangleLanes {
+        if let blocks { return blocks[block] }
+        let indices = leafIndices.baseAddress.unsafelyUnwrapped + 12 &* block, base = vertexBase, stride = vertexStride
+        @inline(__always) func corner(_ lane: Int, _ j: Int) -> UnsafePointer<Float> {
+            base + Int(indices[3 &* lane &+ j]) &* stride
         }
-        let a0 = corner(k0, 0), a1 = corner(k1, 0), a2 = corner(k2, 0), a3 = corner(k3, 0)
-        let b0 = corner(k0, 1), b1 = corner(k1, 1), b2 = corner(k2, 1), b3 = corner(k3, 1)
-        let c0 = corner(k0, 2), c1 = corner(k1, 2), c2 = corner(k2, 2), c3 = corner(k3, 2)
+        let a0 = corner(0, 0), a1 = corner(1, 0), a2 = corner(2, 0), a3 = corner(3, 0)
+        let b0 = corner(0, 1), b1 = corner(1, 1), b2 = corner(2, 1), b3 = corner(3, 1)
+        let c0 = corner(0, 2), c1 = corner(1, 2), c2 = corner(2, 2), c3 = corner(3, 2)
         return TriangleLanes(
             ax: SIMD4(a0[0], a1[0], a2[0], a3[0]), ay: SIMD4(a0[1], a1[1], a2[1], a3[1]), az: SIMD4(a0[2], a1[2], a2[2], a3[2]),
             bx: SIMD4(b0[0], b1[0], b2[0], b3[0]), by: SIMD4(b0[1], b1[1], b2[1], b3[1]), bz: SIMD4(b0[2], b1[2], b2[2], b3[2]),
@@ -27,13 +27,12 @@ extension Mesh {
         var nearest: (t: Float, u: Float, v: Float, k: Int)?
         var first = leaf.lowerBound
         while first < leaf.upperBound {
-            let lanes = first..<Swift.min(first &+ 4, leaf.upperBound)
-            let (t, u, v, hit) = ray.intersect(leafLanes(lanes), tmin: tmin, tmax: nearest?.t ?? tmax)
+            let (t, u, v, hit) = ray.intersect(leafLanes(block: first >> 2), tmin: tmin, tmax: nearest?.t ?? tmax)
             if laneBits(hit) != 0 {
                 let candidates = t.replacing(with: .infinity, where: .!hit)
                 let closest = Swift.min(Swift.min(candidates.x, candidates.y), Swift.min(candidates.z, candidates.w))
                 let lane = 63 &- laneBits(hit .& (candidates .== closest)).leadingZeroBitCount
-                nearest = (closest, u[lane], v[lane], Swift.min(first &+ lane, lanes.upperBound &- 1))
+                nearest = (closest, u[lane], v[lane], Swift.min(first &+ lane, leaf.upperBound &- 1))
             }
             first &+= 4
         }
@@ -45,8 +44,7 @@ extension Mesh {
     func anyHit(in leaf: Range<Int>, _ ray: ShearedRay, tmin: Float, tmax: Float) -> Bool {
         var first = leaf.lowerBound
         while first < leaf.upperBound {
-            let lanes = first..<Swift.min(first &+ 4, leaf.upperBound)
-            if laneBits(ray.intersect(leafLanes(lanes), tmin: tmin, tmax: tmax).hit) != 0 { return true }
+            if laneBits(ray.intersect(leafLanes(block: first >> 2), tmin: tmin, tmax: tmax).hit) != 0 { return true }
             first &+= 4
         }
         return false

@@ -68,7 +68,8 @@ extension Mesh {
         let sheared = ShearedRay(ray)
         let nodeRay = NodeRay(ray)
         let nodes = self.nodes.baseAddress.unsafelyUnwrapped
-        let (best, bestLeaf, bestU, bestV) = TraversalStack.with { stack -> (Float, Int, Float, Float) in
+        let (best, bestLeaf, bestU, bestV) = TraversalStack.with { empty -> (Float, Int, Float, Float) in
+            var stack = empty
             var best = tmax, bestLeaf = -1
             var bestU: Float = 0, bestV: Float = 0
             var code: Int32 = 0
@@ -98,7 +99,8 @@ extension Mesh {
         guard nodes.count > 0 else { return false }
         let nodeRay = NodeRay(ray)
         let nodes = self.nodes.baseAddress.unsafelyUnwrapped
-        return TraversalStack.with { stack -> Bool in
+        return TraversalStack.with { empty -> Bool in
+            var stack = empty
             var code: Int32 = 0
             while true {
                 if code >= 0 {

@@ -1,27 +1,33 @@
 /// An immutable triangle mesh with an 8-wide BVH. Safe to query from many threads at once.
 ///
-/// Storage: the vertices (the caller's buffer when borrowed, else a packed copy in the order the leaves
-/// use them), the BVH nodes, and per leaf position the triangle's three vertex indices and its original
-/// index, so leaves read their triangles in BVH order. Classes stay in the caller's triangle order.
+/// Storage, by leaf position (the BVH's order; each leaf starts at a multiple of 4 and padding fills its
+/// last block of four with copies of its last triangle): a copied mesh keeps its triangles' vertices in
+/// blocks of four in SIMD lanes, as the leaf test reads them, and no other copy of the vertices; a borrowed
+/// one keeps each position's three vertex indices into the caller's buffer. Both keep each position's
+/// triangle index in the caller's order, and the BVH nodes. Classes stay in the caller's triangle order.
 public final class Mesh: @unchecked Sendable {
     public let vertexCount: Int
     public let triangleCount: Int
-    /// float32 xyz of vertex i at vertexBase + i * vertexStride.
+    /// A copied mesh's triangles: block b holds leaf positions 4b..<4b+4 in its lanes; nil when borrowed.
+    @usableFromInline let blocks: UnsafeMutableBufferPointer<TriangleLanes>?
+    /// A borrowed mesh's vertices, float32 xyz of vertex i at vertexBase + i * vertexStride, and per leaf
+    /// position its vertex indices at 3k, 3k+1, 3k+2 (empty for a copied mesh).
     @usableFromInline let vertexBase: UnsafePointer<Float>
     @usableFromInline let vertexStride: Int
-    private let ownedVertices: UnsafeMutablePointer<Float>?
+    @usableFromInline let leafIndices: UnsafeMutableBufferPointer<UInt32>
     /// Keeps a borrowed buffer's owner alive (for Swift callers); nil for C callers, who promise it.
     private let borrowedOwner: AnyObject?
     /// The BVH nodes (root at 0; none for an empty mesh).
     @usableFromInline let nodes: UnsafeMutableBufferPointer<BVHNode>
-    /// Leaf position k: vertex indices at 3k, 3k+1, 3k+2.
-    @usableFromInline let leafIndices: UnsafeMutableBufferPointer<UInt32>
-    /// Leaf position k: the triangle's index in the caller's order.
+    /// Leaf position k: the triangle's index in the caller's order (`Mesh.padding` for padding).
     @usableFromInline let leafTriangle: UnsafeMutableBufferPointer<UInt32>
     @usableFromInline let classes: [UInt8]?
     public let bvhDepth: Int
     public let boundsMin: SIMD3<Float>
     public let boundsMax: SIMD3<Float>
+
+    /// `leafTriangle` of a padding position.
+    @usableFromInline static let padding = UInt32.max
 
     /// Children per BVH node.
     public static let bvhWidth = BVHNode.width
@@ -74,93 +80,97 @@ public final class Mesh: @unchecked Sendable {
         nodes = .allocate(capacity: builder.nodes.count)
         _ = nodes.initialize(from: builder.nodes)
         bvhDepth = builder.depth
-        leafTriangle = .allocate(capacity: triangles)
-        leafIndices = .allocate(capacity: 3 * triangles)
+        // Per leaf position its triangle's vertex indices, a padding position repeating the one before it.
+        let positions = builder.order.count
+        leafTriangle = .allocate(capacity: positions)
+        var corners = [UInt32](repeating: 0, count: 3 * positions)
         for (k, t) in builder.order.enumerated() {
+            guard t >= 0 else {
+                leafTriangle[k] = Mesh.padding
+                for j in 0..<3 { corners[3 * k + j] = corners[3 * k - 3 + j] }
+                continue
+            }
             leafTriangle[k] = UInt32(t)
             let i0 = indices[3 * t], i1 = indices[3 * t + 1], i2 = indices[3 * t + 2]
             // A zero-area triangle is never hit: store it as its first vertex three times, which the
             // watertight test always rejects (all edge functions 0). Rounding in the shear could otherwise
             // let a ray through an exactly collinear triangle.
             let degenerate = isZeroArea(vertex(i0), vertex(i1), vertex(i2))
-            leafIndices[3 * k] = i0
-            leafIndices[3 * k + 1] = degenerate ? i0 : i1
-            leafIndices[3 * k + 2] = degenerate ? i0 : i2
+            corners[3 * k] = i0
+            corners[3 * k + 1] = degenerate ? i0 : i1
+            corners[3 * k + 2] = degenerate ? i0 : i2
         }
-        // Vertex storage: the caller's buffer when borrowed, else a copy in the order the leaves use it.
-        if let vertices, !borrow {
-            let copy = Mesh.copyInLeafOrder(vertices, renumbering: leafIndices)
-            ownedVertices = copy
-            vertexBase = UnsafePointer(copy)
-            vertexStride = 3
+        if borrow {
+            leafIndices = .allocate(capacity: corners.count)
+            _ = leafIndices.initialize(from: corners)
+            blocks = nil
         } else {
-            ownedVertices = nil
-            vertexBase = base
-            vertexStride = stride
+            leafIndices = UnsafeMutableBufferPointer(start: nil, count: 0)
+            let copies = UnsafeMutableBufferPointer<TriangleLanes>.allocate(capacity: positions / 4)
+            for b in copies.indices {
+                var lanes = [SIMD4<Float>](repeating: .zero, count: 9)  // ax, ay, az, bx, ..., cz
+                for lane in 0..<4 {
+                    for j in 0..<3 {
+                        let v = vertex(corners[3 * (4 * b + lane) + j])
+                        lanes[3 * j][lane] = v.x; lanes[3 * j + 1][lane] = v.y; lanes[3 * j + 2][lane] = v.z
+                    }
+                }
+                copies[b] = TriangleLanes(ax: lanes[0], ay: lanes[1], az: lanes[2], bx: lanes[3], by: lanes[4], bz: lanes[5],
+                                          cx: lanes[6], cy: lanes[7], cz: lanes[8])
+            }
+            blocks = copies
         }
+        vertexBase = borrow ? base : UnsafePointer(Mesh.noVertices)
+        vertexStride = stride
         borrowedOwner = borrow ? owner : nil
         self.classes = classes.map(Array.init)
     }
 
     deinit {
-        ownedVertices?.deallocate()
-        nodes.deallocate()
+        blocks?.deallocate()
         leafIndices.deallocate()
+        nodes.deallocate()
         leafTriangle.deallocate()
-    }
-
-    /// Copies the vertices packed, in the order in which the leaf positions first use them (unused ones
-    /// last), and renumbers `indices` to match: a leaf's triangles then read nearby memory.
-    private static func copyInLeafOrder(_ vertices: PointBuffer, renumbering indices: UnsafeMutableBufferPointer<UInt32>)
-        -> UnsafeMutablePointer<Float> {
-        var newIndex = [UInt32](repeating: .max, count: vertices.count)
-        var next: UInt32 = 0
-        for j in indices.indices {
-            let old = Int(indices[j])
-            if newIndex[old] == .max { newIndex[old] = next; next += 1 }
-            indices[j] = newIndex[old]
-        }
-        for old in 0..<vertices.count where newIndex[old] == .max { newIndex[old] = next; next += 1 }
-        let copy = UnsafeMutablePointer<Float>.allocate(capacity: 3 * vertices.count)
-        for old in 0..<vertices.count {
-            let v = vertices[old], i = 3 * Int(newIndex[old])
-            copy[i] = v.x; copy[i + 1] = v.y; copy[i + 2] = v.z
-        }
-        return copy
     }
 
     /// Where an empty mesh's vertex pointer points (never read).
     nonisolated(unsafe) private static let noVertices = UnsafeMutablePointer<Float>.allocate(capacity: 3)
 
-    @inlinable @inline(__always)
-    func vertex(_ i: UInt32) -> SIMD3<Float> {
-        let p = vertexBase + Int(i) &* vertexStride
-        return SIMD3(p[0], p[1], p[2])
-    }
-
     /// The vertices of leaf position k.
     @inlinable @inline(__always)
     func leafTriangleVertices(_ k: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) {
-        (vertex(leafIndices[3 &* k]), vertex(leafIndices[3 &* k &+ 1]), vertex(leafIndices[3 &* k &+ 2]))
+        if let blocks {
+            let b = blocks[k >> 2], lane = k & 3
+            return (SIMD3(b.ax[lane], b.ay[lane], b.az[lane]), SIMD3(b.bx[lane], b.by[lane], b.bz[lane]),
+                    SIMD3(b.cx[lane], b.cy[lane], b.cz[lane]))
+        }
+        @inline(__always) func vertex(_ i: UInt32) -> SIMD3<Float> {
+            let p = vertexBase + Int(i) &* vertexStride
+            return SIMD3(p[0], p[1], p[2])
+        }
+        return (vertex(leafIndices[3 &* k]), vertex(leafIndices[3 &* k &+ 1]), vertex(leafIndices[3 &* k &+ 2]))
     }
 
-    /// Bytes of the BVH: nodes, leaf indices and triangle ids.
+    /// Bytes of the BVH: nodes, and per leaf position its triangle index and its vertices (copied) or
+    /// vertex indices (borrowed).
     public var bvhBytes: Int {
-        nodes.count * MemoryLayout<BVHNode>.stride + leafIndices.count * 4 + leafTriangle.count * 4
+        nodes.count * MemoryLayout<BVHNode>.stride + leafTriangle.count * 4
+            + (blocks?.count ?? 0) * MemoryLayout<TriangleLanes>.stride + leafIndices.count * 4
     }
 
-    /// Bytes held by the mesh: the BVH, the vertex copy (not a borrowed buffer) and the classes.
-    public var memoryBytes: Int {
-        bvhBytes + (ownedVertices == nil ? 0 : 12 * vertexCount) + (classes?.count ?? 0)
-    }
+    /// Bytes held by the mesh: the BVH (which holds a copied mesh's vertices) and the classes.
+    public var memoryBytes: Int { bvhBytes + (classes?.count ?? 0) }
 
     public var bvhNodeCount: Int { nodes.count }
+
+    /// Leaf positions: the triangles and the padding that lets every leaf start a block of four.
+    public var leafPositionCount: Int { leafTriangle.count }
 
     /// Per-triangle unit normals (zero for degenerate triangles) and areas, in the caller's order.
     public func faceGeometry() -> (normals: [SIMD3<Float>], areas: [Float]) {
         var normals = [SIMD3<Float>](repeating: .zero, count: triangleCount)
         var areas = [Float](repeating: 0, count: triangleCount)
-        for k in 0..<triangleCount {
+        for k in 0..<leafTriangle.count where leafTriangle[k] != Mesh.padding {
             let (a, b, c) = leafTriangleVertices(k)
             let n = cross(SIMD3<Double>(b) - SIMD3<Double>(a), SIMD3<Double>(c) - SIMD3<Double>(a))
             let l = length(n)
@@ -174,7 +184,7 @@ public final class Mesh: @unchecked Sendable {
     /// Sum of triangle areas, square meters (accumulated in Double).
     public var surfaceArea: Double {
         var sum = 0.0
-        for k in 0..<triangleCount {
+        for k in 0..<leafTriangle.count where leafTriangle[k] != Mesh.padding {
             let (a, b, c) = leafTriangleVertices(k)
             sum += length(cross(SIMD3<Double>(b) - SIMD3<Double>(a), SIMD3<Double>(c) - SIMD3<Double>(a))) / 2
         }

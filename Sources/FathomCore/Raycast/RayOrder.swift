@@ -79,7 +79,8 @@ extension Mesh {
         let nodeRay = NodeRay(ray)
         let nodes = self.nodes.baseAddress.unsafelyUnwrapped
         let size = SIMD8<Float>(repeating: boxSize)
-        let entry = TraversalStack.with { stack -> Float in
+        let entry = TraversalStack.with { empty -> Float in
+            var stack = empty
             var nearest = Float.infinity
             var code: Int32 = 0
             while true {

@@ -14,12 +14,13 @@ struct TraversalStack {
 
     /// Runs `body` with an empty stack of `Mesh.stackSize` entries on the machine stack. The traversal
     /// state lives inside `body` (not captured from outside), so it stays in registers; `body` returns it.
+    /// The stack is passed by value for `body` to keep in a local variable: as an inout argument of the
+    /// closure (which the compiler does not inline) its top lived in memory, a load and a store per push and pop.
     @inline(__always)
-    static func with<Result>(_ body: (inout TraversalStack) -> Result) -> Result {
+    static func with<Result>(_ body: (TraversalStack) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries in
-                var stack = TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped)
-                return body(&stack)
+                body(TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped))
             }
         }
     }
