@@ -507,6 +507,45 @@ struct MeshQueryTests {
         }
     }
 
+    @Test("validation four rays at a time: every float slot, every position and the tail; a direction long on one axis only passes")
+    func batchValidationEverySlot() throws {
+        for n in 1...13 {
+            // Directions whose only component at the minimum length is x, y or z in turn: all valid.
+            let rays = (0..<n).map { i -> Ray in
+                var d = SIMD3<Float>(repeating: 1e-19)
+                d[i % 3] = Ray.minimumDirectionLength
+                return Ray(origin: SIMD3(Float(i), -2, 0.5), direction: d)
+            }
+            var packed = packRays(rays)
+            packed.withUnsafeBufferPointer { p in
+                #expect(throws: Never.self) { try Mesh.validate(RayBuffer(base: p.baseAddress!, count: n)) }
+            }
+            for i in 0..<n {
+                for slot in 0..<6 {
+                    for bad: Float in [.nan, .infinity, -.infinity] {
+                        let kept = packed[6 * i + slot]
+                        packed[6 * i + slot] = bad
+                        packed.withUnsafeBufferPointer { p in
+                            expectError(.notFinite, containing: ["rays[\(i)]"]) { () throws(FathomError) in
+                                try Mesh.validate(RayBuffer(base: p.baseAddress!, count: n))
+                            }
+                        }
+                        packed[6 * i + slot] = kept
+                    }
+                }
+                // Every component below the minimum: too short.
+                let kept = packed[6 * i + 3 + i % 3]
+                packed[6 * i + 3 + i % 3] = 1e-19
+                packed.withUnsafeBufferPointer { p in
+                    expectError(.degenerate, containing: ["rays[\(i)]"]) { () throws(FathomError) in
+                        try Mesh.validate(RayBuffer(base: p.baseAddress!, count: n))
+                    }
+                }
+                packed[6 * i + 3 + i % 3] = kept
+            }
+        }
+    }
+
     @Test("every small size 0...40: builds, answers like the brute force, every triangle reachable")
     func everySmallSize() throws {
         var rng = SplitMix64(seed: 3000)

@@ -3,7 +3,22 @@
 extension Mesh {
     /// Checks every ray before any work; throws naming the first bad one.
     public static func validate(_ rays: RayBuffer) throws(FathomError) {
-        for i in 0..<rays.count {
+        // Four rays (24 floats, three vectors) at a time up to the first four with a bad one, which the
+        // check one by one below then names: every float finite (x - x is 0, not NaN), and in each direction
+        // (floats 6k+3...6k+5) one component at least the minimum length.
+        let minimum = SIMD8<Float>(repeating: Ray.minimumDirectionLength)
+        var checked = 0
+        while checked &+ 4 <= rays.count {
+            let p = UnsafeRawPointer(rays.base + 6 &* checked)
+            let v0 = p.loadUnaligned(as: SIMD8<Float>.self), v1 = p.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self),
+                v2 = p.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self)
+            let finite = laneBits((v0 - v0) .== .zero) & laneBits((v1 - v1) .== .zero) & laneBits((v2 - v2) .== .zero)
+            let long = laneBits(lanesAbs(v0) .>= minimum) | laneBits(lanesAbs(v1) .>= minimum) << 8
+                | laneBits(lanesAbs(v2) .>= minimum) << 16
+            guard finite == 0xff, (long >> 3 | long >> 4 | long >> 5) & 0x41041 == 0x41041 else { break }
+            checked &+= 4
+        }
+        for i in checked..<rays.count {
             let r = rays[i]
             if !(r.origin.isFinite && r.direction.isFinite) || !(componentAbs(r.direction).max() >= Ray.minimumDirectionLength) {
                 try r.validate("rays[\(i)]")

@@ -79,6 +79,7 @@ extension Mesh {
                     let (near, met) = nodeRay.test(node, tmin: tmin, tmax: best)
                     let lanes = laneBits(met)
                     if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
+                    if let nearer = stack.enterNearerOfTwo(childrenOf: node, near: near, lanes: lanes) { code = nearer; continue }
                     stack.push(childrenOf: node, near: near, lanes: lanes)
                 } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best) {
                     best = t; bestLeaf = k; bestU = u; bestV = v

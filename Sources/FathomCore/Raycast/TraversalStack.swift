@@ -36,6 +36,23 @@ struct TraversalStack {
         return nil
     }
 
+    /// For exactly two children met (`lanes`): pushes the farther (by `near`) and returns the nearer, which
+    /// the traversal enters at once; of two equally near, the later slot is entered first, as `push` leaves
+    /// it on top. nil, pushing nothing, for any other number.
+    @inline(__always)
+    mutating func enterNearerOfTwo(childrenOf node: UnsafePointer<BVHNode>, near: SIMD8<Float>, lanes: Int) -> Int32? {
+        let rest = lanes & (lanes &- 1)
+        guard rest != 0 && rest & (rest &- 1) == 0 else { return nil }
+        let first = lanes.trailingZeroBitCount, second = rest.trailingZeroBitCount
+        let firstEntry = near[first], secondEntry = near[second]
+        let firstCode = node.pointee.child[first], secondCode = node.pointee.child[second]
+        let secondNearer = secondEntry <= firstEntry
+        codes[top] = secondNearer ? firstCode : secondCode
+        entries[top] = secondNearer ? firstEntry : secondEntry
+        top &+= 1
+        return secondNearer ? secondCode : firstCode
+    }
+
     /// Pushes the children of `node` in `lanes` (bit i: lane i), from the farthest to the nearest by their
     /// `near` entry, so the nearest is on top; equally near ones keep slot order (the later slot on top).
     /// An insertion sort among the children (usually two or three).

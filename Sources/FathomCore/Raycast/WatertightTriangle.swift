@@ -13,21 +13,28 @@ public struct ShearedRay: Sendable {
     /// transformed the same way whichever triangle it belongs to, which is what watertightness needs.
     @usableFromInline let rx: SIMD3<Float>, ry: SIMD3<Float>, rz: SIMD3<Float>
 
-    /// Precomputes the shear for a ray with a non-zero direction.
-    @inlinable
+    /// Precomputes the shear for a ray with a non-zero direction. kz is the axis of the largest |component|
+    /// (the first of equal ones), kx and ky the next two in cyclic order, swapped when d[kz] < 0 to keep the
+    /// winding. Chosen with selects, not branches: for incoherent rays a branch on the axis mispredicts.
+    @inlinable @inline(__always)
     public init(_ ray: Ray) {
         let d = ray.direction
         let a = componentAbs(d)
-        let kz = a.x >= a.y ? (a.x >= a.z ? 0 : 2) : (a.y >= a.z ? 1 : 2)
-        var kx = kz == 2 ? 0 : kz + 1
-        var ky = kx == 2 ? 0 : kx + 1
-        if d[kz] < 0 { swap(&kx, &ky) }  // keep the winding
-        let sx = d[kx] / d[kz], sy = d[ky] / d[kz], sz = 1 / d[kz]
-        var x = SIMD3<Float>.zero, y = SIMD3<Float>.zero, z = SIMD3<Float>.zero
-        x[kx] = 1; x[kz] = -sx
-        y[ky] = 1; y[kz] = -sy
-        z[kz] = sz
-        rx = x; ry = y; rz = z
+        let isX = a.x >= a.y && a.x >= a.z, isY = !isX && a.y >= a.z, isZ = !isX && !isY
+        let dz = isX ? d.x : (isY ? d.y : d.z)
+        let flip = dz < 0
+        // Whether each axis is kx, ky (the axes after kz in cyclic order: z x y for kz = x y z), and kz.
+        let next = (isZ, isX, isY), last = (isY, isZ, isX)
+        let ox = flip ? last : next, oy = flip ? next : last, oz = (isX, isY, isZ)
+        @inline(__always) func component(_ m: (Bool, Bool, Bool)) -> Float { m.0 ? d.x : (m.1 ? d.y : d.z) }
+        let sx = component(ox) / dz, sy = component(oy) / dz, sz = 1 / dz
+        // Per axis: 1 on its own axis, the shear on kz, 0 elsewhere.
+        @inline(__always) func row(_ one: (Bool, Bool, Bool), _ onZ: Float) -> SIMD3<Float> {
+            SIMD3(one.0 ? 1 : (oz.0 ? onZ : 0), one.1 ? 1 : (oz.1 ? onZ : 0), one.2 ? 1 : (oz.2 ? onZ : 0))
+        }
+        rx = row(ox, -sx)
+        ry = row(oy, -sy)
+        rz = row((false, false, false), sz)
         origin = ray.origin
     }
 
@@ -59,7 +66,7 @@ public struct ShearedRay: Sendable {
 }
 
 /// Geometric unit normal of a triangle, (v1 - v0) x (v2 - v0) normalized; zero for a degenerate one.
-@inlinable
+@inlinable @inline(__always)
 public func triangleNormal(_ v0: SIMD3<Float>, _ v1: SIMD3<Float>, _ v2: SIMD3<Float>) -> SIMD3<Float> {
     let n = cross(v1 - v0, v2 - v0)
     let l = length(n)
