@@ -4,13 +4,17 @@
 /// signs. Reciprocals are exact for every normal float; a zero or subnormal component (below 2^-126) uses
 /// the reciprocal of 2^-126 with its sign instead of infinity, so slabs are finite or +-inf and never
 /// 0 * inf = NaN. Only a ray lying exactly in a box's flat bounding plane is then treated as outside it,
-/// and the watertight test misses such a ray too (it lies in the triangles' plane). The far distance is widened by 2 gamma(3) (Ize 2013) so rounding in the box
-/// test can never cull a triangle the watertight test would hit.
+/// and the watertight test misses such a ray too (it lies in the triangles' plane). The far distance is
+/// widened by 2 gamma(3) (Ize 2013) so rounding in the box test can never cull a triangle the watertight
+/// test would hit: through reciprocals multiplied by 1 + 2 gamma(3) once per ray, which rounds as many
+/// times (subtraction, reciprocal, widening, product) as widening each far distance did.
 extension Mesh {
     @usableFromInline
     struct NodeRay {
         let ox: SIMD8<Float>, oy: SIMD8<Float>, oz: SIMD8<Float>
         let ix: SIMD8<Float>, iy: SIMD8<Float>, iz: SIMD8<Float>
+        /// The reciprocals widened for the far planes: `farWidening` applied once per ray, not per node.
+        let fx: SIMD8<Float>, fy: SIMD8<Float>, fz: SIMD8<Float>
         /// Byte offsets in a BVHNode of the near bound planes (min for a positive direction component,
         /// max for a negative one) and of the far ones (the others).
         let nearX: Int, nearY: Int, nearZ: Int
@@ -26,6 +30,7 @@ extension Mesh {
             ix = SIMD8(repeating: safeInverse(ray.direction.x))
             iy = SIMD8(repeating: safeInverse(ray.direction.y))
             iz = SIMD8(repeating: safeInverse(ray.direction.z))
+            fx = ix * Mesh.farWidening; fy = iy * Mesh.farWidening; fz = iz * Mesh.farWidening
             let negX = ray.direction.x.sign == .minus, negY = ray.direction.y.sign == .minus, negZ = ray.direction.z.sign == .minus
             nearX = negX ? BVHNode.maxXOffset : BVHNode.minXOffset; farX = negX ? BVHNode.minXOffset : BVHNode.maxXOffset
             nearY = negY ? BVHNode.maxYOffset : BVHNode.minYOffset; farY = negY ? BVHNode.minYOffset : BVHNode.maxYOffset
@@ -38,11 +43,11 @@ extension Mesh {
         func test(_ node: UnsafePointer<BVHNode>, tmin: Float, tmax: Float) -> (near: SIMD8<Float>, met: SIMDMask<SIMD8<Int32>>) {
             let n = UnsafeRawPointer(node)
             @inline(__always) func plane(_ offset: Int) -> SIMD8<Float> { n.load(fromByteOffset: offset, as: SIMD8<Float>.self) }
-            let nearX = (plane(nearX) - ox) * ix, farX = (plane(farX) - ox) * ix
-            let nearY = (plane(nearY) - oy) * iy, farY = (plane(farY) - oy) * iy
-            let nearZ = (plane(nearZ) - oz) * iz, farZ = (plane(farZ) - oz) * iz
+            let nearX = (plane(nearX) - ox) * ix, farX = (plane(farX) - ox) * fx
+            let nearY = (plane(nearY) - oy) * iy, farY = (plane(farY) - oy) * fy
+            let nearZ = (plane(nearZ) - oz) * iz, farZ = (plane(farZ) - oz) * fz
             let near = lanesMax(lanesMax(nearX, nearY), lanesMax(nearZ, SIMD8(repeating: tmin)))
-            let far = lanesMin(lanesMin(farX, farY), lanesMin(farZ, SIMD8(repeating: tmax))) * Mesh.farWidening
+            let far = lanesMin(lanesMin(farX, farY), lanesMin(farZ, SIMD8(repeating: tmax * Mesh.farWidening)))
             return (near, near .<= far)
         }
     }
