@@ -810,7 +810,7 @@ struct MeshQueryTests {
     func sizes() throws {
         #expect(Mesh.bvhWidth == 8)
         // The traversal reads bound planes at these byte offsets.
-        #expect(MemoryLayout<BVHNode>.size == 224)
+        #expect(MemoryLayout<BVHNode>.size == 224 && MemoryLayout<BVHNode>.stride == 7 * 32, "child codes count 32-byte units")
         #expect([BVHNode.minXOffset, BVHNode.minYOffset, BVHNode.minZOffset, BVHNode.maxXOffset, BVHNode.maxYOffset, BVHNode.maxZOffset]
                 == [\BVHNode.minX, \.minY, \.minZ, \.maxX, \.maxY, \.maxZ].map { MemoryLayout<BVHNode>.offset(of: $0) })
         var rng = SplitMix64(seed: 3500)

@@ -118,7 +118,7 @@ struct BVHBuilder {
         }
         var node = BVHNode.empty
         for (slot, c) in children.enumerated() {
-            let code = c.range.count <= BVHBuilder.maxLeafSize ? leaf(c.range) : Int32(buildNode(c, depth: depth + 1))
+            let code = c.range.count <= BVHBuilder.maxLeafSize ? leaf(c.range) : BVHNode.code(ofNode: buildNode(c, depth: depth + 1))
             BVHBuilder.set(&node, slot: slot, span: c, child: code)
         }
         nodes[index] = node

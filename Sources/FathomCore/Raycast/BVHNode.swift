@@ -1,7 +1,8 @@
 /// An 8-wide BVH node: the bounds of its eight children as SIMD lanes (one vector per bound plane), and
 /// the children. 224 bytes.
 ///
-/// Child encoding: >= 0 is an inner node's index; < 0 is a leaf, -(1 + (block << 3 | (count - 1))),
+/// Child encoding: >= 0 is an inner node, by its byte offset from the root / 32 (7 per node: the traversal
+/// finds it with a shift, not a multiply); < 0 is a leaf, -(1 + (block << 3 | (count - 1))),
 /// covering leaf positions 4 block ..< 4 block + count (1...8): every leaf starts a block of four
 /// positions, the lanes the leaf test runs at once (padding fills the rest of its last block). An unused
 /// slot has inverted bounds (min = +inf, max = -inf), which no ray passes, and child 0.
@@ -27,6 +28,16 @@ public struct BVHNode: Sendable {
     public static var maxXOffset: Int { 96 }
     public static var maxYOffset: Int { 128 }
     public static var maxZOffset: Int { 160 }
+
+    /// The code of the node at `index` (a node is 7 x 32 bytes; for 2^28 triangles, at most as many
+    /// nodes, the code stays below 2^31).
+    static func code(ofNode index: Int) -> Int32 { Int32(7 * index) }
+
+    /// The node of a code >= 0 in the array starting at `root`.
+    @inlinable @inline(__always)
+    static func node(_ code: Int32, from root: UnsafePointer<BVHNode>) -> UnsafePointer<BVHNode> {
+        (UnsafeRawPointer(root) + (Int(code) &<< 5)).assumingMemoryBound(to: BVHNode.self)
+    }
 
     @inlinable static func leafCode(block: Int, count: Int) -> Int32 { -Int32(1 + (block << 3 | (count - 1))) }
 

@@ -80,7 +80,7 @@ extension Mesh {
             var code: Int32 = 0
             while true {
                 if code >= 0 {
-                    let node = nodes + Int(code)
+                    let node = BVHNode.node(code, from: nodes)
                     let (near, met) = nodeRay.test(node, tmin: tmin, tmax: best)
                     let lanes = laneBits(met)
                     if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
@@ -110,7 +110,7 @@ extension Mesh {
             var code: Int32 = 0
             while true {
                 if code >= 0 {
-                    let node = nodes + Int(code)
+                    let node = BVHNode.node(code, from: nodes)
                     let (near, met) = nodeRay.test(node, tmin: tmin, tmax: tmax)
                     let lanes = laneBits(met)
                     if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }

@@ -84,7 +84,7 @@ extension Mesh {
             var nearest = Float.infinity
             var code: Int32 = 0
             while true {
-                let node = nodes + Int(code)
+                let node = BVHNode.node(code, from: nodes)
                 let (near, met) = nodeRay.test(node, tmin: tmin, tmax: Swift.min(tmax, nearest))
                 let n = node.pointee
                 let small = laneBits((n.maxX - n.minX .<= size) .& (n.maxY - n.minY .<= size) .& (n.maxZ - n.minZ .<= size))
