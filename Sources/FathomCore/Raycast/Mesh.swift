@@ -81,45 +81,40 @@ public final class Mesh: @unchecked Sendable {
         _ = nodes.initialize(from: builder.nodes)
         bvhDepth = builder.depth
         // Per leaf position its triangle's vertex indices, a padding position repeating the one before it.
+        // Per leaf position its triangle: vertices into a copied mesh's blocks, or vertex indices for a borrowed
+        // one; each triangle's vertices read once (in leaf order, so scattered in the caller's buffer). A
+        // padding position repeats the one before it, in the same block (a leaf starts a block).
         let positions = builder.order.count
         leafTriangle = .allocate(capacity: positions)
-        var corners = [UInt32](repeating: 0, count: 3 * positions)
+        let copies = borrow ? nil : UnsafeMutableBufferPointer<TriangleLanes>.allocate(capacity: positions / 4)
+        leafIndices = borrow ? .allocate(capacity: 3 * positions) : UnsafeMutableBufferPointer(start: nil, count: 0)
         for (k, t) in builder.order.enumerated() {
             guard t >= 0 else {
                 leafTriangle[k] = Mesh.padding
-                for j in 0..<3 { corners[3 * k + j] = corners[3 * k - 3 + j] }
+                if let copies {
+                    let (a, b, c) = copies[k >> 2].triangle(lane: (k &- 1) & 3)
+                    copies[k >> 2].set(lane: k & 3, a, b, c)
+                } else {
+                    for j in 0..<3 { leafIndices[3 * k + j] = leafIndices[3 * k - 3 + j] }
+                }
                 continue
             }
             leafTriangle[k] = UInt32(t)
             let i0 = indices[3 * t], i1 = indices[3 * t + 1], i2 = indices[3 * t + 2]
+            let a = vertex(i0), b = vertex(i1), c = vertex(i2)
             // A zero-area triangle is never hit: store it as its first vertex three times, which the
             // watertight test always rejects (all edge functions 0). Rounding in the shear could otherwise
             // let a ray through an exactly collinear triangle.
-            let degenerate = isZeroArea(vertex(i0), vertex(i1), vertex(i2))
-            corners[3 * k] = i0
-            corners[3 * k + 1] = degenerate ? i0 : i1
-            corners[3 * k + 2] = degenerate ? i0 : i2
-        }
-        if borrow {
-            leafIndices = .allocate(capacity: corners.count)
-            _ = leafIndices.initialize(from: corners)
-            blocks = nil
-        } else {
-            leafIndices = UnsafeMutableBufferPointer(start: nil, count: 0)
-            let copies = UnsafeMutableBufferPointer<TriangleLanes>.allocate(capacity: positions / 4)
-            for b in copies.indices {
-                var lanes = [SIMD4<Float>](repeating: .zero, count: 9)  // ax, ay, az, bx, ..., cz
-                for lane in 0..<4 {
-                    for j in 0..<3 {
-                        let v = vertex(corners[3 * (4 * b + lane) + j])
-                        lanes[3 * j][lane] = v.x; lanes[3 * j + 1][lane] = v.y; lanes[3 * j + 2][lane] = v.z
-                    }
-                }
-                copies[b] = TriangleLanes(ax: lanes[0], ay: lanes[1], az: lanes[2], bx: lanes[3], by: lanes[4], bz: lanes[5],
-                                          cx: lanes[6], cy: lanes[7], cz: lanes[8])
+            let degenerate = isZeroArea(a, b, c)
+            if let copies {
+                copies[k >> 2].set(lane: k & 3, a, degenerate ? a : b, degenerate ? a : c)
+            } else {
+                leafIndices[3 * k] = i0
+                leafIndices[3 * k + 1] = degenerate ? i0 : i1
+                leafIndices[3 * k + 2] = degenerate ? i0 : i2
             }
-            blocks = copies
         }
+        blocks = copies
         vertexBase = borrow ? base : UnsafePointer(Mesh.noVertices)
         vertexStride = stride
         borrowedOwner = borrow ? owner : nil
@@ -139,11 +134,7 @@ public final class Mesh: @unchecked Sendable {
     /// The vertices of leaf position k.
     @inlinable @inline(__always)
     func leafTriangleVertices(_ k: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) {
-        if let blocks {
-            let b = blocks[k >> 2], lane = k & 3
-            return (SIMD3(b.ax[lane], b.ay[lane], b.az[lane]), SIMD3(b.bx[lane], b.by[lane], b.bz[lane]),
-                    SIMD3(b.cx[lane], b.cy[lane], b.cz[lane]))
-        }
+        if let blocks { return blocks[k >> 2].triangle(lane: k & 3) }
         @inline(__always) func vertex(_ i: UInt32) -> SIMD3<Float> {
             let p = vertexBase + Int(i) &* vertexStride
             return SIMD3(p[0], p[1], p[2])

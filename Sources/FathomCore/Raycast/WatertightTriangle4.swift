@@ -12,6 +12,21 @@ struct TriangleLanes {
     }
 }
 
+extension TriangleLanes {
+    /// Lane `lane`'s triangle (0...3).
+    @inlinable @inline(__always)
+    func triangle(lane: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) {
+        (SIMD3(ax[lane], ay[lane], az[lane]), SIMD3(bx[lane], by[lane], bz[lane]), SIMD3(cx[lane], cy[lane], cz[lane]))
+    }
+
+    /// Sets lane `lane` (0...3) to the triangle (a, b, c).
+    mutating func set(lane: Int, _ a: SIMD3<Float>, _ b: SIMD3<Float>, _ c: SIMD3<Float>) {
+        ax[lane] = a.x; ay[lane] = a.y; az[lane] = a.z
+        bx[lane] = b.x; by[lane] = b.y; bz[lane] = b.z
+        cx[lane] = c.x; cy[lane] = c.y; cz[lane] = c.z
+    }
+}
+
 extension ShearedRay {
     /// `intersect` on four triangles at once: per lane, the hit (t, u, v) and whether the lane's triangle
     /// is hit within [tmin, tmax]. Every lane runs exactly the scalar test's operations in the same order
