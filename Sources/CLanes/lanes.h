@@ -10,6 +10,7 @@ typedef int32_t fathom_lanes_i8 __attribute__((ext_vector_type(8)));
 typedef _Bool fathom_lanes_b8 __attribute__((ext_vector_type(8)));
 typedef int32_t fathom_lanes_i4 __attribute__((ext_vector_type(4)));
 typedef _Bool fathom_lanes_b4 __attribute__((ext_vector_type(4)));
+typedef int32_t fathom_lanes_i2 __attribute__((ext_vector_type(2)));
 
 /// Bit i set when lane i's sign bit is set: one vmovmskps with AVX, where Swift's own lane code takes a
 /// dozen shuffles.
@@ -26,6 +27,33 @@ static inline __attribute__((always_inline)) uint32_t fathom_lanes_sign_bits4(fa
     uint8_t bits;
     __builtin_memcpy(&bits, &negative, 1);
     return bits & 0xf;
+}
+
+/// Eight records of six 32-bit words (24 bytes) to out: record j is lane j of a, b, c, d, e, f. Pairs of words are
+/// interleaved, then pairs of pairs, so that each record is a 16-byte and an 8-byte store. Swift's own lane code
+/// built the same vectors a word at a time (inserts and extracts).
+static inline __attribute__((always_inline)) void fathom_lanes_store_records6(void *out, fathom_lanes_i8 a,
+                                                                             fathom_lanes_i8 b, fathom_lanes_i8 c,
+                                                                             fathom_lanes_i8 d, fathom_lanes_i8 e,
+                                                                             fathom_lanes_i8 f) {
+    // (a0 b0 a1 b1 | a4 b4 a5 b5) and (a2 b2 a3 b3 | a6 b6 a7 b7), the same for (c, d) and (e, f).
+    fathom_lanes_i8 ab0 = __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13);
+    fathom_lanes_i8 ab1 = __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15);
+    fathom_lanes_i8 cd0 = __builtin_shufflevector(c, d, 0, 8, 1, 9, 4, 12, 5, 13);
+    fathom_lanes_i8 cd1 = __builtin_shufflevector(c, d, 2, 10, 3, 11, 6, 14, 7, 15);
+    fathom_lanes_i8 ef0 = __builtin_shufflevector(e, f, 0, 8, 1, 9, 4, 12, 5, 13);
+    fathom_lanes_i8 ef1 = __builtin_shufflevector(e, f, 2, 10, 3, 11, 6, 14, 7, 15);
+    // Records (0 | 4), (1 | 5), (2 | 6), (3 | 7): words a to d.
+    fathom_lanes_i8 q0 = __builtin_shufflevector(ab0, cd0, 0, 1, 8, 9, 4, 5, 12, 13);
+    fathom_lanes_i8 q1 = __builtin_shufflevector(ab0, cd0, 2, 3, 10, 11, 6, 7, 14, 15);
+    fathom_lanes_i8 q2 = __builtin_shufflevector(ab1, cd1, 0, 1, 8, 9, 4, 5, 12, 13);
+    fathom_lanes_i8 q3 = __builtin_shufflevector(ab1, cd1, 2, 3, 10, 11, 6, 7, 14, 15);
+    fathom_lanes_i4 head[8] = {q0.lo, q1.lo, q2.lo, q3.lo, q0.hi, q1.hi, q2.hi, q3.hi};
+    fathom_lanes_i2 tail[8] = {ef0.s01, ef0.s23, ef1.s01, ef1.s23, ef0.s45, ef0.s67, ef1.s45, ef1.s67};
+    for (int j = 0; j < 8; j++) {
+        __builtin_memcpy((char *)out + 24 * j, &head[j], 16);
+        __builtin_memcpy((char *)out + 24 * j + 16, &tail[j], 8);
+    }
 }
 
 #endif
