@@ -31,6 +31,19 @@ static inline __attribute__((always_inline)) uint32_t fathom_lanes_sign_bits4(fa
     return bits & 0xf;
 }
 
+/// Per lane, b where the mask's lane is set (all ones; else all zeros), otherwise a: one blend. Swift's own
+/// `replacing(with:where:)` on eight lanes can compile to a test and branch per lane.
+static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_select(fathom_lanes_i8 mask, fathom_lanes_f8 b,
+                                                                                fathom_lanes_f8 a) {
+    return (fathom_lanes_f8)(((fathom_lanes_i8)b & mask) | ((fathom_lanes_i8)a & ~mask));
+}
+
+/// The same for 32-bit integer lanes.
+static inline __attribute__((always_inline)) fathom_lanes_i8 fathom_lanes_select_int(fathom_lanes_i8 mask, fathom_lanes_i8 b,
+                                                                                    fathom_lanes_i8 a) {
+    return (b & mask) | (a & ~mask);
+}
+
 /// Eight records of six 32-bit words (24 bytes) to out: record j is lane j of a, b, c, d, e, f. Pairs of words are
 /// interleaved, then pairs of pairs, so that each record is a 16-byte and an 8-byte store. Swift's own lane code
 /// built the same vectors a word at a time (inserts and extracts).

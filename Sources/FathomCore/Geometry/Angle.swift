@@ -29,22 +29,22 @@ public func fastAtan2(_ y: SIMD8<Float>, _ x: SIMD8<Float>) -> SIMD8<Float> {
     let magnitude = SIMD8<UInt32>(repeating: 0x7fff_ffff)
     let ax = unsafeBitCast(unsafeBitCast(x, to: SIMD8<UInt32>.self) & magnitude, to: SIMD8<Float>.self)
     let ay = unsafeBitCast(unsafeBitCast(y, to: SIMD8<UInt32>.self) & magnitude, to: SIMD8<Float>.self)
-    // Non-mutating replacing(with:where:), and comparisons of explicitly typed vectors: they compile to blends and
-    // compares, where the in-place replace, or a comparison with an untyped SIMD8(repeating: literal), can pick a
-    // generic implementation that loops over the lanes.
+    // Blends through `lanesReplacing` (the standard library's replacing(with:where:) compiled to a branch per lane
+    // here), and comparisons of explicitly typed vectors (one with an untyped SIMD8(repeating: literal) can pick a
+    // generic implementation that loops over the lanes).
     let yBigger = ax .< ay
-    let big = ax.replacing(with: ay, where: yBigger), small = ay.replacing(with: ax, where: yBigger)
+    let big = ax.lanesReplacing(with: ay, where: yBigger), small = ay.lanesReplacing(with: ax, where: yBigger)
     let zero = SIMD8<Float>.zero, one = SIMD8<Float>(repeating: 1)
     let ratio = small / big
     let turned = SIMD8<Float>(repeating: 0.414_213_56) .< ratio
-    let t = ratio.replacing(with: (ratio - one) / (ratio + one), where: turned)
-    let turn = zero.replacing(with: .pi / 4, where: turned)
+    let t = ratio.lanesReplacing(with: (ratio - one) / (ratio + one), where: turned)
+    let turn = zero.lanesReplacing(with: SIMD8(repeating: .pi / 4), where: turned)
     let z = t * t
     let p = SIMD8(repeating: -0.333_330_24) + z * (SIMD8(repeating: 0.199_808_68)
         + z * (SIMD8(repeating: -0.139_140_38) + z * SIMD8(repeating: 0.081_772_47)))
     let octant = turn + (t + t * z * p)
-    let quadrant = octant.replacing(with: SIMD8(repeating: .pi / 2) - octant, where: yBigger)
-    let half = quadrant.replacing(with: SIMD8(repeating: .pi) - quadrant, where: x .< zero)
-    let angle = half.replacing(with: -half, where: y .< zero)
-    return angle.replacing(with: zero, where: .!(zero .< big))
+    let quadrant = octant.lanesReplacing(with: SIMD8(repeating: .pi / 2) - octant, where: yBigger)
+    let half = quadrant.lanesReplacing(with: SIMD8(repeating: .pi) - quadrant, where: x .< zero)
+    let angle = half.lanesReplacing(with: -half, where: y .< zero)
+    return angle.lanesReplacing(with: zero, where: .!(zero .< big))
 }

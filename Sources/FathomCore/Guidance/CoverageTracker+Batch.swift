@@ -122,8 +122,8 @@ extension CoverageTracker {
         let crossed = .!parallelMiss .& (tEnter .<= tExit) .& (none .< faceEnter) .& (none .< faceExit)
         let entering = (zero .<= tEnter) .& (tEnter .<= inf), exiting = (zero .<= tExit) .& (tExit .<= inf)
         let hit = crossed .& (entering .| exiting) .& .!inside
-        let t = tExit.replacing(with: tEnter, where: entering)
-        let face = faceExit.replacing(with: faceEnter, where: entering)
+        let t = tExit.lanesReplacing(with: tEnter, where: entering)
+        let face = faceExit.lanesReplacing(with: faceEnter, where: entering)
         // The cell: the hit point in box coordinates / extent, along (z, y) on left/right, (x, z) on bottom/top, else (x, y).
         let point = Lanes3(p.t.x + t * axis.x, p.t.y + t * axis.y, p.t.z + t * axis.z) - centre
         let scale = shape.scale
@@ -131,8 +131,8 @@ extension CoverageTracker {
                            dot(point, frame.2) / F(repeating: scale.z))
         let sides = (face .== I(repeating: 1)) .| (face .== I(repeating: 2))
         let ends = (face .== I(repeating: 3)) .| (face .== I(repeating: 4))
-        let across = local.x.replacing(with: local.z, where: sides)
-        let along = local.y.replacing(with: local.z, where: ends)
+        let across = local.x.lanesReplacing(with: local.z, where: sides)
+        let along = local.y.lanesReplacing(with: local.z, where: ends)
         let n = F(repeating: Float(options.cells))
         @inline(__always) func index(_ c: F, _ count: F) -> I {
             // floor, clamped to 0...count-1 (exact small integers, so clamping the float is clamping the Int).
@@ -143,7 +143,7 @@ extension CoverageTracker {
         // The bin of the direction from the box centre to the camera.
         let length = dot(relative, relative).squareRoot()
         let least = F(repeating: .leastNormalMagnitude)
-        let divisor = length.replacing(with: least, where: length .< least)
+        let divisor = length.lanesReplacing(with: least, where: length .< least)
         let u = Lanes3(relative.x / divisor, relative.y / divisor, relative.z / divisor)
         let one = F(repeating: 1)
         let height = lanesClamp(bins.hemisphere ? u.y : (u.y + one) / F(repeating: 2), one)
@@ -161,7 +161,7 @@ extension CoverageTracker {
         typealias I = SIMD8<Int32>
         let zero = F.zero, one = F(repeating: 1), sectors = F(repeating: Float(bins.sectors))
         let turn = fastAtan2(cast.towardCamera.z, cast.towardCamera.x) / F(repeating: 2 * .pi)
-        let azimuth = turn.replacing(with: turn + one, where: turn .< zero)
+        let azimuth = turn.lanesReplacing(with: turn + one, where: turn .< zero)
         cast.bin &+= integer(lanesClamp((azimuth * sectors).rounded(.towardZero), sectors - 1))
         // Masks as lanes of all ones or zero, combined with bitwise operations (a blend with a constant can compile
         // to a branch per lane).
@@ -219,30 +219,30 @@ private struct Slabs {
     /// direction `d` along it.
     @_transparent
     mutating func cross(o: F, d: F, half: Float, faces: (Int32, Int32)) {
-        let h = F(repeating: half), ao = lanesAbs(o)
+        let h = F(repeating: half), ao = lanesAbs(o), inf = F(repeating: .infinity)
         inside .&= ao .<= h
         let parallel = d .== F.zero
         parallelMiss .|= parallel .& (h .< ao)
         let near = (-h - o) / d, far = (h - o) / d
         let swapped = far .< near
-        let low = I(repeating: faces.0).replacing(with: I(repeating: faces.1), where: swapped)
-        let high = I(repeating: faces.1).replacing(with: I(repeating: faces.0), where: swapped)
+        let low = I(repeating: faces.0).lanesReplacing(with: I(repeating: faces.1), where: swapped)
+        let high = I(repeating: faces.1).lanesReplacing(with: I(repeating: faces.0), where: swapped)
         // A parallel axis is skipped: bounds that never win.
-        let t0 = near.replacing(with: far, where: swapped).replacing(with: -.infinity, where: parallel)
-        let t1 = far.replacing(with: near, where: swapped).replacing(with: .infinity, where: parallel)
+        let t0 = near.lanesReplacing(with: far, where: swapped).lanesReplacing(with: F(repeating: -.infinity), where: parallel)
+        let t1 = far.lanesReplacing(with: near, where: swapped).lanesReplacing(with: inf, where: parallel)
         let enters = tEnter .< t0, exits = t1 .< tExit
-        tEnter = tEnter.replacing(with: t0, where: enters)
-        faceEnter = faceEnter.replacing(with: low, where: enters)
-        tExit = tExit.replacing(with: t1, where: exits)
-        faceExit = faceExit.replacing(with: high, where: exits)
+        tEnter = tEnter.lanesReplacing(with: t0, where: enters)
+        faceEnter = faceEnter.lanesReplacing(with: low, where: enters)
+        tExit = tExit.lanesReplacing(with: t1, where: exits)
+        faceExit = faceExit.lanesReplacing(with: high, where: exits)
     }
 }
 
 /// max(min(x, top), 0) per lane, as Swift.min then Swift.max.
 @inline(__always)
 private func lanesClamp(_ x: SIMD8<Float>, _ top: SIMD8<Float>) -> SIMD8<Float> {
-    let zero = SIMD8<Float>.zero, low = x.replacing(with: top, where: top .< x)
-    return low.replacing(with: zero, where: low .< zero)
+    let zero = SIMD8<Float>.zero, low = x.lanesReplacing(with: top, where: top .< x)
+    return low.lanesReplacing(with: zero, where: low .< zero)
 }
 
 /// A whole number in [0, 2^22) as an Int32 per lane: adding 2^23 + 2^22 puts it in the low mantissa bits.
