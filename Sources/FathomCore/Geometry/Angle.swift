@@ -1,6 +1,7 @@
 /// atan2(y, x) in radians, in [-pi, pi], within 4e-7 rad of the exact value (under two float ulps of pi): the ratio of the smaller to the
-/// larger magnitude (in [0, 1]) is reduced to [-tan(pi/8), tan(pi/8)] by a pi/4 turn, where an odd polynomial
-/// t + t^3 P(t^2) (our least-squares fit; 4e-8 rad in float) takes over; then octant and quadrant symmetries.
+/// larger magnitude s / b (in [0, 1]) is reduced to [-tan(pi/8), tan(pi/8)] by a pi/4 turn, (s - b) / (s + b) past
+/// tan(pi/8) (one division either way), where an odd polynomial t + t^3 P(t^2) (our least-squares fit; 4e-8 rad in
+/// float) takes over; then octant and quadrant symmetries.
 /// The per-view and per-pose loops of capture guidance call it instead of glibc's atan2f, which costs several
 /// times more. atan2(0, 0) is 0.
 @inlinable @inline(__always)
@@ -8,12 +9,9 @@ public func fastAtan2(_ y: Float, _ x: Float) -> Float {
     let ax = abs(x), ay = abs(y)
     let big = Swift.max(ax, ay), small = Swift.min(ax, ay)
     guard big > 0 else { return 0 }
-    var t = small / big
-    var turn: Float = 0
-    if t > 0.414_213_56 {
-        t = (t - 1) / (t + 1)
-        turn = .pi / 4
-    }
+    let turned = small > 0.414_213_56 * big
+    let t = (turned ? small - big : small) / (turned ? small + big : big)
+    let turn: Float = turned ? .pi / 4 : 0
     let z = t * t
     let p = -0.333_330_24 + z * (0.199_808_68 + z * (-0.139_140_38 + z * 0.081_772_47))
     var angle = turn + (t + t * z * Float(p))
@@ -34,10 +32,9 @@ public func fastAtan2(_ y: SIMD8<Float>, _ x: SIMD8<Float>) -> SIMD8<Float> {
     // generic implementation that loops over the lanes).
     let yBigger = ax .< ay
     let big = ax.lanesReplacing(with: ay, where: yBigger), small = ay.lanesReplacing(with: ax, where: yBigger)
-    let zero = SIMD8<Float>.zero, one = SIMD8<Float>(repeating: 1)
-    let ratio = small / big
-    let turned = SIMD8<Float>(repeating: 0.414_213_56) .< ratio
-    let t = ratio.lanesReplacing(with: (ratio - one) / (ratio + one), where: turned)
+    let zero = SIMD8<Float>.zero
+    let turned = SIMD8<Float>(repeating: 0.414_213_56) * big .< small
+    let t = small.lanesReplacing(with: small - big, where: turned) / big.lanesReplacing(with: small + big, where: turned)
     let turn = zero.lanesReplacing(with: SIMD8(repeating: .pi / 4), where: turned)
     let z = t * t
     let p = SIMD8(repeating: -0.333_330_24) + z * (SIMD8(repeating: 0.199_808_68)

@@ -138,9 +138,8 @@ extension CoverageTracker {
         let face = faceExit.lanesReplacing(with: faceEnter, where: entering)
         // The cell: the hit point in box coordinates / extent, along (z, y) on left/right, (x, z) on bottom/top, else (x, y).
         let point = Lanes3(p.t.x + t * axis.x, p.t.y + t * axis.y, p.t.z + t * axis.z) - centre
-        let scale = shape.scale
-        let local = Lanes3(dot(point, frame.0) / F(repeating: scale.x), dot(point, frame.1) / F(repeating: scale.y),
-                           dot(point, frame.2) / F(repeating: scale.z))
+        let local = Lanes3(dot(point, frame.0) * F(repeating: inverseScale.x), dot(point, frame.1) * F(repeating: inverseScale.y),
+                           dot(point, frame.2) * F(repeating: inverseScale.z))
         let sides = (face .== I(repeating: 1)) .| (face .== I(repeating: 2))
         let ends = (face .== I(repeating: 3)) .| (face .== I(repeating: 4))
         let across = local.x.lanesReplacing(with: local.z, where: sides)
@@ -172,7 +171,7 @@ extension CoverageTracker {
         typealias F = SIMD8<Float>
         typealias I = SIMD8<Int32>
         let zero = F.zero, one = F(repeating: 1), sectors = F(repeating: Float(bins.sectors))
-        let turn = fastAtan2(cast.towardCamera.z, cast.towardCamera.x) / F(repeating: 2 * .pi)
+        let turn = fastAtan2(cast.towardCamera.z, cast.towardCamera.x) * F(repeating: 1 / (2 * .pi))
         let azimuth = turn.lanesReplacing(with: turn + one, where: turn .< zero)
         cast.bin &+= integer(lanesClamp((azimuth * sectors).rounded(.towardZero), sectors - 1))
         // Masks as lanes of all ones or zero, combined with bitwise operations (a blend with a constant can compile
