@@ -21,7 +21,8 @@ public func fastAtan2(_ y: Float, _ x: Float) -> Float {
 }
 
 /// `fastAtan2` on eight lanes: every lane runs the scalar function's operations (both sides of its branches, then
-/// the side it takes), so each result is bit-identical to the scalar one.
+/// the side it takes), so each result is bit-identical to the scalar one. Transparent: inlined even into callers past
+/// the optimizer's size limit for @inline(__always), such as the coverage batch's finishing pass.
 @_transparent
 public func fastAtan2(_ y: SIMD8<Float>, _ x: SIMD8<Float>) -> SIMD8<Float> {
     let magnitude = SIMD8<UInt32>(repeating: 0x7fff_ffff)

@@ -41,10 +41,13 @@ extension CoverageTracker {
                         let end = Swift.min(first &+ chunk, count), blocks = (end &- first) / 8
                         let results = out.map { $0 + first } ?? scratch.baseAddress!
                         // First every block's geometry, in two passes of independent work the processor overlaps (the
-                        // azimuths' long chains of dependent operations side by side), then the counting in order.
+                        // azimuths' long chains of dependent operations side by side), then the counting in order. The
+                        // cast does not wait for the rigidity test (nothing branches between them): a refused block's
+                        // lanes are dropped.
                         for b in 0..<blocks {
                             let pose = PoseLanes(poses + 16 &* (first &+ 8 &* b))
-                            casts[b] = pose.rigidMask(tolerance: tolerance) == 0xff ? castBlock(pose) : CastLanes()
+                            let cast = castBlock(pose)
+                            casts[b] = pose.rigidMask(tolerance: tolerance) == 0xff ? cast : CastLanes()
                         }
                         for b in 0..<blocks where casts[b].rigid { finish(&casts[b], binOffset: tally.binOffset) }
                         for b in 0..<blocks {
@@ -227,7 +230,8 @@ private struct Slabs {
     var tEnter = F(repeating: -.infinity), tExit = F(repeating: .infinity), faceEnter = I(repeating: -1), faceExit = I(repeating: -1)
 
     /// The slab between faces at -half (`faces.0`) and +half (`faces.1`) along an axis, with the origin `o` and the
-    /// direction `d` along it.
+    /// direction `d` along it. Transparent: inlined even into the batch loop, which is past the optimizer's size limit
+    /// for @inline(__always) (there it stayed a call, its state passed through memory).
     @_transparent
     mutating func cross(o: F, d: F, half: Float, faces: (Int32, Int32)) {
         let h = F(repeating: half), ao = lanesAbs(o), inf = F(repeating: .infinity)
