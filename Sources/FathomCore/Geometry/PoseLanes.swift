@@ -1,3 +1,5 @@
+import CLanes
+
 /// Eight 3-vectors in SIMD lanes (structure of arrays): lane i of x, y and z is vector i.
 @frozen @usableFromInline
 struct Lanes3 {
@@ -36,32 +38,20 @@ struct PoseLanes {
     /// The bottom row m[3], m[7], m[11], m[15].
     @usableFromInline var w0, w1, w2, w3: SIMD8<Float>
 
-    /// Reads poses m[0..<128]: each column of four poses is one 4 x 4 transpose (unpack and move shuffles).
+    /// Reads poses m[0..<128] (`fathom_lanes_transposed`).
     @inlinable @inline(__always)
     init(_ m: UnsafePointer<Float>) {
-        let raw = UnsafeRawPointer(m)
-        @inline(__always) func column(_ c: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-            @inline(__always) func quad(_ first: Int) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-                @inline(__always) func load(_ pose: Int) -> SIMD4<Float> {
-                    raw.loadUnaligned(fromByteOffset: 64 * (first + pose) + 16 * c, as: SIMD4<Float>.self)
-                }
-                let a = load(0), b = load(1), c = load(2), d = load(3)
-                let ab0 = SIMD4(a[0], b[0], a[1], b[1]), ab1 = SIMD4(a[2], b[2], a[3], b[3])
-                let cd0 = SIMD4(c[0], d[0], c[1], d[1]), cd1 = SIMD4(c[2], d[2], c[3], d[3])
-                return (SIMD4(ab0[0], ab0[1], cd0[0], cd0[1]), SIMD4(ab0[2], ab0[3], cd0[2], cd0[3]),
-                        SIMD4(ab1[0], ab1[1], cd1[0], cd1[1]), SIMD4(ab1[2], ab1[3], cd1[2], cd1[3]))
-            }
-            let (x0, y0, z0, w0) = quad(0), (x1, y1, z1, w1) = quad(4)
-            return (SIMD8(lowHalf: x0, highHalf: x1), SIMD8(lowHalf: y0, highHalf: y1),
-                    SIMD8(lowHalf: z0, highHalf: z1), SIMD8(lowHalf: w0, highHalf: w1))
+        @inline(__always) func column(_ c: Int32) -> Lanes3 {
+            Lanes3(fathom_lanes_transposed(m, c, 0), fathom_lanes_transposed(m, c, 1), fathom_lanes_transposed(m, c, 2))
         }
-        let (c0x, c0y, c0z, w0) = column(0), (c1x, c1y, c1z, w1) = column(1)
-        let (c2x, c2y, c2z, w2) = column(2), (tx, ty, tz, w3) = column(3)
-        c0 = Lanes3(c0x, c0y, c0z)
-        c1 = Lanes3(c1x, c1y, c1z)
-        c2 = Lanes3(c2x, c2y, c2z)
-        t = Lanes3(tx, ty, tz)
-        self.w0 = w0; self.w1 = w1; self.w2 = w2; self.w3 = w3
+        c0 = column(0)
+        c1 = column(1)
+        c2 = column(2)
+        t = column(3)
+        w0 = fathom_lanes_transposed(m, 0, 3)
+        w1 = fathom_lanes_transposed(m, 1, 3)
+        w2 = fathom_lanes_transposed(m, 2, 3)
+        w3 = fathom_lanes_transposed(m, 3, 3)
     }
 
     /// Bit i set when pose i passes `Pose(ifRigid:tolerance:)`: the same decision per lane (every value finite, the

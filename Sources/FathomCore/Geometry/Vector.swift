@@ -65,6 +65,23 @@ public func lanesAbs(_ x: SIMD8<Float>) -> SIMD8<Float> {
     unsafeBitCast(unsafeBitCast(x, to: SIMD8<UInt32>.self) & SIMD8(repeating: 0x7fff_ffff), to: SIMD8<Float>.self)
 }
 
+extension SIMD8 where Scalar == Float {
+    /// `replacing(with:where:)` as one blend (`fathom_lanes_select`): the standard library's can compile to a
+    /// branch per lane.
+    @inlinable @inline(__always)
+    public func lanesReplacing(with other: Self, where mask: SIMDMask<SIMD8<Int32>>) -> Self {
+        fathom_lanes_select(unsafeBitCast(mask, to: SIMD8<Int32>.self), other, self)
+    }
+}
+
+extension SIMD8 where Scalar == Int32 {
+    /// `replacing(with:where:)` as one blend (`fathom_lanes_select_int`).
+    @inlinable @inline(__always)
+    public func lanesReplacing(with other: Self, where mask: SIMDMask<SIMD8<Int32>>) -> Self {
+        fathom_lanes_select_int(unsafeBitCast(mask, to: SIMD8<Int32>.self), other, self)
+    }
+}
+
 /// The lanes of a mask as bits: bit i set when lane i is.
 @inlinable @inline(__always)
 public func laneBits(_ mask: SIMDMask<SIMD8<Int32>>) -> Int { signBits(unsafeBitCast(mask, to: SIMD8<UInt32>.self)) }

@@ -31,28 +31,38 @@ extension CoverageTracker {
         try withUnsafeTemporaryAllocation(of: ViewRecord.self, capacity: chunk) { (scratch) throws(FathomError) in
             try withUnsafeTemporaryAllocation(of: CastLanes.self, capacity: chunk / 8) { (casts) throws(FathomError) in
                 try withUnsafeTemporaryAllocation(of: Int.self, capacity: 8 &* (cells.count &+ binCounts.count)) { (counters) throws(FathomError) in
-                    var tally = CellTally(counters, cells: cells.count)
-                    defer { tally.flush(into: self) }
+                    var tally = CellTally(counters, cells: cells.count), faces = FaceTally(self)
+                    defer {
+                        tally.flush(into: self)
+                        faces.sync(with: self)
+                    }
                     var first = 0
                     while first < count {
                         let end = Swift.min(first &+ chunk, count), blocks = (end &- first) / 8
                         let results = out.map { $0 + first } ?? scratch.baseAddress!
                         // First every block's geometry, in two passes of independent work the processor overlaps (the
-                        // azimuths' long chains of dependent operations side by side), then the counting in order.
+                        // azimuths' long chains of dependent operations side by side), then the counting in order. The
+                        // cast does not wait for the rigidity test (nothing branches between them): a refused block's
+                        // lanes are dropped.
                         for b in 0..<blocks {
                             let pose = PoseLanes(poses + 16 &* (first &+ 8 &* b))
-                            casts[b] = pose.rigidMask(tolerance: tolerance) == 0xff ? castBlock(pose) : CastLanes()
+                            let cast = castBlock(pose)
+                            casts[b] = pose.rigidMask(tolerance: tolerance) == 0xff ? cast : CastLanes()
                         }
                         for b in 0..<blocks where casts[b].rigid { finish(&casts[b], binOffset: tally.binOffset) }
                         for b in 0..<blocks {
                             if casts[b].rigid {
-                                countBlock(casts.baseAddress! + b, results + 8 &* b, &tally)
+                                countBlock(casts.baseAddress! + b, results + 8 &* b, &tally, &faces)
                             } else {
-                                // The single path counts in the tracker's own counters: the tally's go there first.
+                                // The single path counts in the tracker's own counters: the tallies' go there first,
+                                // and the face limits are set again after.
                                 tally.flush(into: self)
+                                faces.sync(with: self)
                                 for i in (first &+ 8 &* b)..<(first &+ 8 &* b &+ 8) { results[i &- first] = try single(i) }
+                                faces.sync(with: self)
                             }
                         }
+                        faces.sync(with: self)
                         if first &+ 8 &* blocks < end { tally.flush(into: self) }
                         for i in (first &+ 8 &* blocks)..<end { results[i &- first] = try single(i) }
                         first = end
@@ -63,32 +73,37 @@ extension CoverageTracker {
     }
 
     /// Records eight cast and finished views (`castBlock`, `finish`) in order into out[0..<8], as `record` does after
-    /// its geometry. Only for the rules `record(poses:...)` allows in lanes. Face counts (and so completions) are kept
-    /// exact; cell and bin counts go to `tally`. The lanes are read from memory, one at a time where a scalar is needed.
-    private func countBlock(_ cast: UnsafePointer<CastLanes>, _ out: UnsafeMutablePointer<ViewRecord>, _ tally: inout CellTally) {
-        typealias I = SIMD8<Int32>
+    /// its geometry. Only for the rules `record(poses:...)` allows in lanes. Cell and bin counts go to `tally`, face
+    /// counts to `faces`, which finds the blocks where a face reaches the goal (then `reportCompletions`). The lanes
+    /// are read from memory, one at a time where a scalar is needed.
+    private func countBlock(_ cast: UnsafePointer<CastLanes>, _ out: UnsafeMutablePointer<ViewRecord>,
+                            _ tally: inout CellTally, _ faces: inout FaceTally) {
         tally.add(cast)
         ViewRecord.store(status: cast.pointee.status, face: cast.pointee.face, cell: cast.pointee.cell, bin: cast.pointee.bin,
-                         distance: cast.pointee.distance, completedFace: I(repeating: -1), to: out)
+                         distance: cast.pointee.distance, completedFace: SIMD8(repeating: -1), to: out)
         views &+= 8
         let countedBits = cast.pointee.counted
         guard countedBits != 0 else { return }
         counted &+= countedBits.nonzeroBitCount
         lastDistance = cast.pointee.fromCentre[7 &- countedBits.leadingZeroBitCount]
-        let perFace = cast.pointee.perFace, goal = options.goal
-        faceCounts.withUnsafeMutableBufferPointer { faces in
-            for f in 0..<6 {
-                let n = Int(truncatingIfNeeded: perFace >> UInt64(8 &* f)) & 0xff
-                guard n != 0 else { continue }
-                let before = faces[f]
-                faces[f] = before &+ n
-                guard faces[f] >= goal, !reported[f] else { continue }
-                // The view that brought the count to the goal: the (goal - before)th of this face's counted lanes.
-                reported[f] = true
-                var m = UInt8(truncatingIfNeeded: laneBits(cast.pointee.face .== I(repeating: Int32(f)))) & countedBits
-                for _ in 1..<Swift.max(goal &- before, 1) { m &= m &- 1 }
-                out[m.trailingZeroBitCount & 7].completedFace = UInt32(truncatingIfNeeded: f)
-            }
+        let before = faces.counts
+        if faces.add(cast.pointee.perFace) { reportCompletions(cast, out, before, &faces) }
+    }
+
+    /// Reports each face that the block `cast` brings to the goal (as `record` does: once, on the view that reached
+    /// it) in out[0..<8], with `before` the face tally's counts before the block.
+    private func reportCompletions(_ cast: UnsafePointer<CastLanes>, _ out: UnsafeMutablePointer<ViewRecord>, _ before: UInt64,
+                                   _ faces: inout FaceTally) {
+        let goal = options.goal, countedBits = cast.pointee.counted
+        for f in 0..<6 where !reported[f] {
+            let counted = faceCounts[f] &+ FaceTally.byte(before, f)
+            guard faceCounts[f] &+ FaceTally.byte(faces.counts, f) >= goal else { continue }
+            reported[f] = true
+            faces.retire(f)
+            // The view that brought the count to the goal: the (goal - counted)th of this face's counted lanes.
+            var m = UInt8(truncatingIfNeeded: laneBits(cast.pointee.face .== SIMD8(repeating: Int32(f)))) & countedBits
+            for _ in 1..<Swift.max(goal &- counted, 1) { m &= m &- 1 }
+            out[m.trailingZeroBitCount & 7].completedFace = UInt32(truncatingIfNeeded: f)
         }
     }
 
@@ -122,17 +137,16 @@ extension CoverageTracker {
         let crossed = .!parallelMiss .& (tEnter .<= tExit) .& (none .< faceEnter) .& (none .< faceExit)
         let entering = (zero .<= tEnter) .& (tEnter .<= inf), exiting = (zero .<= tExit) .& (tExit .<= inf)
         let hit = crossed .& (entering .| exiting) .& .!inside
-        let t = tExit.replacing(with: tEnter, where: entering)
-        let face = faceExit.replacing(with: faceEnter, where: entering)
+        let t = tExit.lanesReplacing(with: tEnter, where: entering)
+        let face = faceExit.lanesReplacing(with: faceEnter, where: entering)
         // The cell: the hit point in box coordinates / extent, along (z, y) on left/right, (x, z) on bottom/top, else (x, y).
         let point = Lanes3(p.t.x + t * axis.x, p.t.y + t * axis.y, p.t.z + t * axis.z) - centre
-        let scale = shape.scale
-        let local = Lanes3(dot(point, frame.0) / F(repeating: scale.x), dot(point, frame.1) / F(repeating: scale.y),
-                           dot(point, frame.2) / F(repeating: scale.z))
+        let local = Lanes3(dot(point, frame.0) * F(repeating: inverseScale.x), dot(point, frame.1) * F(repeating: inverseScale.y),
+                           dot(point, frame.2) * F(repeating: inverseScale.z))
         let sides = (face .== I(repeating: 1)) .| (face .== I(repeating: 2))
         let ends = (face .== I(repeating: 3)) .| (face .== I(repeating: 4))
-        let across = local.x.replacing(with: local.z, where: sides)
-        let along = local.y.replacing(with: local.z, where: ends)
+        let across = local.x.lanesReplacing(with: local.z, where: sides)
+        let along = local.y.lanesReplacing(with: local.z, where: ends)
         let n = F(repeating: Float(options.cells))
         @inline(__always) func index(_ c: F, _ count: F) -> I {
             // floor, clamped to 0...count-1 (exact small integers, so clamping the float is clamping the Int).
@@ -143,7 +157,7 @@ extension CoverageTracker {
         // The bin of the direction from the box centre to the camera.
         let length = dot(relative, relative).squareRoot()
         let least = F(repeating: .leastNormalMagnitude)
-        let divisor = length.replacing(with: least, where: length .< least)
+        let divisor = length.lanesReplacing(with: least, where: length .< least)
         let u = Lanes3(relative.x / divisor, relative.y / divisor, relative.z / divisor)
         let one = F(repeating: 1)
         let height = lanesClamp(bins.hemisphere ? u.y : (u.y + one) / F(repeating: 2), one)
@@ -160,8 +174,8 @@ extension CoverageTracker {
         typealias F = SIMD8<Float>
         typealias I = SIMD8<Int32>
         let zero = F.zero, one = F(repeating: 1), sectors = F(repeating: Float(bins.sectors))
-        let turn = fastAtan2(cast.towardCamera.z, cast.towardCamera.x) / F(repeating: 2 * .pi)
-        let azimuth = turn.replacing(with: turn + one, where: turn .< zero)
+        let turn = fastAtan2(cast.towardCamera.z, cast.towardCamera.x) * F(repeating: 1 / (2 * .pi))
+        let azimuth = turn.lanesReplacing(with: turn + one, where: turn .< zero)
         cast.bin &+= integer(lanesClamp((azimuth * sectors).rounded(.towardZero), sectors - 1))
         // Masks as lanes of all ones or zero, combined with bitwise operations (a blend with a constant can compile
         // to a branch per lane).
@@ -216,33 +230,34 @@ private struct Slabs {
     var tEnter = F(repeating: -.infinity), tExit = F(repeating: .infinity), faceEnter = I(repeating: -1), faceExit = I(repeating: -1)
 
     /// The slab between faces at -half (`faces.0`) and +half (`faces.1`) along an axis, with the origin `o` and the
-    /// direction `d` along it.
-    @inline(__always)
+    /// direction `d` along it. Transparent: inlined even into the batch loop, which is past the optimizer's size limit
+    /// for @inline(__always) (there it stayed a call, its state passed through memory).
+    @_transparent
     mutating func cross(o: F, d: F, half: Float, faces: (Int32, Int32)) {
-        let h = F(repeating: half), ao = lanesAbs(o)
+        let h = F(repeating: half), ao = lanesAbs(o), inf = F(repeating: .infinity)
         inside .&= ao .<= h
         let parallel = d .== F.zero
         parallelMiss .|= parallel .& (h .< ao)
         let near = (-h - o) / d, far = (h - o) / d
         let swapped = far .< near
-        let low = I(repeating: faces.0).replacing(with: I(repeating: faces.1), where: swapped)
-        let high = I(repeating: faces.1).replacing(with: I(repeating: faces.0), where: swapped)
+        let low = I(repeating: faces.0).lanesReplacing(with: I(repeating: faces.1), where: swapped)
+        let high = I(repeating: faces.1).lanesReplacing(with: I(repeating: faces.0), where: swapped)
         // A parallel axis is skipped: bounds that never win.
-        let t0 = near.replacing(with: far, where: swapped).replacing(with: -.infinity, where: parallel)
-        let t1 = far.replacing(with: near, where: swapped).replacing(with: .infinity, where: parallel)
+        let t0 = near.lanesReplacing(with: far, where: swapped).lanesReplacing(with: F(repeating: -.infinity), where: parallel)
+        let t1 = far.lanesReplacing(with: near, where: swapped).lanesReplacing(with: inf, where: parallel)
         let enters = tEnter .< t0, exits = t1 .< tExit
-        tEnter = tEnter.replacing(with: t0, where: enters)
-        faceEnter = faceEnter.replacing(with: low, where: enters)
-        tExit = tExit.replacing(with: t1, where: exits)
-        faceExit = faceExit.replacing(with: high, where: exits)
+        tEnter = tEnter.lanesReplacing(with: t0, where: enters)
+        faceEnter = faceEnter.lanesReplacing(with: low, where: enters)
+        tExit = tExit.lanesReplacing(with: t1, where: exits)
+        faceExit = faceExit.lanesReplacing(with: high, where: exits)
     }
 }
 
 /// max(min(x, top), 0) per lane, as Swift.min then Swift.max.
 @inline(__always)
 private func lanesClamp(_ x: SIMD8<Float>, _ top: SIMD8<Float>) -> SIMD8<Float> {
-    let zero = SIMD8<Float>.zero, low = x.replacing(with: top, where: top .< x)
-    return low.replacing(with: zero, where: low .< zero)
+    let zero = SIMD8<Float>.zero, low = x.lanesReplacing(with: top, where: top .< x)
+    return low.lanesReplacing(with: zero, where: low .< zero)
 }
 
 /// A whole number in [0, 2^22) as an Int32 per lane: adding 2^23 + 2^22 puts it in the low mantissa bits.
@@ -250,6 +265,48 @@ private func lanesClamp(_ x: SIMD8<Float>, _ top: SIMD8<Float>) -> SIMD8<Float> 
 private func integer(_ x: SIMD8<Float>) -> SIMD8<Int32> {
     let magic = SIMD8<Float>(repeating: 12_582_912)
     return unsafeBitCast(x + magic, to: SIMD8<Int32>.self) &- unsafeBitCast(magic, to: SIMD8<Int32>.self)
+}
+
+/// The face counts of counted views in lane blocks, as bytes (face f in byte f) added a block at a time, and a test
+/// of whether a face reached the goal with the block, in a few integer operations: the tracker's counts and the
+/// per-face test of `record` took several times longer, with branches that mispredicted.
+private struct FaceTally {
+    /// Views counted on face f since the last `sync`: at most 64 (one chunk of blocks), so bytes do not overflow.
+    private(set) var counts: UInt64 = 0
+    /// How many more views face f needs for the goal (at least 1, at most 127), or 127 once it is reported (more than
+    /// `counts` can reach).
+    private var limits: UInt64 = 0
+
+    init(_ tracker: CoverageTracker) { sync(with: tracker) }
+
+    /// Byte f of a word.
+    @inline(__always)
+    static func byte(_ word: UInt64, _ f: Int) -> Int { Int(truncatingIfNeeded: word >> UInt64(8 &* f)) & 0xff }
+
+    /// Adds a block's counts (`CastLanes.perFace`, each at most 8): whether some face's count reached its limit.
+    /// Bytewise (c | 0x80) - limit keeps its top bit exactly when c >= limit (both below 128, so no borrow crosses).
+    @inline(__always)
+    mutating func add(_ perFace: UInt64) -> Bool {
+        counts &+= perFace
+        let top: UInt64 = 0x8080_8080_8080_8080
+        return ((counts | top) &- limits) & top != 0
+    }
+
+    /// Face f reported: it reaches no limit again.
+    mutating func retire(_ f: Int) { limits |= 0x7f &<< UInt64(8 &* f) }
+
+    /// Adds the counts to the tracker's, clears them, and sets the limits from the tracker's counts and reports.
+    mutating func sync(with tracker: CoverageTracker) {
+        var limits: UInt64 = 0x7f7f_0000_0000_0000
+        for f in 0..<6 {
+            let count = tracker.faceCounts[f] &+ Self.byte(counts, f)
+            if counts != 0 { tracker.faceCounts[f] = count }
+            let left = tracker.reported[f] ? 0x7f : Swift.min(Swift.max(tracker.options.goal &- count, 1), 0x7f)
+            limits |= UInt64(left) &<< UInt64(8 &* f)
+        }
+        counts = 0
+        self.limits = limits
+    }
 }
 
 /// Cell and bin counts of counted views, eight per counter (view j of a block adds to lane j's), so that no count waits

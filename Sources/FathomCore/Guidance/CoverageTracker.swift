@@ -38,6 +38,9 @@ public final class CoverageTracker {
     public let bins: ViewBins
     public let excludesBottom: Bool
     let shape: OrientedBox
+    /// 1 / the box's extents, by which cell coordinates are scaled (products rather than quotients: several times
+    /// cheaper in the batch's lanes).
+    let inverseScale: SIMD3<Float>
     let axes: Matrix3
     let corners: [SIMD3<Float>]
 
@@ -58,6 +61,7 @@ public final class CoverageTracker {
         self.box = box
         self.options = options
         shape = try box.orientedBox()
+        inverseScale = 1 / shape.scale
         axes = shape.rotation.matrix
         corners = shape.corners
         let onFloor = box.floor != nil
@@ -112,7 +116,7 @@ public final class CoverageTracker {
 
     /// The cell of a point on a face: along local (x, y) for front/back, (z, y) for left/right, (x, z) for bottom/top.
     func cell(of point: SIMD3<Float>, on face: Int) -> Int {
-        let local = SIMD3(dot(point - shape.center, axes.c0), dot(point - shape.center, axes.c1), dot(point - shape.center, axes.c2)) / shape.scale
+        let local = SIMD3(dot(point - shape.center, axes.c0), dot(point - shape.center, axes.c1), dot(point - shape.center, axes.c2)) * inverseScale
         let (first, second): (Float, Float) = switch face {
         case 1, 2: (local.z, local.y)
         case 3, 4: (local.x, local.z)

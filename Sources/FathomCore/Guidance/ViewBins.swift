@@ -22,7 +22,8 @@ public struct ViewBins: Equatable, Sendable {
         // and a negative ring would trap when the bin is returned as uint32.
         let height = Swift.min(Swift.max(hemisphere ? d.y : (d.y + 1) / 2, 0), 1)
         let ring = Swift.min(Int(height * Float(rings)), rings - 1)
-        var azimuth = fastAtan2(d.z, d.x) / (2 * .pi)
+        // In turns, by the reciprocal of 2 pi (a product where a quotient costs several times more in the batch's lanes).
+        var azimuth = fastAtan2(d.z, d.x) * (1 / (2 * .pi))
         if azimuth < 0 { azimuth += 1 }
         let sector = Swift.min(Int(azimuth * Float(sectors)), sectors - 1)
         return ring * sectors + sector
