@@ -41,17 +41,19 @@ struct BVHBuilder {
     private(set) var depth = 0
     private let prims: UnsafeMutableBufferPointer<PrimRef>
 
-    init(bounds: [(lo: SIMD3<Float>, hi: SIMD3<Float>)]) {
-        prims = .allocate(capacity: bounds.count)
-        for (i, b) in bounds.enumerated() {
+    /// Builds over `count` primitives, primitive i with the bounds `bounds(i)`.
+    init(count: Int, bounds: (Int) -> (lo: SIMD3<Float>, hi: SIMD3<Float>)) {
+        prims = .allocate(capacity: count)
+        for i in 0..<count {
+            let b = bounds(i)
             prims[i] = PrimRef(lo: SIMD4(b.lo, Float(bitPattern: UInt32(i))), hi: SIMD4(b.hi, 0))
         }
         defer { prims.deallocate() }
-        guard !bounds.isEmpty else { return }
-        nodes.reserveCapacity(bounds.count / 2 + 1)
-        order.reserveCapacity(bounds.count + bounds.count / 16)
-        let root = span(0..<bounds.count)
-        if bounds.count <= BVHBuilder.maxLeafSize {
+        guard count > 0 else { return }
+        nodes.reserveCapacity(count / 2 + 1)
+        order.reserveCapacity(count + count / 16)
+        let root = span(0..<count)
+        if count <= BVHBuilder.maxLeafSize {
             var node = BVHNode.empty
             BVHBuilder.set(&node, slot: 0, span: root, child: leaf(root.range))
             nodes.append(node)

@@ -64,10 +64,6 @@ public final class Mesh: @unchecked Sendable {
             let p = base + Int(i) * stride
             return SIMD3(p[0], p[1], p[2])
         }
-        let bounds = (0..<triangles).map { t -> (lo: SIMD3<Float>, hi: SIMD3<Float>) in
-            let a = vertex(indices[3 * t]), b = vertex(indices[3 * t + 1]), c = vertex(indices[3 * t + 2])
-            return (lanesMin(a, lanesMin(b, c)), lanesMax(a, lanesMax(b, c)))
-        }
         var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
         for i in 0..<vertexCount {
             let p = base + i * stride
@@ -76,7 +72,10 @@ public final class Mesh: @unchecked Sendable {
         }
         boundsMin = vertexCount > 0 ? lo : .zero
         boundsMax = vertexCount > 0 ? hi : .zero
-        let builder = BVHBuilder(bounds: bounds)
+        let builder = BVHBuilder(count: triangles) { t in
+            let a = vertex(indices[3 * t]), b = vertex(indices[3 * t + 1]), c = vertex(indices[3 * t + 2])
+            return (lanesMin(a, lanesMin(b, c)), lanesMax(a, lanesMax(b, c)))
+        }
         nodes = .allocate(capacity: builder.nodes.count)
         _ = nodes.initialize(from: builder.nodes)
         bvhDepth = builder.depth
