@@ -120,8 +120,8 @@ extension CoverageTracker {
         @inline(__always) func splat(_ v: SIMD3<Float>) -> Lanes3 { Lanes3(F(repeating: v.x), F(repeating: v.y), F(repeating: v.z)) }
         let zero = F.zero, inf = F(repeating: .infinity)
         // The optical axis -c2 / |c2|, and the camera and axis in the box frame.
-        let norm = dot(p.c2, p.c2).squareRoot()
-        let axis = Lanes3(-p.c2.x / norm, -p.c2.y / norm, -p.c2.z / norm)
+        let inverseNorm = F(repeating: 1) / dot(p.c2, p.c2).squareRoot()
+        let axis = Lanes3(-p.c2.x * inverseNorm, -p.c2.y * inverseNorm, -p.c2.z * inverseNorm)
         let centre = splat(shape.center)
         let relative = p.t - centre
         let frame = (splat(axes.c0), splat(axes.c1), splat(axes.c2))
@@ -158,7 +158,8 @@ extension CoverageTracker {
         let length = dot(relative, relative).squareRoot()
         let least = F(repeating: .leastNormalMagnitude)
         let divisor = length.lanesReplacing(with: least, where: length .< least)
-        let u = Lanes3(relative.x / divisor, relative.y / divisor, relative.z / divisor)
+        let inverse = F(repeating: 1) / divisor
+        let u = Lanes3(relative.x * inverse, relative.y * inverse, relative.z * inverse)
         let one = F(repeating: 1)
         let height = lanesClamp(bins.hemisphere ? u.y : (u.y + one) / F(repeating: 2), one)
         let rings = F(repeating: Float(bins.rings))
@@ -238,7 +239,8 @@ private struct Slabs {
         inside .&= ao .<= h
         let parallel = d .== F.zero
         parallelMiss .|= parallel .& (h .< ao)
-        let near = (-h - o) / d, far = (h - o) / d
+        let inverse = F(repeating: 1) / d
+        let near = (-h - o) * inverse, far = (h - o) * inverse
         let swapped = far .< near
         let low = I(repeating: faces.0).lanesReplacing(with: I(repeating: faces.1), where: swapped)
         let high = I(repeating: faces.1).lanesReplacing(with: I(repeating: faces.0), where: swapped)

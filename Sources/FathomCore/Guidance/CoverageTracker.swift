@@ -77,11 +77,12 @@ public final class CoverageTracker {
     public func record(camera: Pose, intrinsics: Intrinsics?) -> ViewResult {
         views += 1
         let origin = camera.translation
-        let axis = -camera.rotation.c2 / length(camera.rotation.c2)
+        // Normalized by products with one reciprocal (the batch's lanes wait on divisions).
+        let axis = -camera.rotation.c2 * (1 / length(camera.rotation.c2))
         let crossing = PrimitiveCast.orientedBox(Ray(origin: origin, direction: axis), tmin: 0, tmax: .infinity,
                                                  center: shape.center, axes: axes, half: shape.scale / 2)
         let toCamera = origin - shape.center
-        let bin = bins.bin(of: toCamera / Swift.max(length(toCamera), .leastNormalMagnitude))
+        let bin = bins.bin(of: toCamera * (1 / Swift.max(length(toCamera), .leastNormalMagnitude)))
         guard let hit = crossing.hit, !crossing.originInside else {
             return ViewResult(status: .missed, face: nil, cell: 0, bin: bin, distance: 0, completedFace: nil)
         }

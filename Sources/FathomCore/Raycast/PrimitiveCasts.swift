@@ -67,7 +67,9 @@ public enum PrimitiveCast {
                 if abs(o[axis]) > h[axis] { return BoxCrossing(hit: nil, tEnter: 0, tExit: 0, faceEnter: -1, faceExit: -1, originInside: false) }
                 continue
             }
-            var t0 = (-h[axis] - o[axis]) / d[axis], t1 = (h[axis] - o[axis]) / d[axis]
+            // One division per axis (the coverage batch runs this in lanes, where divisions are what it waits on).
+            let inverse = 1 / d[axis]
+            var t0 = (-h[axis] - o[axis]) * inverse, t1 = (h[axis] - o[axis]) * inverse
             var f0 = low, f1 = high
             if t0 > t1 { swap(&t0, &t1); swap(&f0, &f1) }
             if t0 > tEnter { tEnter = t0; faceEnter = f0 }
