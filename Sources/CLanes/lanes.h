@@ -107,4 +107,10 @@ static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_transp
     return row;
 }
 
+/// Asks for the 64-byte line `offset` bytes from `base` to be brought into the caches: a hint that never faults,
+/// so the address may lie past the end of the buffer (it is computed as an integer, never dereferenced).
+static inline __attribute__((always_inline)) void fathom_lanes_prefetch(const void *base, intptr_t offset) {
+    __builtin_prefetch((const void *)((uintptr_t)base + (uintptr_t)offset), 0, 3);
+}
+
 #endif

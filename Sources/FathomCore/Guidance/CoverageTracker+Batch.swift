@@ -1,3 +1,5 @@
+import CLanes
+
 extension CoverageTracker {
     /// Records `count` views in order, each exactly as `record(camera:intrinsics:)` would (the results and counts agree
     /// bit for bit), writing view i's result to out[i] (`out` may be nil). Poses are read in place: 16 floats each,
@@ -45,6 +47,9 @@ extension CoverageTracker {
                         // cast does not wait for the rigidity test (nothing branches between them): a refused block's
                         // lanes are dropped.
                         for b in 0..<blocks {
+                            // The poses of the block eight ahead (4 KB), line by line: the loads of a block's poses
+                            // were where the lanes waited.
+                            for line in 0..<8 { fathom_lanes_prefetch(poses, 64 &* (first &+ 8 &* b &+ 64) &+ 64 &* line) }
                             let pose = PoseLanes(poses + 16 &* (first &+ 8 &* b))
                             let cast = castBlock(pose)
                             casts[b] = pose.rigidMask(tolerance: tolerance) == 0xff ? cast : CastLanes()

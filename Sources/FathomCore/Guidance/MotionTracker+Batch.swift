@@ -1,3 +1,5 @@
+import CLanes
+
 extension MotionTracker {
     /// Feeds `count` timestamped poses in order, each exactly as `update(timestamp:pose:)` would (the states agree bit
     /// for bit), handing each state to `body` with its index. Poses are read in place: 16 floats each, column-major, one
@@ -81,6 +83,10 @@ extension MotionTracker {
     @inlinable @inline(__always)
     static func rawSteps(_ poses: UnsafePointer<Float>, _ timestamps: UnsafePointer<Int64>, _ base: Int,
                          _ tolerance: Float, _ steps: UnsafeMutablePointer<SIMD8<Float>>) -> UInt8 {
+        // The poses and timestamps of the block eight ahead, asked for now (sequential reads the lanes otherwise
+        // wait on when memory is busy).
+        for line in 0..<8 { fathom_lanes_prefetch(poses, 64 &* (base &+ 64) &+ 64 &* line) }
+        fathom_lanes_prefetch(timestamps, 8 &* (base &+ 64))
         let lanes = PoseLanes(poses + 16 &* base)
         let prior = lanes.shifted(after: poses + 16 &* Swift.max(base &- 1, 0))
         var seconds: SIMD8<Float>
