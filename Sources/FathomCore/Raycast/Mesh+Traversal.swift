@@ -1,3 +1,5 @@
+import CLanes
+
 /// Queries against the BVH: closest hit, any hit, all hits.
 ///
 /// Node tests are 8-wide slab tests with the near and far planes picked once per ray from the direction's
@@ -67,6 +69,15 @@ extension Mesh {
     /// 1 KiB, so Swift allocates it on the machine stack, not the heap.
     @usableFromInline static let stackSize = 7 * BVHBuilder.maxDepth + 1
 
+    /// Asks for the node of `code` (if it is one, not a leaf) to be brought into the caches: the farther of two
+    /// children met, pushed while the nearer is entered, is then at hand when popped (camera rays 2-3% faster;
+    /// the same for a leaf's blocks made no difference).
+    @inline(__always)
+    func prefetch(_ code: Int32) {
+        guard code >= 0 else { return }
+        for line in 0..<4 { fathom_lanes_prefetch(nodes.baseAddress.unsafelyUnwrapped, Int(code) &<< 5 &+ 64 &* line) }
+    }
+
     /// The closest hit within [tmin, tmax], or nil. The ray must be valid (finite, non-zero direction).
     public func intersect(_ ray: Ray, tmin: Float, tmax: Float) -> Hit? {
         guard nodes.count > 0 else { return nil }
@@ -84,7 +95,11 @@ extension Mesh {
                     let (near, met) = nodeRay.test(node, tmin: tmin, tmax: best)
                     let lanes = laneBits(met)
                     if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
-                    if let nearer = stack.enterNearerOfTwo(childrenOf: node, near: near, lanes: lanes) { code = nearer; continue }
+                    if let nearer = stack.enterNearerOfTwo(childrenOf: node, near: near, lanes: lanes) {
+                        prefetch(stack.codes[stack.top &- 1])
+                        code = nearer
+                        continue
+                    }
                     stack.push(childrenOf: node, near: near, lanes: lanes)
                 } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best) {
                     best = t; bestLeaf = k; bestU = u; bestV = v
