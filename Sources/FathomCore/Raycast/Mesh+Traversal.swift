@@ -78,6 +78,21 @@ extension Mesh {
         for line in 0..<4 { fathom_lanes_prefetch(nodes.baseAddress.unsafelyUnwrapped, Int(code) &<< 5 &+ 64 &* line) }
     }
 
+    /// A traversal's step at an inner node: the child to visit next at once (the only one met, or the nearer of
+    /// two, the farther pushed), or nil after pushing all met (none, or three and more) nearest on top.
+    @inline(__always)
+    func step(_ node: UnsafePointer<BVHNode>, _ ray: NodeRay, tmin: Float, tmax: Float, _ stack: inout TraversalStack) -> Int32? {
+        let (near, met) = ray.test(node, tmin: tmin, tmax: tmax)
+        let lanes = laneBits(met)
+        if let only = Mesh.onlyLane(lanes) { return node.pointee.child[only] }
+        if let nearer = stack.enterNearerOfTwo(childrenOf: node, near: near, lanes: lanes) {
+            prefetch(stack.codes[stack.top &- 1])
+            return nearer
+        }
+        stack.push(childrenOf: node, near: near, lanes: lanes)
+        return nil
+    }
+
     /// The closest hit within [tmin, tmax], or nil. The ray must be valid (finite, non-zero direction).
     public func intersect(_ ray: Ray, tmin: Float, tmax: Float) -> Hit? {
         guard nodes.count > 0 else { return nil }
@@ -91,16 +106,7 @@ extension Mesh {
             var code: Int32 = 0
             while true {
                 if code >= 0 {
-                    let node = BVHNode.node(code, from: nodes)
-                    let (near, met) = nodeRay.test(node, tmin: tmin, tmax: best)
-                    let lanes = laneBits(met)
-                    if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
-                    if let nearer = stack.enterNearerOfTwo(childrenOf: node, near: near, lanes: lanes) {
-                        prefetch(stack.codes[stack.top &- 1])
-                        code = nearer
-                        continue
-                    }
-                    stack.push(childrenOf: node, near: near, lanes: lanes)
+                    if let next = step(BVHNode.node(code, from: nodes), nodeRay, tmin: tmin, tmax: best, &stack) { code = next; continue }
                 } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best) {
                     best = t; bestLeaf = k; bestU = u; bestV = v
                 }
@@ -125,11 +131,7 @@ extension Mesh {
             var code: Int32 = 0
             while true {
                 if code >= 0 {
-                    let node = BVHNode.node(code, from: nodes)
-                    let (near, met) = nodeRay.test(node, tmin: tmin, tmax: tmax)
-                    let lanes = laneBits(met)
-                    if let only = Mesh.onlyLane(lanes) { code = node.pointee.child[only]; continue }
-                    stack.push(childrenOf: node, near: near, lanes: lanes)
+                    if let next = step(BVHNode.node(code, from: nodes), nodeRay, tmin: tmin, tmax: tmax, &stack) { code = next; continue }
                 } else if visit(BVHNode.leafRange(code)) {
                     return true
                 }
