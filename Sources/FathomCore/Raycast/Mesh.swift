@@ -79,38 +79,35 @@ public final class Mesh: @unchecked Sendable {
         nodes = .allocate(capacity: builder.nodes.count)
         _ = nodes.initialize(from: builder.nodes)
         bvhDepth = builder.depth
-        // Per leaf position its triangle's vertex indices, a padding position repeating the one before it.
-        // Per leaf position its triangle: vertices into a copied mesh's blocks, or vertex indices for a borrowed
-        // one; each triangle's vertices read once (in leaf order, so scattered in the caller's buffer). A
-        // padding position repeats the one before it, in the same block (a leaf starts a block).
+        // Per leaf position its triangle: vertices into a copied mesh's blocks (each block assembled, then stored
+        // once), or vertex indices for a borrowed one; each triangle's vertices read once (in leaf order, so
+        // scattered in the caller's buffer). A padding position repeats the one before it (a leaf starts a block).
         let positions = builder.order.count
         leafTriangle = .allocate(capacity: positions)
         let copies = borrow ? nil : UnsafeMutableBufferPointer<TriangleLanes>.allocate(capacity: positions / 4)
         leafIndices = borrow ? .allocate(capacity: 3 * positions) : UnsafeMutableBufferPointer(start: nil, count: 0)
+        let zero = SIMD4<Float>.zero
+        var block = TriangleLanes(ax: zero, ay: zero, az: zero, bx: zero, by: zero, bz: zero, cx: zero, cy: zero, cz: zero)
+        var corners = (UInt32(0), UInt32(0), UInt32(0)), triangle = (SIMD3<Float>.zero, SIMD3<Float>.zero, SIMD3<Float>.zero)
         for (k, t) in builder.order.enumerated() {
-            guard t >= 0 else {
-                leafTriangle[k] = Mesh.padding
-                if let copies {
-                    let (a, b, c) = copies[k >> 2].triangle(lane: (k &- 1) & 3)
-                    copies[k >> 2].set(lane: k & 3, a, b, c)
-                } else {
-                    for j in 0..<3 { leafIndices[3 * k + j] = leafIndices[3 * k - 3 + j] }
-                }
-                continue
-            }
-            leafTriangle[k] = UInt32(t)
-            let i0 = indices[3 * t], i1 = indices[3 * t + 1], i2 = indices[3 * t + 2]
-            let a = vertex(i0), b = vertex(i1), c = vertex(i2)
-            // A zero-area triangle is never hit: store it as its first vertex three times, which the
-            // watertight test always rejects (all edge functions 0). Rounding in the shear could otherwise
-            // let a ray through an exactly collinear triangle.
-            let degenerate = isZeroArea(a, b, c)
-            if let copies {
-                copies[k >> 2].set(lane: k & 3, a, degenerate ? a : b, degenerate ? a : c)
+            if t >= 0 {
+                leafTriangle[k] = UInt32(t)
+                let i0 = indices[3 * t], i1 = indices[3 * t + 1], i2 = indices[3 * t + 2]
+                let a = vertex(i0), b = vertex(i1), c = vertex(i2)
+                // A zero-area triangle is never hit: store it as its first vertex three times, which the
+                // watertight test always rejects (all edge functions 0). Rounding in the shear could otherwise
+                // let a ray through an exactly collinear triangle.
+                let degenerate = isZeroArea(a, b, c)
+                corners = (i0, degenerate ? i0 : i1, degenerate ? i0 : i2)
+                triangle = (a, degenerate ? a : b, degenerate ? a : c)
             } else {
-                leafIndices[3 * k] = i0
-                leafIndices[3 * k + 1] = degenerate ? i0 : i1
-                leafIndices[3 * k + 2] = degenerate ? i0 : i2
+                leafTriangle[k] = Mesh.padding
+            }
+            if let copies {
+                block.set(lane: k & 3, triangle.0, triangle.1, triangle.2)
+                if k & 3 == 3 { (copies.baseAddress.unsafelyUnwrapped + (k >> 2)).initialize(to: block) }
+            } else {
+                leafIndices[3 * k] = corners.0; leafIndices[3 * k + 1] = corners.1; leafIndices[3 * k + 2] = corners.2
             }
         }
         blocks = copies
