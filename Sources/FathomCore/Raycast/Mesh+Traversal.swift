@@ -75,7 +75,8 @@ extension Mesh {
     @inline(__always)
     func prefetch(_ code: Int32) {
         guard code >= 0 else { return }
-        for line in 0..<4 { fathom_lanes_prefetch(nodes.baseAddress.unsafelyUnwrapped, Int(code) &<< 5 &+ 64 &* line) }
+        let node = BVHNode.node(code, from: nodes.baseAddress.unsafelyUnwrapped)
+        for line in 0..<4 { fathom_lanes_prefetch(node, 64 &* line) }
     }
 
     /// A traversal's step at an inner node: the child to visit next at once (the only one met, or the nearer of
