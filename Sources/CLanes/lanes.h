@@ -23,8 +23,13 @@ static inline __attribute__((always_inline)) uint32_t fathom_lanes_sign_bits(fat
     return bits;
 }
 
-/// The same for four lanes (bits 0-3).
+/// The same for four lanes (bits 0-3). With SSE, v first passes an empty asm statement: when LLVM can see that the
+/// lanes are compare results (all ones or zeros) it packs them to bytes for a vpmovmskb (four instructions), not one
+/// vmovmskps.
 static inline __attribute__((always_inline)) uint32_t fathom_lanes_sign_bits4(fathom_lanes_i4 v) {
+#if defined(__SSE2__)
+    __asm__("" : "+x"(v));
+#endif
     fathom_lanes_b4 negative = __builtin_convertvector(v < 0, fathom_lanes_b4);
     uint8_t bits;
     __builtin_memcpy(&bits, &negative, 1);
@@ -42,6 +47,75 @@ static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_select
 static inline __attribute__((always_inline)) fathom_lanes_i8 fathom_lanes_select_int(fathom_lanes_i8 mask, fathom_lanes_i8 b,
                                                                                     fathom_lanes_i8 a) {
     return (b & mask) | (a & ~mask);
+}
+
+/// The same for four float lanes.
+static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_select4(fathom_lanes_i4 mask, fathom_lanes_f4 b,
+                                                                                 fathom_lanes_f4 a) {
+    return (fathom_lanes_f4)(((fathom_lanes_i4)b & mask) | ((fathom_lanes_i4)a & ~mask));
+}
+
+/// The watertight triangle test's decision on four lanes, as lanes of all ones (hit) or zeros: the edge functions
+/// e0, e1, e2 not of mixed signs, their sum det not 0, and lo <= t <= hi. Comparisons only; written here because
+/// Swift's mask operations on four lanes compiled partly to scalar compares and inserts.
+static inline __attribute__((always_inline)) fathom_lanes_i4 fathom_lanes_triangle_hits4(fathom_lanes_f4 e0, fathom_lanes_f4 e1,
+                                                                                        fathom_lanes_f4 e2, fathom_lanes_f4 det,
+                                                                                        fathom_lanes_f4 t, float lo, float hi) {
+    fathom_lanes_i4 negative = (e0 < 0) | (e1 < 0) | (e2 < 0);
+    fathom_lanes_i4 positive = (e0 > 0) | (e1 > 0) | (e2 > 0);
+    return ~(negative & positive) & (det != 0) & (t >= lo) & (t <= hi);
+}
+
+/// a b - c d per lane, computed in double (where the products of floats are exact) and rounded once to float: an
+/// edge function of the watertight test recomputed without the float rounding of its products.
+static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_difference_of_products4(fathom_lanes_f4 a, fathom_lanes_f4 b,
+                                                                                                fathom_lanes_f4 c, fathom_lanes_f4 d) {
+    typedef double fathom_lanes_d4 __attribute__((ext_vector_type(4)));
+    fathom_lanes_d4 ab = __builtin_convertvector(a, fathom_lanes_d4) * __builtin_convertvector(b, fathom_lanes_d4);
+    fathom_lanes_d4 cd = __builtin_convertvector(c, fathom_lanes_d4) * __builtin_convertvector(d, fathom_lanes_d4);
+    return __builtin_convertvector(ab - cd, fathom_lanes_f4);
+}
+
+/// Row `row` (0, 1, 2: x', y', z') of the watertight triangle test's shear for a ray direction d (finite, not zero;
+/// lane 3 ignored), as in `ShearedRay`: kz is the axis of the largest |d| (the first of equal ones), kx and ky the
+/// next two in cyclic order, swapped when d[kz] < 0; row x' has 1 on kx and -d[kx] / d[kz] on kz, row y' 1 on ky and
+/// -d[ky] / d[kz] on kz, row z' 1 / d[kz] on kz; 0 elsewhere. The axes are picked with lane masks, not branches (for
+/// incoherent rays a branch on the axis mispredicts), and the three quotients are one division. The rows of one
+/// direction share all their work once inlined.
+static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_shear_row(fathom_lanes_f4 d, int row) {
+    const fathom_lanes_i4 zero = 0, xyz = {-1, -1, -1, 0};
+    fathom_lanes_i4 bits = (fathom_lanes_i4)d & xyz;
+    // |d| as integers, which order as the floats do; m: the largest of x, y, z in each of those lanes.
+    fathom_lanes_i4 magnitude = bits & 0x7fffffff;
+    fathom_lanes_i4 m = magnitude > magnitude.yzxw ? magnitude : magnitude.yzxw;
+    m = m > magnitude.zxyw ? m : magnitude.zxyw;
+    fathom_lanes_i4 largest = (magnitude == m) & xyz;
+    // Lane masks of kz (the first of the largest), of the axes after it in cyclic order, and of kx and ky.
+    fathom_lanes_i4 z = largest & ~__builtin_shufflevector(largest, zero, 4, 0, 1, 2)
+                        & ~__builtin_shufflevector(largest, zero, 4, 4, 0, 1);
+    fathom_lanes_i4 next = z.zxyw, last = z.yzxw;
+    fathom_lanes_i4 dz = bits & z;
+    dz = (dz | dz.yzxw) | (dz | dz.yzxw).zxyw;
+    fathom_lanes_i4 flip = dz < 0;
+    fathom_lanes_i4 x = (flip & last) | (~flip & next), y = (flip & next) | (~flip & last);
+    fathom_lanes_i4 dx = bits & x, dy = bits & y;
+    dx = (dx | dx.yzxw) | (dx | dx.yzxw).zxyw;
+    dy = (dy | dy.yzxw) | (dy | dy.yzxw).zxyw;
+    fathom_lanes_f4 numerator = {((fathom_lanes_f4)dx).x, ((fathom_lanes_f4)dy).x, 1, 1};
+    fathom_lanes_f4 s = numerator / ((fathom_lanes_f4)dz).xxxx;
+    fathom_lanes_i4 one = (fathom_lanes_i4)(fathom_lanes_f4)1;
+    if (row == 0) return (fathom_lanes_f4)((one & x) | ((fathom_lanes_i4)(-s.xxxx) & z));
+    if (row == 1) return (fathom_lanes_f4)((one & y) | ((fathom_lanes_i4)(-s.yyyy) & z));
+    return (fathom_lanes_f4)((fathom_lanes_i4)s.zzzz & z);
+}
+
+/// 1 / d per lane, where a |d| below the smallest normal float (2^-126; zero and subnormals) counts as 2^-126 with
+/// d's sign: finite reciprocals, so slab distances are never 0 * inf = NaN. One division for the lanes.
+static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_safe_reciprocal4(fathom_lanes_f4 d) {
+    fathom_lanes_i4 bits = (fathom_lanes_i4)d;
+    fathom_lanes_i4 tiny = (bits & 0x7fffffff) < 0x00800000;
+    fathom_lanes_i4 safe = (tiny & ((bits & (int32_t)0x80000000) | 0x00800000)) | (~tiny & bits);
+    return 1.0f / (fathom_lanes_f4)safe;
 }
 
 /// Eight records of six 32-bit words (24 bytes) to out: record j is lane j of a, b, c, d, e, f. Pairs of words are

@@ -24,14 +24,9 @@ extension Mesh {
 
         @inline(__always)
         init(_ ray: Ray) {
-            func safeInverse(_ d: Float) -> Float {
-                let tiny = Float.leastNormalMagnitude
-                return 1 / (abs(d) < tiny ? (d.sign == .minus ? -tiny : tiny) : d)
-            }
             ox = SIMD8(repeating: ray.origin.x); oy = SIMD8(repeating: ray.origin.y); oz = SIMD8(repeating: ray.origin.z)
-            ix = SIMD8(repeating: safeInverse(ray.direction.x))
-            iy = SIMD8(repeating: safeInverse(ray.direction.y))
-            iz = SIMD8(repeating: safeInverse(ray.direction.z))
+            let inverse = fathom_lanes_safe_reciprocal4(SIMD4(ray.direction, 1))
+            ix = SIMD8(repeating: inverse.x); iy = SIMD8(repeating: inverse.y); iz = SIMD8(repeating: inverse.z)
             fx = ix * Mesh.farWidening; fy = iy * Mesh.farWidening; fz = iz * Mesh.farWidening
             let negX = ray.direction.x.sign == .minus, negY = ray.direction.y.sign == .minus, negZ = ray.direction.z.sign == .minus
             nearX = negX ? BVHNode.maxXOffset : BVHNode.minXOffset; farX = negX ? BVHNode.minXOffset : BVHNode.maxXOffset

@@ -1,3 +1,5 @@
+import CLanes
+
 /// The watertight ray-triangle test of Woop, Benthin and Wald (JCGT 2013).
 ///
 /// The ray is turned into a shear frame where it runs along +z from the origin; each triangle edge then
@@ -15,26 +17,18 @@ public struct ShearedRay: Sendable {
 
     /// Precomputes the shear for a ray with a non-zero direction. kz is the axis of the largest |component|
     /// (the first of equal ones), kx and ky the next two in cyclic order, swapped when d[kz] < 0 to keep the
-    /// winding. Chosen with selects, not branches: for incoherent rays a branch on the axis mispredicts.
+    /// winding. Chosen with lane masks, not branches (`fathom_lanes_shear_row`): for incoherent rays a branch
+    /// on the axis mispredicts.
     @inlinable @inline(__always)
     public init(_ ray: Ray) {
-        let d = ray.direction
-        let a = componentAbs(d)
-        let isX = a.x >= a.y && a.x >= a.z, isY = !isX && a.y >= a.z, isZ = !isX && !isY
-        let dz = isX ? d.x : (isY ? d.y : d.z)
-        let flip = dz < 0
-        // Whether each axis is kx, ky (the axes after kz in cyclic order: z x y for kz = x y z), and kz.
-        let next = (isZ, isX, isY), last = (isY, isZ, isX)
-        let ox = flip ? last : next, oy = flip ? next : last, oz = (isX, isY, isZ)
-        @inline(__always) func component(_ m: (Bool, Bool, Bool)) -> Float { m.0 ? d.x : (m.1 ? d.y : d.z) }
-        let sx = component(ox) / dz, sy = component(oy) / dz, sz = 1 / dz
-        // Per axis: 1 on its own axis, the shear on kz, 0 elsewhere.
-        @inline(__always) func row(_ one: (Bool, Bool, Bool), _ onZ: Float) -> SIMD3<Float> {
-            SIMD3(one.0 ? 1 : (oz.0 ? onZ : 0), one.1 ? 1 : (oz.1 ? onZ : 0), one.2 ? 1 : (oz.2 ? onZ : 0))
+        let d = SIMD4(ray.direction, 0)
+        @inline(__always) func row(_ r: Int32) -> SIMD3<Float> {
+            let v = fathom_lanes_shear_row(d, r)
+            return SIMD3(v.x, v.y, v.z)
         }
-        rx = row(ox, -sx)
-        ry = row(oy, -sy)
-        rz = row((false, false, false), sz)
+        rx = row(0)
+        ry = row(1)
+        rz = row(2)
         origin = ray.origin
     }
 

@@ -1,3 +1,5 @@
+import CLanes
+
 /// Four triangles in SIMD lanes (structure of arrays): lane i holds triangle i's vertices v0, v1, v2.
 @frozen @usableFromInline
 struct TriangleLanes {
@@ -48,30 +50,20 @@ extension ShearedRay {
         var e0 = cx * by - cy * bx
         var e1 = ax * cy - ay * cx
         var e2 = bx * ay - by * ax
-        let zero = laneBits((e0 .== 0) .| (e1 .== 0) .| (e2 .== 0))
-        if zero != 0 {
-            ShearedRay.recomputeInDouble(zero, (ax, ay, bx, by, cx, cy), &e0, &e1, &e2)
+        let zero = (e0 .== 0) .| (e1 .== 0) .| (e2 .== 0)
+        if laneBits(zero) != 0 {
+            // In Double (exact products, one rounding), as the scalar test does; only in the lanes with a 0.
+            let mask = unsafeBitCast(zero, to: SIMD4<Int32>.self)
+            e0 = fathom_lanes_select4(mask, fathom_lanes_difference_of_products4(cx, by, cy, bx), e0)
+            e1 = fathom_lanes_select4(mask, fathom_lanes_difference_of_products4(ax, cy, ay, cx), e1)
+            e2 = fathom_lanes_select4(mask, fathom_lanes_difference_of_products4(bx, ay, by, ax), e2)
         }
-        let negative = (e0 .< 0) .| (e1 .< 0) .| (e2 .< 0)
-        let positive = (e0 .> 0) .| (e1 .> 0) .| (e2 .> 0)
         let det = e0 + e1 + e2
         let az = shear(rz, pax, pay, paz), bz = shear(rz, pbx, pby, pbz), cz = shear(rz, pcx, pcy, pcz)
         let scaledT = e0 * az + e1 * bz + e2 * cz
         let inverse = 1 / det
         let t = scaledT * inverse
-        let inRange = (t .>= SIMD4(repeating: tmin)) .& (t .<= SIMD4(repeating: tmax))
-        return (t, e1 * inverse, e2 * inverse, .!(negative .& positive) .& (det .!= 0) .& inRange)
-    }
-
-    /// Recomputes in Double the edge functions of the lanes in `lanes` (bit i: lane i), where one of them was
-    /// exactly 0. Rare, so kept out of line: the hot test stays small enough to inline into the traversal.
-    @usableFromInline @inline(never)
-    static func recomputeInDouble(_ lanes: Int, _ p: (ax: SIMD4<Float>, ay: SIMD4<Float>, bx: SIMD4<Float>, by: SIMD4<Float>, cx: SIMD4<Float>, cy: SIMD4<Float>),
-                                  _ e0: inout SIMD4<Float>, _ e1: inout SIMD4<Float>, _ e2: inout SIMD4<Float>) {
-        for i in 0..<4 where lanes & (1 << i) != 0 {
-            e0[i] = Float(Double(p.cx[i]) * Double(p.by[i]) - Double(p.cy[i]) * Double(p.bx[i]))
-            e1[i] = Float(Double(p.ax[i]) * Double(p.cy[i]) - Double(p.ay[i]) * Double(p.cx[i]))
-            e2[i] = Float(Double(p.bx[i]) * Double(p.ay[i]) - Double(p.by[i]) * Double(p.ax[i]))
-        }
+        let hit = fathom_lanes_triangle_hits4(e0, e1, e2, det, t, tmin, tmax)
+        return (t, e1 * inverse, e2 * inverse, unsafeBitCast(hit, to: SIMDMask<SIMD4<Int32>>.self))
     }
 }
