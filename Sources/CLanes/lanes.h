@@ -1,6 +1,7 @@
 // Lane operations that Swift's SIMD types do not compile well, written with clang's portable vector
-// extensions (no intrinsics: the same code builds for any x86-64 level and for arm64). Swift imports the
-// 8-lane vector types below as SIMD8<Int32> and SIMD8<Float>; the functions are inlined into their callers.
+// extensions, so the same code builds for any x86-64 level and for arm64; the one x86 builtin (min and max) and
+// the empty asm statements sit behind #if with portable fallbacks. Swift imports the vector types below as
+// SIMD8/SIMD4<Int32> and SIMD8/SIMD4<Float>; the functions are inlined into their callers.
 #ifndef FATHOM_LANES_H
 #define FATHOM_LANES_H
 
@@ -116,6 +117,24 @@ static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_safe_r
     fathom_lanes_i4 tiny = (bits & 0x7fffffff) < 0x00800000;
     fathom_lanes_i4 safe = (tiny & ((bits & (int32_t)0x80000000) | 0x00800000)) | (~tiny & bits);
     return 1.0f / (fathom_lanes_f4)safe;
+}
+
+/// a > b ? a : b per lane (b where either is NaN), and a < b ? a : b: one vmaxps / vminps. Swift's and clang's own
+/// selects compile to a compare and a blend when an operand is a broadcast value.
+static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_max(fathom_lanes_f8 a, fathom_lanes_f8 b) {
+#if defined(__AVX__)
+    return __builtin_ia32_maxps256(a, b);
+#else
+    return a > b ? a : b;
+#endif
+}
+
+static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_min(fathom_lanes_f8 a, fathom_lanes_f8 b) {
+#if defined(__AVX__)
+    return __builtin_ia32_minps256(a, b);
+#else
+    return a < b ? a : b;
+#endif
 }
 
 /// Eight records of six 32-bit words (24 bytes) to out: record j is lane j of a, b, c, d, e, f. Pairs of words are

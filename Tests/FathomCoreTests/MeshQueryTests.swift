@@ -809,10 +809,11 @@ struct MeshQueryTests {
     @Test("sizes: bvhWidth 8, bytes of nodes, leaf positions and copied vertices or borrowed indices, node count")
     func sizes() throws {
         #expect(Mesh.bvhWidth == 8)
-        // The traversal reads bound planes at these byte offsets.
+        // The traversal reads bound planes and child codes at these byte offsets.
         #expect(MemoryLayout<BVHNode>.size == 224 && MemoryLayout<BVHNode>.stride == 7 * 32, "child codes count 32-byte units")
-        #expect([BVHNode.minXOffset, BVHNode.minYOffset, BVHNode.minZOffset, BVHNode.maxXOffset, BVHNode.maxYOffset, BVHNode.maxZOffset]
-                == [\BVHNode.minX, \.minY, \.minZ, \.maxX, \.maxY, \.maxZ].map { MemoryLayout<BVHNode>.offset(of: $0) })
+        #expect([BVHNode.minXOffset, BVHNode.minYOffset, BVHNode.minZOffset, BVHNode.maxXOffset, BVHNode.maxYOffset, BVHNode.maxZOffset,
+                 BVHNode.childOffset]
+                == [\BVHNode.minX, \.minY, \.minZ, \.maxX, \.maxY, \.maxZ, \.child].map { MemoryLayout<BVHNode>.offset(of: $0) })
         var rng = SplitMix64(seed: 3500)
         for n in [1, 5, 100, 4000] {
             let soup = randomSoup(&rng, count: n)

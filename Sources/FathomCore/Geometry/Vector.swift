@@ -57,7 +57,7 @@ public func lanesMax(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
 
 /// a < b ? a : b per lane (b when either is NaN): the form that compiles to one minps.
 @inlinable @inline(__always)
-public func lanesMin(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .< b) }
+public func lanesMin(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { fathom_lanes_min(a, b) }
 
 /// |x| per lane (the sign bit cleared, as scalar abs).
 @inlinable @inline(__always)
@@ -100,7 +100,7 @@ public func signBits(_ v: SIMD8<UInt32>) -> Int {
 
 /// a > b ? a : b per lane (b when either is NaN): the form that compiles to one maxps.
 @inlinable @inline(__always)
-public func lanesMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { b.replacing(with: a, where: a .> b) }
+public func lanesMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { fathom_lanes_max(a, b) }
 
 @inlinable @inline(__always)
 public func lanesMin(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {

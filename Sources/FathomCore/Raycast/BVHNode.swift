@@ -28,6 +28,14 @@ public struct BVHNode: Sendable {
     public static var maxXOffset: Int { 96 }
     public static var maxYOffset: Int { 128 }
     public static var maxZOffset: Int { 160 }
+    public static var childOffset: Int { 192 }
+
+    /// The code of child `lane` (0..<8) of `node`, loaded on its own: reading `node.pointee.child[lane]` copied all
+    /// eight to the stack first.
+    @inlinable @inline(__always)
+    static func child(_ lane: Int, of node: UnsafePointer<BVHNode>) -> Int32 {
+        UnsafeRawPointer(node).load(fromByteOffset: childOffset &+ 4 &* lane, as: Int32.self)
+    }
 
     /// The code of the node at `index` (a node is 7 x 32 bytes; for 2^28 triangles, at most as many
     /// nodes, the code stays below 2^31).

@@ -80,7 +80,7 @@ extension Mesh {
     func step(_ node: UnsafePointer<BVHNode>, _ ray: NodeRay, tmin: Float, tmax: Float, _ stack: inout TraversalStack) -> Int32? {
         let (near, met) = ray.test(node, tmin: tmin, tmax: tmax)
         let lanes = laneBits(met)
-        if let only = Mesh.onlyLane(lanes) { return node.pointee.child[only] }
+        if let only = Mesh.onlyLane(lanes) { return BVHNode.child(only, of: node) }
         if let nearer = stack.enterNearerOfTwo(childrenOf: node, near: near, lanes: lanes) {
             prefetch(stack.codes[stack.top &- 1])
             return nearer

@@ -45,7 +45,7 @@ struct TraversalStack {
         guard rest != 0 && rest & (rest &- 1) == 0 else { return nil }
         let first = lanes.trailingZeroBitCount, second = rest.trailingZeroBitCount
         let firstEntry = near[first], secondEntry = near[second]
-        let firstCode = node.pointee.child[first], secondCode = node.pointee.child[second]
+        let firstCode = BVHNode.child(first, of: node), secondCode = BVHNode.child(second, of: node)
         let secondNearer = secondEntry <= firstEntry
         codes[top] = secondNearer ? firstCode : secondCode
         entries[top] = secondNearer ? firstEntry : secondEntry
@@ -63,7 +63,7 @@ struct TraversalStack {
         while bits != 0 {
             let lane = bits.trailingZeroBitCount
             bits &= bits &- 1
-            let entry = near[lane], code = node.pointee.child[lane]
+            let entry = near[lane], code = BVHNode.child(lane, of: node)
             var k = top
             while k > bottom && entries[k &- 1] < entry {
                 codes[k] = codes[k &- 1]; entries[k] = entries[k &- 1]
