@@ -381,19 +381,23 @@ struct MeshQueryTests {
         }
     }
 
-    @Test("radix sort: by the high key bits only, stable, for every key width")
+    @Test("radix sort: by the high key bits only, stable, for every key width and thread count")
     func radixSort() {
         var rng = SplitMix64(seed: 77)
-        for (count, keyBits) in [(0, 30), (1, 30), (5000, 30), (5000, 11), (5000, 1), (3000, 64), (3000, 31)] {
+        // 200_003 values make 3 parts of 2^16 or more (the last one shorter) on 3 threads; with 7 key bits they
+        // share 128 keys, so stability is tested across parts.
+        for (count, keyBits) in [(0, 30), (1, 30), (5000, 30), (5000, 11), (5000, 1), (3000, 64), (3000, 31), (200_003, 31), (200_003, 7)] {
             let values = (0..<count).map { _ in rng.next() }
-            var sorted = values
-            let scratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count + 3)
-            defer { scratch.deallocate() }
-            sorted.withUnsafeMutableBufferPointer { RadixSort.sort($0, keyBits: keyBits, scratch: scratch) }
             // Swift's sort is not stable: sort (key, position) pairs instead.
             let key = { (v: UInt64) in keyBits == 64 ? v : v >> UInt64(64 - keyBits) }
             let expected = values.enumerated().sorted { (key($0.element), $0.offset) < (key($1.element), $1.offset) }.map(\.element)
-            #expect(sorted == expected, "\(count) values by \(keyBits) bits")
+            for threads in [1, 2, 3, 0] {
+                var sorted = values
+                let scratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count + 3)
+                defer { scratch.deallocate() }
+                sorted.withUnsafeMutableBufferPointer { RadixSort.sort($0, keyBits: keyBits, scratch: scratch, threads: threads) }
+                #expect(sorted == expected, "\(count) values by \(keyBits) bits on \(threads) threads")
+            }
         }
     }
 

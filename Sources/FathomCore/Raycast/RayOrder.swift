@@ -61,7 +61,7 @@ extension Mesh {
             }
         }
         let scratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
-        RadixSort.sort(values, keyBits: 31, scratch: scratch)
+        RadixSort.sort(values, keyBits: 31, scratch: scratch, threads: threads)
         scratch.deallocate()
         // The rays in tracing order, gathered here where the loads overlap, not one per traced ray.
         nonisolated(unsafe) let sorted = UnsafeMutablePointer<Float>.allocate(capacity: 6 * n)
