@@ -76,16 +76,16 @@ public final class Mesh: @unchecked Sendable {
             let a = vertex(indices[3 * t]), b = vertex(indices[3 * t + 1]), c = vertex(indices[3 * t + 2])
             return (lanesMin(a, lanesMin(b, c)), lanesMax(a, lanesMax(b, c)))
         }
-        nodes = .allocate(capacity: builder.nodes.count)
+        nodes = MeshAllocation.allocate(BVHNode.self, capacity: builder.nodes.count)
         _ = nodes.initialize(from: builder.nodes)
         bvhDepth = builder.depth
         // Per leaf position its triangle: vertices into a copied mesh's blocks (each block assembled, then stored
         // once), or vertex indices for a borrowed one; each triangle's vertices read once (in leaf order, so
         // scattered in the caller's buffer). A padding position repeats the one before it (a leaf starts a block).
         let positions = builder.order.count
-        leafTriangle = .allocate(capacity: positions)
-        let copies = borrow ? nil : UnsafeMutableBufferPointer<TriangleLanes>.allocate(capacity: positions / 4)
-        leafIndices = borrow ? .allocate(capacity: 3 * positions) : UnsafeMutableBufferPointer(start: nil, count: 0)
+        leafTriangle = MeshAllocation.allocate(UInt32.self, capacity: positions)
+        let copies = borrow ? nil : MeshAllocation.allocate(TriangleLanes.self, capacity: positions / 4)
+        leafIndices = borrow ? MeshAllocation.allocate(UInt32.self, capacity: 3 * positions) : UnsafeMutableBufferPointer(start: nil, count: 0)
         let zero = SIMD4<Float>.zero
         var block = TriangleLanes(ax: zero, ay: zero, az: zero, bx: zero, by: zero, bz: zero, cx: zero, cy: zero, cz: zero)
         var corners = (UInt32(0), UInt32(0), UInt32(0)), triangle = (SIMD3<Float>.zero, SIMD3<Float>.zero, SIMD3<Float>.zero)
@@ -118,10 +118,10 @@ public final class Mesh: @unchecked Sendable {
     }
 
     deinit {
-        blocks?.deallocate()
-        leafIndices.deallocate()
-        nodes.deallocate()
-        leafTriangle.deallocate()
+        blocks.map(MeshAllocation.deallocate)
+        MeshAllocation.deallocate(leafIndices)
+        MeshAllocation.deallocate(nodes)
+        MeshAllocation.deallocate(leafTriangle)
     }
 
     /// Where an empty mesh's vertex pointer points (never read).
