@@ -818,6 +818,9 @@ struct MeshQueryTests {
         #expect([BVHNode.minXOffset, BVHNode.minYOffset, BVHNode.minZOffset, BVHNode.maxXOffset, BVHNode.maxYOffset, BVHNode.maxZOffset,
                  BVHNode.childOffset]
                 == [\BVHNode.minX, \.minY, \.minZ, \.maxX, \.maxY, \.maxZ, \.child].map { MemoryLayout<BVHNode>.offset(of: $0) })
+        // The leaf test reads a block's vectors at 16 (3 corner + axis) bytes.
+        #expect([\TriangleLanes.ax, \.ay, \.az, \.bx, \.by, \.bz, \.cx, \.cy, \.cz].map { MemoryLayout<TriangleLanes>.offset(of: $0) }
+                == (0..<9).map { 16 * $0 } && MemoryLayout<TriangleLanes>.stride == 144)
         var rng = SplitMix64(seed: 3500)
         for n in [1, 5, 100, 4000] {
             let soup = randomSoup(&rng, count: n)

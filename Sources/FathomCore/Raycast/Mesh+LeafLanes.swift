@@ -1,11 +1,18 @@
 /// Leaves tested four triangles at a time: a leaf's triangles (up to 8, from a multiple of 4 on) run through
 /// the lane-wise watertight test one block of four at a time.
 extension Mesh {
-    /// The triangles of leaf positions 4 block ..< 4 block + 4 in lanes: a copied mesh's stored block, or a
-    /// borrowed mesh's vertices gathered through their indices.
+    /// The triangles of leaf positions 4 block ..< 4 block + 4 in lanes: a copied mesh's stored block, or a borrowed
+    /// mesh's vertices gathered through their indices into `gathered` (scratch memory of the traversal).
     @inlinable @inline(__always)
-    func leafLanes(block: Int) -> TriangleLanes {
-        if let blocks { return blocks[block] }
+    func leafLanes(block: Int, gathered: UnsafeMutablePointer<TriangleLanes>) -> UnsafePointer<TriangleLanes> {
+        if let blocks { return UnsafePointer(blocks.baseAddress.unsafelyUnwrapped + block) }
+        gathered.pointee = gatheredLanes(block: block)
+        return UnsafePointer(gathered)
+    }
+
+    /// A borrowed mesh's triangles of leaf positions 4 block ..< 4 block + 4, gathered through their indices.
+    @inlinable @inline(__always)
+    func gatheredLanes(block: Int) -> TriangleLanes {
         let indices = leafIndices.baseAddress.unsafelyUnwrapped + 12 &* block, base = vertexBase, stride = vertexStride
         @inline(__always) func corner(_ lane: Int, _ j: Int) -> UnsafePointer<Float> {
             base + Int(indices[3 &* lane &+ j]) &* stride
@@ -24,16 +31,21 @@ extension Mesh {
     /// lowered to each hit. Transparent: the traversal loop is past the optimizer's size limit, where
     /// @inline(__always) left this a call (its arguments in memory, 3-5% slower).
     @_transparent
-    func nearestHit(in leaf: Range<Int>, _ ray: ShearedRay, tmin: Float, tmax: Float) -> (t: Float, u: Float, v: Float, k: Int)? {
+    func nearestHit(in leaf: Range<Int>, _ ray: ShearedRay, tmin: Float, tmax: Float, scratch: LeafScratch) -> (t: Float, u: Float, v: Float, k: Int)? {
         var nearest: (t: Float, u: Float, v: Float, k: Int)?
         var first = leaf.lowerBound
         while first < leaf.upperBound {
-            let (t, u, v, hit) = ray.intersect(leafLanes(block: first >> 2), tmin: tmin, tmax: nearest?.t ?? tmax)
-            if laneBits(hit) != 0 {
-                let candidates = t.replacing(with: .infinity, where: .!hit)
-                let closest = Swift.min(Swift.min(candidates.x, candidates.y), Swift.min(candidates.z, candidates.w))
-                let lane = 63 &- laneBits(hit .& (candidates .== closest)).leadingZeroBitCount
-                nearest = (closest, u[lane], v[lane], Swift.min(first &+ lane, leaf.upperBound &- 1))
+            let block = leafLanes(block: first >> 2, gathered: scratch.gathered)
+            let (t, hits) = ray.intersect(block, tmin: tmin, tmax: nearest?.t ?? tmax, uv: scratch.uv)
+            if hits != 0 {
+                var closest = Float.infinity, lane = 0, bits = hits
+                while bits != 0 {
+                    // The nearest of the lanes hit, the later of equally near ones.
+                    let k = bits.trailingZeroBitCount
+                    bits &= bits &- 1
+                    if t[k] <= closest { closest = t[k]; lane = k }
+                }
+                nearest = (closest, scratch.uv[lane], scratch.uv[4 &+ lane], Swift.min(first &+ lane, leaf.upperBound &- 1))
             }
             first &+= 4
         }
@@ -42,10 +54,11 @@ extension Mesh {
 
     /// True when any of a leaf's triangles is hit within [tmin, tmax].
     @inlinable @inline(__always)
-    func anyHit(in leaf: Range<Int>, _ ray: ShearedRay, tmin: Float, tmax: Float) -> Bool {
+    func anyHit(in leaf: Range<Int>, _ ray: ShearedRay, tmin: Float, tmax: Float, scratch: LeafScratch) -> Bool {
         var first = leaf.lowerBound
         while first < leaf.upperBound {
-            if laneBits(ray.intersect(leafLanes(block: first >> 2), tmin: tmin, tmax: tmax).hit) != 0 { return true }
+            let block = leafLanes(block: first >> 2, gathered: scratch.gathered)
+            if ray.intersect(block, tmin: tmin, tmax: tmax, uv: scratch.uv).hits != 0 { return true }
             first &+= 4
         }
         return false

@@ -103,7 +103,7 @@ extension Mesh {
             while true {
                 if code >= 0 {
                     if let next = step(BVHNode.node(code, from: nodes), nodeRay, tmin: tmin, tmax: best, &stack) { code = next; continue }
-                } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best) {
+                } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best, scratch: stack.leafScratch) {
                     best = t; bestLeaf = k; bestU = u; bestV = v
                 }
                 guard let next = stack.popNearer(than: best) else { break }
@@ -116,9 +116,9 @@ extension Mesh {
     }
 
     /// Visits, in no particular order, every leaf whose box the ray meets within [tmin, tmax]; `visit`
-    /// gets the leaf's triangle positions and returns true to stop. Returns whether a visit stopped it.
+    /// gets the leaf's triangle positions (and the leaf test's scratch) and returns true to stop. Returns whether a visit stopped it.
     @inline(__always)
-    private func forEachLeaf(_ ray: Ray, tmin: Float, tmax: Float, _ visit: (Range<Int>) -> Bool) -> Bool {
+    private func forEachLeaf(_ ray: Ray, tmin: Float, tmax: Float, _ visit: (Range<Int>, LeafScratch) -> Bool) -> Bool {
         guard nodes.count > 0 else { return false }
         let nodeRay = NodeRay(ray)
         let nodes = self.nodes.baseAddress.unsafelyUnwrapped
@@ -128,7 +128,7 @@ extension Mesh {
             while true {
                 if code >= 0 {
                     if let next = step(BVHNode.node(code, from: nodes), nodeRay, tmin: tmin, tmax: tmax, &stack) { code = next; continue }
-                } else if visit(BVHNode.leafRange(code)) {
+                } else if visit(BVHNode.leafRange(code), stack.leafScratch) {
                     return true
                 }
                 guard let next = stack.popNearer(than: .infinity) else { break }
@@ -141,7 +141,7 @@ extension Mesh {
     /// True when any triangle is hit within [tmin, tmax].
     public func occluded(_ ray: Ray, tmin: Float, tmax: Float) -> Bool {
         let sheared = ShearedRay(ray)
-        return forEachLeaf(ray, tmin: tmin, tmax: tmax) { leaf in anyHit(in: leaf, sheared, tmin: tmin, tmax: tmax) }
+        return forEachLeaf(ray, tmin: tmin, tmax: tmax) { leaf, scratch in anyHit(in: leaf, sheared, tmin: tmin, tmax: tmax, scratch: scratch) }
     }
 
     /// Every surface crossing within [tmin, tmax], sorted by t. Triangles sharing the edge or vertex a
@@ -149,7 +149,7 @@ extension Mesh {
     public func intersectAll(_ ray: Ray, tmin: Float, tmax: Float) -> [Hit] {
         let sheared = ShearedRay(ray)
         var found = [(t: Float, leaf: Int, u: Float, v: Float)]()
-        _ = forEachLeaf(ray, tmin: tmin, tmax: tmax) { leaf in
+        _ = forEachLeaf(ray, tmin: tmin, tmax: tmax) { leaf, _ in
             for k in leaf {
                 let (a, b, c) = leafTriangleVertices(k)
                 if let (t, u, v) = sheared.intersect(a, b, c, tmin: tmin, tmax: tmax) { found.append((t, k, u, v)) }

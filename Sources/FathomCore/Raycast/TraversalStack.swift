@@ -4,12 +4,16 @@
 struct TraversalStack {
     let codes: UnsafeMutablePointer<Int32>
     let entries: UnsafeMutablePointer<Float>
+    /// Scratch of the leaf test: room for a borrowed mesh's block of triangles gathered through their indices,
+    /// and for the barycentrics u, v of the four lanes of the block last tested (`ShearedRay.intersect`).
+    let leafScratch: LeafScratch
     var top = 0
 
     @inline(__always)
-    init(codes: UnsafeMutablePointer<Int32>, entries: UnsafeMutablePointer<Float>) {
+    init(codes: UnsafeMutablePointer<Int32>, entries: UnsafeMutablePointer<Float>, leafScratch: LeafScratch) {
         self.codes = codes
         self.entries = entries
+        self.leafScratch = leafScratch
     }
 
     /// Runs `body` with an empty stack of `Mesh.stackSize` entries on the machine stack. The traversal
@@ -20,7 +24,13 @@ struct TraversalStack {
     static func with<Result>(_ body: (TraversalStack) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries in
-                body(TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped))
+                withUnsafeTemporaryAllocation(of: TriangleLanes.self, capacity: 1) { gathered in
+                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 8) { uv in
+                        body(TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped,
+                                            leafScratch: LeafScratch(gathered: gathered.baseAddress.unsafelyUnwrapped,
+                                                                     uv: uv.baseAddress.unsafelyUnwrapped)))
+                    }
+                }
             }
         }
     }
@@ -72,5 +82,20 @@ struct TraversalStack {
             codes[k] = code; entries[k] = entry
             top &+= 1
         }
+    }
+}
+
+/// Scratch memory of the leaf test, on the machine stack with the traversal stack.
+@usableFromInline
+struct LeafScratch {
+    /// A borrowed mesh's block of four triangles, gathered through their indices.
+    @usableFromInline let gathered: UnsafeMutablePointer<TriangleLanes>
+    /// u of the four lanes of the block last tested, then v.
+    @usableFromInline let uv: UnsafeMutablePointer<Float>
+
+    @inlinable @inline(__always)
+    init(gathered: UnsafeMutablePointer<TriangleLanes>, uv: UnsafeMutablePointer<Float>) {
+        self.gathered = gathered
+        self.uv = uv
     }
 }

@@ -9,37 +9,37 @@ import CLanes
 @frozen
 public struct ShearedRay: Sendable {
     public let origin: SIMD3<Float>
-    /// Rows of the shear: (x', y', z') = (dot(rx, p), dot(ry, p), dot(rz, p)) for p relative to the origin,
-    /// i.e. x' = p[kx] - sx p[kz], y' = p[ky] - sy p[kz], z' = sz p[kz]. Written as a matrix so no lane is
-    /// picked at run time; the extra terms are exact (products with 0 and 1), and every vertex is
-    /// transformed the same way whichever triangle it belongs to, which is what watertightness needs.
-    @usableFromInline let rx: SIMD3<Float>, ry: SIMD3<Float>, rz: SIMD3<Float>
+    /// The shear frame's axes (0, 1, 2 for x, y, z): kz is the axis of the largest |direction component| (the
+    /// first of equal ones), kx and ky the next two in cyclic order, swapped when d[kz] < 0 to keep the winding.
+    @usableFromInline let kx: Int, ky: Int, kz: Int
+    /// sx = d[kx] / d[kz], sy = d[ky] / d[kz], sz = 1 / d[kz]: a point p relative to the origin goes to
+    /// (x', y', z') = (p[kx] - sx p[kz], p[ky] - sy p[kz], sz p[kz]). Every vertex is transformed the same way
+    /// whichever triangle it belongs to, which is what watertightness needs.
+    @usableFromInline let sx: Float, sy: Float, sz: Float
+    /// origin[kx], origin[ky], origin[kz].
+    @usableFromInline let ox: Float, oy: Float, oz: Float
 
-    /// Precomputes the shear for a ray with a non-zero direction. kz is the axis of the largest |component|
-    /// (the first of equal ones), kx and ky the next two in cyclic order, swapped when d[kz] < 0 to keep the
-    /// winding. Chosen with lane masks, not branches (`fathom_lanes_shear_row`): for incoherent rays a branch
-    /// on the axis mispredicts.
+    /// Precomputes the shear for a ray with a non-zero direction. The axes are picked with lane masks, not
+    /// branches (`fathom_lanes_shear_frame`): for incoherent rays a branch on the axis mispredicts.
     @inlinable @inline(__always)
     public init(_ ray: Ray) {
         let d = SIMD4(ray.direction, 0)
-        @inline(__always) func row(_ r: Int32) -> SIMD3<Float> {
-            let v = fathom_lanes_shear_row(d, r)
-            return SIMD3(v.x, v.y, v.z)
-        }
-        rx = row(0)
-        ry = row(1)
-        rz = row(2)
+        let axes = fathom_lanes_shear_axes(d), s = fathom_lanes_shear_factors(d)
+        kx = Int(axes.x); ky = Int(axes.y); kz = Int(axes.z)
+        sx = s.x; sy = s.y; sz = s.z
         origin = ray.origin
+        ox = ray.origin[kx]; oy = ray.origin[ky]; oz = ray.origin[kz]
     }
 
     /// The hit of the triangle (v0, v1, v2) within [tmin, tmax], as (t, u, v) with point =
     /// (1-u-v) v0 + u v1 + v v2, or nil. Both sides count.
     @inlinable @inline(__always)
     public func intersect(_ v0: SIMD3<Float>, _ v1: SIMD3<Float>, _ v2: SIMD3<Float>, tmin: Float, tmax: Float) -> (t: Float, u: Float, v: Float)? {
-        let a = v0 - origin, b = v1 - origin, c = v2 - origin
-        let ax = dot(rx, a), ay = dot(ry, a)
-        let bx = dot(rx, b), by = dot(ry, b)
-        let cx = dot(rx, c), cy = dot(ry, c)
+        @inline(__always) func shear(_ v: SIMD3<Float>) -> (x: Float, y: Float, z: Float) {
+            let pz = v[kz] - oz
+            return ((v[kx] - ox) - sx * pz, (v[ky] - oy) - sy * pz, sz * pz)
+        }
+        let (ax, ay, az) = shear(v0), (bx, by, bz) = shear(v1), (cx, cy, cz) = shear(v2)
         var e0 = cx * by - cy * bx
         var e1 = ax * cy - ay * cx
         var e2 = bx * ay - by * ax
@@ -51,7 +51,7 @@ public struct ShearedRay: Sendable {
         if (e0 < 0 || e1 < 0 || e2 < 0) && (e0 > 0 || e1 > 0 || e2 > 0) { return nil }
         let det = e0 + e1 + e2
         if det == 0 { return nil }
-        let scaledT = e0 * dot(rz, a) + e1 * dot(rz, b) + e2 * dot(rz, c)
+        let scaledT = e0 * az + e1 * bz + e2 * cz
         let inverse = 1 / det
         let t = scaledT * inverse
         guard t >= tmin && t <= tmax else { return nil }
