@@ -115,8 +115,9 @@ extension Mesh {
         return makeHit(ray, leaf: bestLeaf, t: best, u: bestU, v: bestV)
     }
 
-    /// Visits, in no particular order, every leaf whose box the ray meets within [tmin, tmax]; `visit`
-    /// gets the leaf's triangle positions (and the leaf test's scratch) and returns true to stop. Returns whether a visit stopped it.
+    /// Visits, in no particular order, every leaf whose box the ray meets within [tmin, tmax]; `visit` gets the
+    /// leaf's triangle positions (and the leaf test's scratch) and returns true to stop. Returns whether a visit
+    /// stopped it.
     @inline(__always)
     private func forEachLeaf(_ ray: Ray, tmin: Float, tmax: Float, _ visit: (Range<Int>, LeafScratch) -> Bool) -> Bool {
         guard nodes.count > 0 else { return false }
