@@ -55,7 +55,7 @@ public func lanesMax(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
     SIMD4(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z), Swift.max(a.w, b.w))
 }
 
-/// a < b ? a : b per lane (b when either is NaN): the form that compiles to one minps.
+/// a < b ? a : b per lane (b when either is NaN): one vminps (`fathom_lanes_min`), also with a broadcast operand.
 @inlinable @inline(__always)
 public func lanesMin(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { fathom_lanes_min(a, b) }
 
@@ -98,7 +98,7 @@ public func signBits(_ v: SIMD8<UInt32>) -> Int {
     Int(fathom_lanes_sign_bits(unsafeBitCast(v, to: SIMD8<Int32>.self)))
 }
 
-/// a > b ? a : b per lane (b when either is NaN): the form that compiles to one maxps.
+/// a > b ? a : b per lane (b when either is NaN): one vmaxps (`fathom_lanes_max`), also with a broadcast operand.
 @inlinable @inline(__always)
 public func lanesMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { fathom_lanes_max(a, b) }
 
