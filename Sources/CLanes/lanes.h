@@ -74,6 +74,23 @@ static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_min(fa
 #endif
 }
 
+/// The same on four lanes: one vmaxps / vminps (Swift.max(x, y) per lane is max4(y, x)).
+static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_max4(fathom_lanes_f4 a, fathom_lanes_f4 b) {
+#if defined(__SSE__)
+    return __builtin_ia32_maxps(a, b);
+#else
+    return a > b ? a : b;
+#endif
+}
+
+static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_min4(fathom_lanes_f4 a, fathom_lanes_f4 b) {
+#if defined(__SSE__)
+    return __builtin_ia32_minps(a, b);
+#else
+    return a < b ? a : b;
+#endif
+}
+
 /// Eight records of six 32-bit words (24 bytes) to out: record j is lane j of a, b, c, d, e, f. Pairs of words are
 /// interleaved, then pairs of pairs, so that each record is a 16-byte and an 8-byte store. Swift's own lane code
 /// built the same vectors a word at a time (inserts and extracts).
