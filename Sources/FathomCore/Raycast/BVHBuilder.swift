@@ -81,7 +81,7 @@ struct BVHBuilder {
     static func leafBlocks(_ n: Int) -> Float { Float((n + 3) >> 2) }
 
     static func area(_ lo: SIMD4<Float>, _ hi: SIMD4<Float>) -> Float {
-        let d = lanesMax(hi - lo, .zero)
+        let d = fathom_lanes_max4(.zero, hi - lo)  // Swift.max(hi - lo, 0) per lane
         return d.x * d.y + d.y * d.z + d.z * d.x
     }
 
