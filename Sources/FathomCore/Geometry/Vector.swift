@@ -86,12 +86,6 @@ extension SIMD8 where Scalar == Int32 {
 @inlinable @inline(__always)
 public func laneBits(_ mask: SIMDMask<SIMD8<Int32>>) -> Int { signBits(unsafeBitCast(mask, to: SIMD8<UInt32>.self)) }
 
-/// The lanes of a mask as bits: bit i set when lane i is.
-@inlinable @inline(__always)
-public func laneBits(_ mask: SIMDMask<SIMD4<Int32>>) -> Int {
-    Int(fathom_lanes_sign_bits4(unsafeBitCast(mask, to: SIMD4<Int32>.self)))
-}
-
 /// Bit i set when lane i's sign bit is set (one vmovmskps with AVX: `CLanes`).
 @inlinable @inline(__always)
 public func signBits(_ v: SIMD8<UInt32>) -> Int {
