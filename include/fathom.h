@@ -1174,6 +1174,107 @@ fathom_status fathom_trajectory_summarize(const int64_t *timestamps, const fatho
 fathom_status fathom_trajectory_select(const fathom_pose *cameras_to_world, size_t count, float min_distance, float min_angle,
                                        uint32_t *out_indices, size_t capacity, size_t *out_count);
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Scans: the iOS scanner app's capture files, written and read                                   */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** An opened scan: `<id>.json` (metadata), `<id>.depth.zlib` and `<id>.confidence.zlib` (raw DEFLATE
+ *  or zlib-wrapped streams of frames, row by row), `<id>.jsonl` (per frame: timestamp in nanoseconds,
+ *  3x3 column-major RGB intrinsics, 4x4 column-major camera-to-world pose in ARKit camera axes).
+ *  Opening reads the camera info and inflates each stream once (bounded memory) to count its whole
+ *  frames, keeping a checkpoint of the inflater every 4 MiB of output, so any frame is then read
+ *  without inflating from the start. Poses rigid within 1e-5 are kept as written; others (ARKit's float32
+ *  drift, up to 0.01) are re-orthonormalized.
+ *  Damage keeps what is whole: a cut stream keeps its whole frames, a corrupt one the frames before
+ *  the damaged block, and streams or metadata that disagree on the frame count give the shorter count;
+ *  each is one of the scan's warnings. A scan may be read from many threads at once (reads take turns). */
+typedef struct fathom_scan fathom_scan;
+
+/** What a scan holds. */
+typedef struct fathom_scan_info {
+    uint64_t frame_count;           /**< frames readable in every stream, >= 1 */
+    uint32_t depth_width, depth_height; /**< the depth grid (the metadata's resolution is [height, width]) */
+    uint32_t depth_format;          /**< fathom_depth_format as stored: FLOAT16 (the app's meters), UINT16 or FLOAT32 */
+    float depth_scale;              /**< meters per stored unit (1, or 0.001 for uint16 millimetres) */
+    uint32_t rgb_width, rgb_height; /**< the RGB image the intrinsics refer to */
+    uint32_t has_confidence;        /**< 1 if the scan has a confidence stream */
+    uint32_t warning_count;         /**< see fathom_scan_warning */
+    double frequency;               /**< frames per second stated by the metadata, 0 if none */
+} fathom_scan_info;
+
+/** Opens the scan at `path`: its folder (holding one scan), its metadata `.json`, or any of its files.
+ *  FATHOM_ERR_IO: a file is missing or unreadable; FATHOM_ERR_PARSE / FATHOM_ERR_FORMAT: the metadata is
+ *  not a scan's, a camera info line is bad (the message names the file, line and key), or a stream is
+ *  empty or holds no whole frame (naming the file and byte). */
+fathom_status fathom_scan_open(const char *path, fathom_scan **out);
+
+/** Closes a scan; NULL is allowed. */
+void fathom_scan_close(fathom_scan *scan);
+
+fathom_status fathom_scan_get_info(const fathom_scan *scan, fathom_scan_info *out);
+
+/** The scan id (the files' common stem) as a NUL-terminated string; *out_length gets its length without
+ *  the NUL; FATHOM_ERR_BUFFER_TOO_SMALL if capacity < length + 1. */
+fathom_status fathom_scan_id(const fathom_scan *scan, char *buffer, size_t capacity, size_t *out_length);
+
+/** Warning `index` (< warning_count), as fathom_scan_id writes text. */
+fathom_status fathom_scan_warning(const fathom_scan *scan, uint32_t index, char *buffer, size_t capacity, size_t *out_length);
+
+/** The frames' timestamps (nanoseconds since the device booted), poses (camera-to-world) and RGB intrinsics;
+ *  capacity is in elements and must be >= frame_count. */
+fathom_status fathom_scan_timestamps(const fathom_scan *scan, int64_t *out, size_t capacity);
+fathom_status fathom_scan_poses(const fathom_scan *scan, fathom_pose *out, size_t capacity);
+fathom_status fathom_scan_intrinsics(const fathom_scan *scan, fathom_intrinsics *out, size_t capacity);
+
+/** Frame `index`'s stored depth (depth_width * depth_height samples of depth_format, row by row) into `out`,
+ *  which holds `capacity` bytes. */
+fathom_status fathom_scan_read_depth(const fathom_scan *scan, uint64_t index, void *out, size_t capacity);
+
+/** Frame `index`'s confidence (one byte per depth sample: 0 low, 1 medium, 2 high); FATHOM_ERR_NO_DATA when
+ *  the scan has none. */
+fathom_status fathom_scan_read_confidence(const fathom_scan *scan, uint64_t index, uint8_t *out, size_t capacity);
+
+/** Reads frame `index` into caller buffers and describes it as a depth frame: its depth in `depth`
+ *  (`depth_capacity` bytes, aligned to the sample size), its confidence in `confidence` (may be NULL: then
+ *  the frame has none), its pose (has_pose = 1), the RGB intrinsics, the stored format and scale;
+ *  min_confidence 0, depth range [0, INFINITY]. The frame borrows the buffers. */
+fathom_status fathom_scan_frame(const fathom_scan *scan, uint64_t index, void *depth, size_t depth_capacity,
+                                uint8_t *confidence, size_t confidence_capacity, fathom_depth_frame *out);
+
+/** A scan being written: the same files as the app, readable by fathom_scan_open. Not thread-safe. */
+typedef struct fathom_scan_writer fathom_scan_writer;
+
+/** Settings of a scan writer; fathom_scan_writer_options_init fills the defaults given here. */
+typedef struct fathom_scan_writer_options {
+    uint32_t depth_width, depth_height;   /**< 1...65535 each, default 256 x 192 (the iPhone's LiDAR) */
+    uint32_t rgb_width, rgb_height;       /**< the image the intrinsics refer to, default 1920 x 1440 */
+    uint32_t depth_format;                /**< fathom_depth_format stored, default FATHOM_DEPTH_FLOAT16 (meters);
+                                               UINT16 is written as millimetres */
+    uint32_t with_confidence;             /**< 1 (default): write a confidence stream; 0: none */
+    uint32_t zlib_wrapped;                /**< 0 (default): raw DEFLATE as the app writes; 1: zlib-wrapped */
+    double frequency;                     /**< frames per second in the metadata, > 0, default 60 */
+} fathom_scan_writer_options;
+
+fathom_status fathom_scan_writer_options_init(fathom_scan_writer_options *options);
+
+/** Starts a scan `scan_id` (a name without '/' or '.') in `directory` (created if missing; files of the same
+ *  names are replaced). `options` may be NULL (defaults). */
+fathom_status fathom_scan_writer_create(const char *directory, const char *scan_id, const fathom_scan_writer_options *options,
+                                        fathom_scan_writer **out);
+
+/** Appends a frame: `depth` holds depth_bytes = width * height stored samples, `confidence` (NULL exactly
+ *  when the writer has no confidence stream) one byte per sample, each 0, 1 or 2. Timestamps (nanoseconds)
+ *  must not decrease; the pose must be rigid. A refused frame writes nothing. */
+fathom_status fathom_scan_writer_append(fathom_scan_writer *writer, int64_t timestamp, const fathom_intrinsics *rgb,
+                                        const fathom_pose *camera_to_world, const void *depth, size_t depth_bytes,
+                                        const uint8_t *confidence, size_t confidence_bytes);
+
+/** Ends the streams and writes the metadata (with the frame counts); no frame may follow. */
+fathom_status fathom_scan_writer_finish(fathom_scan_writer *writer);
+
+/** Frees a writer; NULL is allowed. A writer not finished leaves its streams without metadata. */
+void fathom_scan_writer_destroy(fathom_scan_writer *writer);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

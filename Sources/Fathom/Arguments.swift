@@ -16,6 +16,18 @@ func required<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String) throws -> 
     return pointer
 }
 
+@inline(__always)
+func requiredRaw(_ pointer: UnsafeRawPointer?, _ name: String) throws -> UnsafeRawPointer {
+    guard let pointer else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "\(name) must not be NULL") }
+    return pointer
+}
+
+@inline(__always)
+func requiredRaw(_ pointer: UnsafeMutableRawPointer?, _ name: String) throws -> UnsafeMutableRawPointer {
+    guard let pointer else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "\(name) must not be NULL") }
+    return pointer
+}
+
 /// A validated point buffer (pointer, count, byte stride).
 func pointBuffer(_ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
                  names: (points: String, count: String, stride: String) = ("points", "count", "stride")) throws -> PointBuffer {

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// The capture app's `boundingbox.json`: centre, angle, the eight corners and an anchor matrix.
@@ -22,20 +21,7 @@ extension Box {
     /// non-finite field or a non-identity anchor, `.notABox` when the corners are not the box of the
     /// stated centre and angle.
     public init(manifestJSON text: some Collection<UInt8>) throws(FathomError) {
-        // JSON files are UTF-8 (RFC 8259); JSONDecoder would also guess UTF-16/32, so check first.
-        guard String(validating: text, as: UTF8.self) != nil else {
-            throw FathomError(.parse, "not valid JSON: the text is not UTF-8")
-        }
-        guard !text.contains(0) else { throw FathomError(.parse, "not valid JSON: the text contains a NUL byte") }
-        try JSONSyntax.validate(Array(text))
-        let file: ManifestFile
-        do {
-            file = try JSONDecoder().decode(ManifestFile.self, from: Data(text))
-        } catch let error as DecodingError {
-            throw Box.describe(error)
-        } catch {
-            throw FathomError(.parse, "not valid JSON: \(error)")
-        }
+        let file = try JSONText.decode(ManifestFile.self, from: text)
         try self.init(manifest: file)
     }
 
@@ -94,35 +80,6 @@ extension Box {
         for c in 0..<4 { for r in 0..<4 where abs(m[c][r] - (c == r ? 1 : 0)) > 1e-6 {
             throw FathomError(.format, "entity_anchor_4x4 must be the identity (the app always writes it so); got \(m[c][r]) at column \(c), row \(r)")
         } }
-    }
-
-    /// Maps a decoding failure to a status: syntax errors are `.parse`, everything else `.format`.
-    private static func describe(_ error: DecodingError) -> FathomError {
-        func path(_ keys: [any CodingKey]) -> String {
-            let text = keys.reduce(into: "") { text, key in
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
-            }
-            return text.isEmpty ? "the top level" : text
-        }
-        func kind(_ type: Any.Type) -> String {
-            let name = "\(type)"
-            if type == Double.self { return "a number" }
-            if name.hasPrefix("Dictionary") || name.hasSuffix("File") || name.hasSuffix("Point") || name.hasSuffix("Positions") { return "an object" }
-            if name.hasPrefix("Array") { return "an array" }
-            return name
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return FathomError(.format, "missing field \(path(context.codingPath + [key]))")
-        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return FathomError(.format, "field \(path(context.codingPath)) must be \(kind(type))")
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return FathomError(.parse, "not valid JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
-        case .dataCorrupted(let context):
-            return FathomError(.format, "field \(path(context.codingPath)) is not valid: \(context.debugDescription)")
-        @unknown default:
-            return FathomError(.format, "\(error)")
-        }
     }
 
     /// Writes the manifest to `path` (created or replaced).

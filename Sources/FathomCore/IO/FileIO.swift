@@ -18,6 +18,20 @@ public enum FileIO {
         }
     }
 
+    /// The bytes of the regular file at `path`, refused (`.format`) when it is larger than `limit` bytes:
+    /// files whose size comes from untrusted input are never read without a bound.
+    public static func read(_ path: String, limit: Int) throws(FathomError) -> [UInt8] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FathomError(.io, "cannot open '\(path)': \(errorText())") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FathomError(.io, "'\(path)' is not a regular file") }
+        guard Int(info.st_size) <= limit else {
+            throw FathomError(.format, "'\(path)' is \(info.st_size) bytes, more than the \(limit) this kind of file may have")
+        }
+        let bytes = try read(path)
+        guard bytes.count <= limit else { throw FathomError(.io, "'\(path)' grew while it was read") }
+        return bytes
+    }
+
     /// Creates or replaces the file at `path` with `bytes`.
     public static func write(_ bytes: [UInt8], to path: String) throws(FathomError) {
         guard let file = fopen(path, "wb") else { throw FathomError(.io, "cannot create '\(path)': \(errorText())") }

@@ -1,0 +1,238 @@
+import CFathom
+import FathomCore
+
+// Scans: the scanner app's capture files, read and written — see include/fathom.h.
+
+private func scan(_ handle: OpaquePointer?) throws -> Scan {
+    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "scan must not be NULL") }
+    return Unmanaged<Scan>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+}
+
+/// Writes `text` NUL-terminated into (buffer, capacity); the length without the NUL into out_length.
+func writeText(_ text: String, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
+               _ outLength: UnsafeMutablePointer<Int>?) throws {
+    let bytes = Array(text.utf8)
+    let length = try required(outLength, "out_length")
+    length.pointee = bytes.count
+    guard capacity < 0 || capacity > bytes.count else {
+        throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(bytes.count + 1) bytes needed")
+    }
+    let out = try required(buffer, "buffer")
+    for (i, b) in bytes.enumerated() { out[i] = CChar(bitPattern: b) }
+    out[bytes.count] = 0
+}
+
+/// Checks that an array argument of `capacity` elements holds `needed`.
+func requireCapacity(_ capacity: Int, _ needed: Int, _ what: String = "elements") throws {
+    guard capacity < 0 || capacity >= needed else {
+        throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(needed) \(what) needed")
+    }
+}
+
+@_cdecl("fathom_scan_open")
+public func fathom_scan_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_scan_open") {
+        let path = String(cString: try required(path, "path"))
+        let out = try required(out, "out")
+        out.pointee = OpaquePointer(Unmanaged.passRetained(try Scan(path: path)).toOpaque())
+    }
+}
+
+@_cdecl("fathom_scan_close")
+public func fathom_scan_close(_ handle: OpaquePointer?) {
+    guard let handle else { return }
+    Unmanaged<Scan>.fromOpaque(UnsafeRawPointer(handle)).release()
+}
+
+@_cdecl("fathom_scan_get_info")
+public func fathom_scan_get_info(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_scan_info>?) -> fathom_status {
+    abiCall("fathom_scan_get_info") {
+        let s = try scan(handle)
+        try required(out, "out").pointee = fathom_scan_info(
+            frame_count: UInt64(s.count), depth_width: UInt32(s.depthWidth), depth_height: UInt32(s.depthHeight),
+            depth_format: s.depthFormat.rawValue, depth_scale: s.depthScale, rgb_width: UInt32(s.rgbWidth),
+            rgb_height: UInt32(s.rgbHeight), has_confidence: s.hasConfidence ? 1 : 0,
+            warning_count: UInt32(s.warnings.count), frequency: s.frequency ?? 0)
+    }
+}
+
+@_cdecl("fathom_scan_id")
+public func fathom_scan_id(_ handle: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
+                           _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
+    abiCall("fathom_scan_id") { try writeText(scan(handle).scanID, buffer, capacity, outLength) }
+}
+
+@_cdecl("fathom_scan_warning")
+public func fathom_scan_warning(_ handle: OpaquePointer?, _ index: UInt32, _ buffer: UnsafeMutablePointer<CChar>?,
+                                _ capacity: Int, _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
+    abiCall("fathom_scan_warning") {
+        let warnings = try scan(handle).warnings
+        guard Int(index) < warnings.count else {
+            throw FathomError(.outOfRange, "index \(index) is out of range 0..<\(warnings.count)")
+        }
+        try writeText(warnings[Int(index)], buffer, capacity, outLength)
+    }
+}
+
+@_cdecl("fathom_scan_timestamps")
+public func fathom_scan_timestamps(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?, _ capacity: Int) -> fathom_status {
+    abiCall("fathom_scan_timestamps") {
+        let s = try scan(handle)
+        try requireCapacity(capacity, s.count)
+        let out = try required(out, "out")
+        for (i, t) in s.timestamps.enumerated() { out[i] = t }
+    }
+}
+
+@_cdecl("fathom_scan_poses")
+public func fathom_scan_poses(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_pose>?, _ capacity: Int) -> fathom_status {
+    abiCall("fathom_scan_poses") {
+        let s = try scan(handle)
+        try requireCapacity(capacity, s.count)
+        let out = try required(out, "out")
+        for (i, p) in s.poses.enumerated() { out[i] = fathom_pose(p) }
+    }
+}
+
+extension fathom_intrinsics {
+    init(_ k: Intrinsics) {
+        self.init(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: UInt32(k.width), height: UInt32(k.height))
+    }
+}
+
+@_cdecl("fathom_scan_intrinsics")
+public func fathom_scan_intrinsics(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_intrinsics>?, _ capacity: Int) -> fathom_status {
+    abiCall("fathom_scan_intrinsics") {
+        let s = try scan(handle)
+        try requireCapacity(capacity, s.count)
+        let out = try required(out, "out")
+        for (i, k) in s.intrinsics.enumerated() { out[i] = fathom_intrinsics(k) }
+    }
+}
+
+/// A frame index argument as Int (the range is checked by the scan).
+private func frameIndex(_ index: UInt64) -> Int { index > UInt64(Int.max) ? Int.max : Int(index) }
+
+@_cdecl("fathom_scan_read_depth")
+public func fathom_scan_read_depth(_ handle: OpaquePointer?, _ index: UInt64, _ out: UnsafeMutableRawPointer?, _ capacity: Int) -> fathom_status {
+    abiCall("fathom_scan_read_depth") {
+        let s = try scan(handle)
+        try requireCapacity(capacity, s.depthFrameBytes, "bytes")
+        let out = try requiredRaw(out, "out")
+        try s.readDepth(frameIndex(index), into: UnsafeMutableRawBufferPointer(start: out, count: s.depthFrameBytes))
+    }
+}
+
+@_cdecl("fathom_scan_read_confidence")
+public func fathom_scan_read_confidence(_ handle: OpaquePointer?, _ index: UInt64, _ out: UnsafeMutablePointer<UInt8>?,
+                                        _ capacity: Int) -> fathom_status {
+    abiCall("fathom_scan_read_confidence") {
+        let s = try scan(handle)
+        try requireCapacity(capacity, s.confidenceFrameBytes, "bytes")
+        let out = try required(out, "out")
+        try s.readConfidence(frameIndex(index), into: UnsafeMutableRawBufferPointer(start: out, count: s.confidenceFrameBytes))
+    }
+}
+
+@_cdecl("fathom_scan_frame")
+public func fathom_scan_frame(_ handle: OpaquePointer?, _ index: UInt64, _ depth: UnsafeMutableRawPointer?, _ depthCapacity: Int,
+                              _ confidence: UnsafeMutablePointer<UInt8>?, _ confidenceCapacity: Int,
+                              _ out: UnsafeMutablePointer<fathom_depth_frame>?) -> fathom_status {
+    abiCall("fathom_scan_frame") {
+        let s = try scan(handle)
+        let i = frameIndex(index)
+        guard i < s.count else { throw FathomError(.outOfRange, "index \(index) is out of range 0..<\(s.count)") }
+        try requireCapacity(depthCapacity, s.depthFrameBytes, "depth bytes")
+        let depth = try requiredRaw(depth, "depth")
+        guard Int(bitPattern: depth) % s.depthFormat.sampleBytes == 0 else {
+            throw FathomError(.outOfRange, "depth must be aligned to \(s.depthFormat.sampleBytes) bytes")
+        }
+        let result = try required(out, "out")
+        if confidence != nil { try requireCapacity(confidenceCapacity, s.confidenceFrameBytes, "confidence bytes") }
+        try s.readDepth(i, into: UnsafeMutableRawBufferPointer(start: depth, count: s.depthFrameBytes))
+        var hasConfidence = false
+        if let confidence, s.hasConfidence {
+            try s.readConfidence(i, into: UnsafeMutableRawBufferPointer(start: confidence, count: s.confidenceFrameBytes))
+            hasConfidence = true
+        }
+        var f = fathom_depth_frame()
+        f.depth = UnsafeRawPointer(depth)
+        f.format = s.depthFormat.rawValue
+        f.width = UInt32(s.depthWidth)
+        f.height = UInt32(s.depthHeight)
+        f.scale = s.depthScale
+        f.confidence = hasConfidence ? UnsafePointer(confidence) : nil
+        f.max_depth = .infinity
+        f.intrinsics = fathom_intrinsics(s.intrinsics[i])
+        f.camera_to_world = fathom_pose(s.poses[i])
+        f.has_pose = 1
+        result.pointee = f
+    }
+}
+
+// MARK: - Writer
+
+extension fathom_scan_writer_options {
+    static var defaults: fathom_scan_writer_options {
+        fathom_scan_writer_options(depth_width: 256, depth_height: 192, rgb_width: 1920, rgb_height: 1440,
+                                   depth_format: FATHOM_DEPTH_FLOAT16.rawValue, with_confidence: 1, zlib_wrapped: 0, frequency: 60)
+    }
+}
+
+private func writer(_ handle: OpaquePointer?) throws -> ScanWriter {
+    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "writer must not be NULL") }
+    return Unmanaged<ScanWriter>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+}
+
+@_cdecl("fathom_scan_writer_options_init")
+public func fathom_scan_writer_options_init(_ options: UnsafeMutablePointer<fathom_scan_writer_options>?) -> fathom_status {
+    abiCall("fathom_scan_writer_options_init") { try required(options, "options").pointee = .defaults }
+}
+
+@_cdecl("fathom_scan_writer_create")
+public func fathom_scan_writer_create(_ directory: UnsafePointer<CChar>?, _ scanID: UnsafePointer<CChar>?,
+                                      _ options: UnsafePointer<fathom_scan_writer_options>?,
+                                      _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_scan_writer_create") {
+        let directory = String(cString: try required(directory, "directory"))
+        let id = String(cString: try required(scanID, "scan_id"))
+        let o = options?.pointee ?? .defaults
+        guard let format = DepthFormat(rawValue: o.depth_format) else {
+            throw FathomError(.outOfRange, "options.depth_format must be 0 (FLOAT32), 1 (FLOAT16) or 2 (UINT16), got \(o.depth_format)")
+        }
+        guard o.with_confidence <= 1 else { throw FathomError(.outOfRange, "options.with_confidence must be 0 or 1, got \(o.with_confidence)") }
+        guard o.zlib_wrapped <= 1 else { throw FathomError(.outOfRange, "options.zlib_wrapped must be 0 or 1, got \(o.zlib_wrapped)") }
+        let out = try required(out, "out")
+        let w = try ScanWriter(directory: directory, scanID: id, depthWidth: Int(o.depth_width), depthHeight: Int(o.depth_height),
+                               rgbWidth: Int(o.rgb_width), rgbHeight: Int(o.rgb_height), depthFormat: format,
+                               frequency: o.frequency, withConfidence: o.with_confidence == 1, wrapped: o.zlib_wrapped == 1)
+        out.pointee = OpaquePointer(Unmanaged.passRetained(w).toOpaque())
+    }
+}
+
+@_cdecl("fathom_scan_writer_append")
+public func fathom_scan_writer_append(_ handle: OpaquePointer?, _ timestamp: Int64, _ rgb: UnsafePointer<fathom_intrinsics>?,
+                                      _ camera: UnsafePointer<fathom_pose>?, _ depth: UnsafeRawPointer?, _ depthBytes: Int,
+                                      _ confidence: UnsafePointer<UInt8>?, _ confidenceBytes: Int) -> fathom_status {
+    abiCall("fathom_scan_writer_append") {
+        let w = try writer(handle)
+        let k = try intrinsics(rgb)
+        let pose = try rigidPose(camera, "camera_to_world")
+        let depth = try requiredRaw(depth, "depth")
+        let depthCount = try size(depthBytes, "depth_bytes")
+        let values = try confidence.map { UnsafeRawBufferPointer(start: $0, count: try size(confidenceBytes, "confidence_bytes")) }
+        try w.append(timestamp: timestamp, rgb: k, pose: pose, depth: UnsafeRawBufferPointer(start: depth, count: depthCount),
+                     confidence: values)
+    }
+}
+
+@_cdecl("fathom_scan_writer_finish")
+public func fathom_scan_writer_finish(_ handle: OpaquePointer?) -> fathom_status {
+    abiCall("fathom_scan_writer_finish") { try writer(handle).finish() }
+}
+
+@_cdecl("fathom_scan_writer_destroy")
+public func fathom_scan_writer_destroy(_ handle: OpaquePointer?) {
+    guard let handle else { return }
+    Unmanaged<ScanWriter>.fromOpaque(UnsafeRawPointer(handle)).release()
+}

@@ -1,0 +1,52 @@
+import FoundationEssentials
+
+/// Strict JSON decoding with messages that name the byte or the field: UTF-8 only, RFC 8259 syntax
+/// (JSONSyntax, since JSONDecoder is lenient), then JSONDecoder for the schema.
+enum JSONText {
+    /// Decodes `bytes` as `T`. Throws `.parse` for text that is not JSON and `.format` for a missing or
+    /// mistyped field, naming its path (`streams[2].resolution`).
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws(FathomError) -> T {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw FathomError(.parse, "not valid JSON: the text is not UTF-8")
+        }
+        guard !bytes.contains(0) else { throw FathomError(.parse, "not valid JSON: the text contains a NUL byte") }
+        try JSONSyntax.validate(Array(bytes))
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw describe(error)
+        } catch {
+            throw FathomError(.parse, "not valid JSON: \(error)")
+        }
+    }
+
+    /// Maps a decoding failure to a status: syntax errors are `.parse`, everything else `.format`.
+    static func describe(_ error: DecodingError) -> FathomError {
+        func path(_ keys: [any CodingKey]) -> String {
+            let text = keys.reduce(into: "") { text, key in
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text.isEmpty ? "the top level" : text
+        }
+        func kind(_ type: Any.Type) -> String {
+            let name = "\(type)"
+            if type == Double.self || type == Float.self { return "a number" }
+            if type == Int64.self || type == Int.self { return "an integer" }
+            if type == String.self { return "a string" }
+            if name.hasPrefix("Array") { return "an array" }
+            return "an object"
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return FathomError(.format, "missing field \(path(context.codingPath + [key]))")
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return FathomError(.format, "field \(path(context.codingPath)) must be \(kind(type))")
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return FathomError(.parse, "not valid JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
+        case .dataCorrupted(let context):
+            return FathomError(.format, "field \(path(context.codingPath)) is not valid: \(context.debugDescription)")
+        @unknown default:
+            return FathomError(.format, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// A scan's metadata file (`<scan id>.json`): one entry per stream, naming its file and encoding.
+struct ScanMetadata: Decodable {
+    struct Stream: Decodable {
+        var id: String?
+        var type: String?
+        var encoding: String?
+        var frequency: Double?
+        var number_of_frames: Int?
+        /// [height, width].
+        var resolution: [Int]?
+        var file_extension: String?
+        var depth_unit: String?
+    }
+
+    var streams: [Stream]
+
+    /// Reads `path`. Throws `.parse`/`.format` naming the file for text that is not a scan's metadata.
+    static func load(_ path: String) throws(FathomError) -> ScanMetadata {
+        let bytes = try FileIO.read(path, limit: 16 << 20)
+        do {
+            return try JSONText.decode(ScanMetadata.self, from: bytes)
+        } catch {
+            throw FathomError(error.kind, "'\(path)' is not a scan's metadata: \(error.message)")
+        }
+    }
+
+    /// The first stream that `matches`, by type, encoding or file extension.
+    func stream(_ matches: (Stream) -> Bool) -> Stream? { streams.first(where: matches) }
+
+    var depth: Stream? {
+        stream { $0.type == "lidar_sensor" || $0.type == "depth" || $0.file_extension == "depth.zlib" }
+    }
+    var confidence: Stream? {
+        stream { $0.type == "confidence_map" || $0.file_extension == "confidence.zlib" }
+    }
+    var cameraInfo: Stream? {
+        stream { $0.type == "camera_info" || $0.encoding == "jsonl" || $0.file_extension == "jsonl" }
+    }
+    var color: Stream? {
+        stream { $0.type == "color_camera" }
+    }
+}
+
+extension ScanMetadata.Stream {
+    /// (width, height) from `resolution` ([height, width]), checked to be 1...65535 each.
+    func size(_ name: String, in path: String) throws(FathomError) -> (width: Int, height: Int) {
+        guard let r = resolution, r.count == 2 else {
+            throw FathomError(.format, "'\(path)': stream \(name) needs a resolution [height, width]")
+        }
+        guard (1...65535).contains(r[0]), (1...65535).contains(r[1]) else {
+            throw FathomError(.format, "'\(path)': stream \(name) has resolution \(r), each side must be in 1...65535")
+        }
+        return (r[1], r[0])
+    }
+}
