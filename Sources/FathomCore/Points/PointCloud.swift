@@ -22,6 +22,31 @@ public struct PointCloud: Sendable, Equatable {
         self.confidence = confidence
     }
 
+    /// A cloud of `points` alone (3 values per point, not checked).
+    init(unchecked points: [Float]) {
+        self.points = points
+    }
+
+    /// The points inside `box` (with their normals, colours and confidence).
+    public func inside(_ box: OrientedBox) throws(FathomError) -> PointCloud {
+        guard count > 0 else { return self }
+        var mask = [UInt8](repeating: 0, count: count)
+        try points.withUnsafeBufferPointer { (p) throws(FathomError) in
+            let buffer = try PointBuffer(base: p.baseAddress!, count: count, strideBytes: 12)
+            _ = mask.withUnsafeMutableBufferPointer { box.maskInside(buffer, mask: $0.baseAddress!) }
+        }
+        func keep<T>(_ values: [T], _ width: Int) -> [T] {
+            var out = [T]()
+            for i in 0..<count where mask[i] != 0 { out += values[width * i ..< width * (i + 1)] }
+            return out
+        }
+        var result = PointCloud(unchecked: keep(points, 3))
+        result.normals = normals.map { keep($0, 3) }
+        result.colors = colors.map { keep($0, 3) }
+        result.confidence = confidence.map { keep($0, 1) }
+        return result
+    }
+
     /// Point i (i in 0..<count).
     public subscript(i: Int) -> SIMD3<Float> { SIMD3(points[3 * i], points[3 * i + 1], points[3 * i + 2]) }
 }

@@ -1,0 +1,143 @@
+/// A capture turned into measurements frame by frame, live from an app or from a scan's files: fed each
+/// frame's timestamp, pose, RGB intrinsics and (when `wantsDepth` says so) depth, it gives at any moment
+/// the speed guidance, the current box estimate and the coverage so far, and the full `ScanReport` at the
+/// end. `Scan.report` is this builder fed from the files, so both give the same numbers.
+///
+/// Depth is fused into a voxel grid (samples of enough confidence within `maxDepth`, from frames that moved
+/// or turned enough since the last fused one). The box is the one given, or else estimated from the
+/// cloud: the floor (RANSAC), the point the cameras look at (nearest every optical axis), the cluster of
+/// voxels above the floor nearest that point, and its upright box reaching down to the floor. Coverage
+/// counts the views the app would have captured: the motion tracker's automatic captures.
+/// Not thread-safe: one thread at a time.
+public final class CaptureBuilder {
+    public let options: CaptureOptions
+    /// The box given at creation (then never estimated).
+    public let givenBox: Box?
+    public private(set) var timestamps: [Int64] = []
+    public private(set) var poses: [Pose] = []
+    public private(set) var intrinsics: [Intrinsics] = []
+    /// The motion tracker's state after each frame.
+    public private(set) var motionStates: [MotionState] = []
+    /// Frames whose depth was fused, and the frames the app would have captured.
+    public private(set) var fusedFrames: [Int] = []
+    public private(set) var captures: [Int] = []
+
+    private var motion: MotionTracker
+    private var grid: VoxelGrid
+    private var lastFused: Pose?
+    private var scratch: [Float] = []
+
+    public init(options: CaptureOptions = CaptureOptions(), box: Box? = nil) throws(FathomError) {
+        try options.validate()
+        self.options = options
+        givenBox = box
+        motion = try MotionTracker(options: options.motion)
+        grid = VoxelGrid(size: options.voxel)
+    }
+
+    public var frameCount: Int { timestamps.count }
+    public var motionState: MotionState { motion.state }
+    /// Occupied voxels of the fused cloud.
+    public var cloudCount: Int { grid.count }
+
+    /// Whether a frame taken at `pose` would have its depth fused.
+    public func wantsDepth(at pose: Pose) -> Bool {
+        guard let lastFused else { return true }
+        let (meters, radians) = pose.distance(to: lastFused)
+        return meters >= options.fuseDistance || radians >= options.fuseAngle
+    }
+
+    /// Adds a frame. `depth` (any depth map of the frame, read with its own intrinsics; the options' confidence
+    /// and range rules are added to its own) is fused when `wantsDepth(at: pose)`, else ignored. A timestamp
+    /// earlier than the last frame's throws `.outOfRange` and changes nothing.
+    @discardableResult
+    public func add(timestamp: Int64, pose: Pose, rgb: Intrinsics, depth: DepthFrame?) throws(FathomError) -> MotionState {
+        var tracker = motion
+        let state = try tracker.update(timestamp: timestamp, pose: pose)
+        if let depth, wantsDepth(at: pose) {
+            try fuse(depth, pose: pose)
+            fusedFrames.append(timestamps.count)
+            lastFused = pose
+        }
+        motion = tracker
+        if state.captured { captures.append(timestamps.count) }
+        timestamps.append(timestamp)
+        poses.append(pose)
+        intrinsics.append(rgb)
+        motionStates.append(state)
+        return state
+    }
+
+    private func fuse(_ frame: DepthFrame, pose: Pose) throws(FathomError) {
+        let filtered = try DepthFrame(base: frame.base, format: frame.format, width: frame.width, height: frame.height,
+                                      rowStride: frame.rowStride, scale: frame.scale, confidence: frame.confidence,
+                                      confidenceStride: frame.confidenceStride,
+                                      minConfidence: frame.confidence == nil ? 0 : Swift.max(frame.minConfidence, options.minConfidence),
+                                      minDepth: frame.minDepth, maxDepth: Swift.min(frame.maxDepth, options.maxDepth),
+                                      rgb: frame.rgb, pose: pose)
+        let capacity = frame.width * frame.height
+        if scratch.count < 3 * capacity { scratch = [Float](repeating: 0, count: 3 * capacity) }
+        scratch.withUnsafeMutableBufferPointer { buffer in
+            let n = filtered.backproject(.all(filtered), to: .world, points: buffer.baseAddress, pixels: nil, normals: nil, capacity: capacity)
+            for k in 0..<Swift.min(n, capacity) { grid.insert(SIMD3(buffer[3 * k], buffer[3 * k + 1], buffer[3 * k + 2])) }
+        }
+    }
+
+    /// The fused cloud: one point per voxel (the mean of its samples), in the order voxels were first filled.
+    public func cloud() -> PointCloud {
+        var points = [Float]()
+        points.reserveCapacity(3 * grid.count)
+        for i in 0..<grid.count {
+            let p = grid.centroid(i)
+            points += [p.x, p.y, p.z]
+        }
+        return PointCloud(unchecked: points)
+    }
+
+    /// The box now: the given one, or the estimate from the cloud so far (nil before an object is found).
+    public func currentBox() throws(FathomError) -> Box? {
+        if let givenBox { return givenBox }
+        return try estimate().box
+    }
+
+    func estimate() throws(FathomError) -> SceneEstimate {
+        try SceneEstimate(grid: grid, poses: poses, options: options)
+    }
+
+    /// A coverage tracker for `box` holding the views captured so far (a new tracker; the caller owns it).
+    public func coverage(of box: Box) throws(FathomError) -> CoverageTracker {
+        let tracker = try CoverageTracker(box: box, options: options.coverage)
+        for i in captures { _ = tracker.record(camera: poses[i], intrinsics: intrinsics[i]) }
+        return tracker
+    }
+
+    /// The report of everything added so far. `source` says where a given box came from.
+    public func report(scanID: String? = nil, warnings: [String] = [], boxSource: BoxSource = .given) throws(FathomError) -> ScanReport {
+        guard !timestamps.isEmpty else { throw FathomError(.noData, "the capture has no frame") }
+        let scene = try estimate()
+        let box = givenBox ?? scene.box
+        let cloud = self.cloud()
+        var report = ScanReport(scanID: scanID, frames: frameCount, fusedFrames: fusedFrames.count, timestamps: timestamps,
+                                motion: motionStates, cloud: cloud)
+        report.box = box
+        report.boxSource = givenBox != nil ? boxSource : (box == nil ? .none : .fitted)
+        report.floor = scene.floor
+        report.focus = scene.focus
+        report.warnings = warnings
+        report.captures = captures
+        if timestamps.count >= 2 {
+            report.trajectory = try Trajectory.summarize(timestamps: timestamps, poses: poses, options: options.motion)
+        }
+        report.selected = try Trajectory.select(poses: poses, minDistance: options.selectDistance, minAngle: options.selectAngle)
+        if let box {
+            report.object = try cloud.inside(box.orientedBox())
+            let tracker = try coverage(of: box)
+            report.coverage = CoverageReport(tracker)
+        }
+        if report.box == nil {
+            report.warnings.append(scene.floor == nil ? "no floor found in the fused depth: no box estimated"
+                                                      : "no object found above the floor near where the cameras look: no box estimated")
+        }
+        return report
+    }
+}

@@ -1,0 +1,53 @@
+/// Settings of a capture report (`CaptureBuilder`). Defaults suit an object of 5 cm to 2 m circled at
+/// 0.3 to 2 m with an iPhone or iPad LiDAR.
+public struct CaptureOptions: Equatable, Sendable {
+    /// Depth samples with lower confidence are not fused (ARKit: 0 low, 1 medium, 2 high).
+    public var minConfidence: UInt8 = 2
+    /// Depth samples farther than this (meters) are not fused; LiDAR noise grows with distance.
+    public var maxDepth: Float = 3
+    /// Edge of the voxels the fused cloud is downsampled to, meters.
+    public var voxel: Float = 0.01
+    /// A frame's depth is fused when the camera moved this far (meters) or turned this much (radians) since
+    /// the last fused frame (the first frame is always fused): 60 fps depth repeats itself.
+    public var fuseDistance: Float = 0.05, fuseAngle: Float = 5 * .pi / 180
+    /// Voxels with fewer points are left out of the object (isolated noise).
+    public var minVoxelPoints = 2
+    /// Floor RANSAC: inlier distance (meters), iterations, seed; a plane within `floorMaxTilt` radians of
+    /// horizontal counts as a floor.
+    public var floorThreshold: Float = 0.02
+    public var floorIterations = 300
+    public var seed: UInt64 = 1
+    public var floorMaxTilt: Float = 15 * .pi / 180
+    /// Object points lie at least this far above the floor (meters); the box still reaches down to the floor.
+    public var objectClearance: Float = 0.02
+    /// Frames selected for a reconstruction: moved or turned this much from the last selected frame.
+    public var selectDistance: Float = 0.10, selectAngle: Float = 10 * .pi / 180
+    public var motion = MotionOptions()
+    public var coverage = CoverageOptions()
+
+    public init() {}
+
+    /// Throws `.outOfRange` / `.notFinite` naming the first bad setting.
+    public func validate() throws(FathomError) {
+        guard maxDepth > 0 else { throw FathomError(maxDepth.isNaN ? .notFinite : .outOfRange, "max_depth must be > 0 (INFINITY for none), got \(maxDepth)") }
+        try Check.positive(voxel, "voxel")
+        guard voxel >= 1e-4 else { throw FathomError(.outOfRange, "voxel must be >= 1e-4 m, got \(voxel)") }
+        for (name, value) in [("fuse_distance", fuseDistance), ("fuse_angle", fuseAngle), ("select_distance", selectDistance),
+                              ("select_angle", selectAngle)] where !(value > 0) {
+            throw FathomError(value.isNaN ? .notFinite : .outOfRange, "\(name) must be > 0 (INFINITY to ignore it), got \(value)")
+        }
+        guard minVoxelPoints >= 1 else { throw FathomError(.outOfRange, "min_voxel_points must be >= 1, got \(minVoxelPoints)") }
+        try Check.positive(floorThreshold, "floor_threshold")
+        guard (1...100_000).contains(floorIterations) else {
+            throw FathomError(.outOfRange, "floor_iterations must be in 1...100000, got \(floorIterations)")
+        }
+        try Check.finite(floorMaxTilt, "floor_max_tilt")
+        guard floorMaxTilt > 0, floorMaxTilt < .pi / 2 else {
+            throw FathomError(.outOfRange, "floor_max_tilt must be in (0, pi/2), got \(floorMaxTilt)")
+        }
+        try Check.finite(objectClearance, "object_clearance")
+        guard objectClearance >= 0 else { throw FathomError(.outOfRange, "object_clearance must be >= 0, got \(objectClearance)") }
+        try motion.validate()
+        try coverage.validate()
+    }
+}

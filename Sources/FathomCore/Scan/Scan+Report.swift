@@ -1,0 +1,43 @@
+import Glibc
+
+/// A scan's report: a `CaptureBuilder` fed from the files.
+extension Scan {
+    /// Feeds every frame to a capture builder (reading depth only for the frames it fuses) and returns it,
+    /// for `report()` or for its cloud. The box is `box` if given, else the `boundingbox.json` beside the scan
+    /// if there is one, else estimated. `progress(done, total)` is called after each frame; returning false
+    /// stops the work (`.invalidState`, "cancelled").
+    public func capture(options: CaptureOptions = CaptureOptions(), box: Box? = nil,
+                        progress: ((Int, Int) -> Bool)? = nil) throws(FathomError) -> (CaptureBuilder, BoxSource) {
+        var source = BoxSource.given
+        var chosen = box
+        if chosen == nil {
+            let manifest = directory + "/boundingbox.json"
+            if access(manifest, F_OK) == 0 {
+                do throws(FathomError) { chosen = try Box(manifestAt: manifest) } catch {
+                    throw FathomError(error.kind, "'\(manifest)': \(error.message)")
+                }
+                source = .manifest
+            }
+        }
+        let builder = try CaptureBuilder(options: options, box: chosen)
+        for i in 0..<count {
+            if builder.wantsDepth(at: poses[i]) {
+                let frame = try ScanFrame(self, i)
+                try frame.withDepthFrame { (depth) throws(FathomError) in
+                    _ = try builder.add(timestamp: timestamps[i], pose: poses[i], rgb: intrinsics[i], depth: depth)
+                }
+            } else {
+                try builder.add(timestamp: timestamps[i], pose: poses[i], rgb: intrinsics[i], depth: nil)
+            }
+            if let progress, !progress(i + 1, count) { throw FathomError(.invalidState, "cancelled at frame \(i + 1) of \(count)") }
+        }
+        return (builder, source)
+    }
+
+    /// The scan's report (see `capture`).
+    public func report(options: CaptureOptions = CaptureOptions(), box: Box? = nil,
+                       progress: ((Int, Int) -> Bool)? = nil) throws(FathomError) -> ScanReport {
+        let (builder, source) = try capture(options: options, box: box, progress: progress)
+        return try builder.report(scanID: scanID, warnings: warnings, boxSource: source)
+    }
+}

@@ -1,0 +1,136 @@
+/// The report as JSON (what `report.json` holds). Lengths in meters, times in seconds from the first
+/// frame, angles in radians; floats are the shortest text that reads back as the same Float, and a value
+/// that is not finite is null.
+extension ScanReport {
+    public func json() -> String {
+        var o = JSONObject()
+        o["scan_id"] = scanID.map(JSONObject.string) ?? "null"
+        o["frames"] = "\(frames)"
+        o["fused_frames"] = "\(fusedFrames)"
+        o["duration"] = JSONObject.number(duration)
+        o["box"] = box.map { box in
+            var b = JSONObject()
+            b["center"] = JSONObject.vector(box.center)
+            b["scale"] = JSONObject.vector(box.scale)
+            b["rot_y"] = JSONObject.number(box.rotY)
+            b["floor"] = box.floor.map(JSONObject.number) ?? "null"
+            b["corners"] = "[" + box.corners.map(JSONObject.vector).joined(separator: ",") + "]"
+            return b.text
+        } ?? "null"
+        o["box_source"] = JSONObject.string(boxSource.name)
+        o["floor"] = floor.map { f in
+            var b = JSONObject()
+            b["height"] = JSONObject.number(f.height)
+            b["normal"] = JSONObject.vector(f.normal)
+            b["inliers"] = "\(f.inliers)"
+            b["rms"] = JSONObject.number(f.rms)
+            return b.text
+        } ?? "null"
+        o["focus"] = focus.map(JSONObject.vector) ?? "null"
+        o["cloud_points"] = "\(cloud.count)"
+        o["object_points"] = "\(object.count)"
+        o["trajectory"] = trajectory.map { t in
+            var b = JSONObject()
+            b["duration"] = JSONObject.number(t.duration)
+            b["path_length"] = JSONObject.number(t.pathLength)
+            b["speed_p10"] = JSONObject.number(t.speedP10)
+            b["speed_p50"] = JSONObject.number(t.speedP50)
+            b["speed_p90"] = JSONObject.number(t.speedP90)
+            b["speed_max"] = JSONObject.number(t.speedMax)
+            b["time_too_slow"] = JSONObject.number(t.timeTooSlow)
+            b["time_too_fast"] = JSONObject.number(t.timeTooFast)
+            b["angular_speed_max"] = JSONObject.number(t.angularSpeedMax)
+            b["steps"] = "\(t.steps)"
+            return b.text
+        } ?? "null"
+        var speed = JSONObject()
+        let start = timestamps.first ?? 0
+        speed["time"] = JSONObject.array(timestamps.map { JSONObject.number(secondsBetween(start, $0)) })
+        speed["speed"] = JSONObject.array(motion.map { JSONObject.number($0.speed) })
+        speed["angular_speed"] = JSONObject.array(motion.map { JSONObject.number($0.angularSpeed) })
+        speed["guidance"] = JSONObject.array(motion.map { JSONObject.string(ScanReport.guidanceNames[Int($0.guidance.rawValue)]) })
+        o["speed"] = speed.text
+        o["coverage"] = coverage.map { c in
+            var b = JSONObject()
+            b["faces"] = JSONObject.array(zip(Box.faceNames, c.faces).map { name, f in
+                var face = JSONObject()
+                face["name"] = JSONObject.string(name)
+                face["count"] = "\(f.count)"
+                face["progress"] = JSONObject.number(f.progress)
+                face["color"] = JSONObject.vector(f.color)
+                face["opacity"] = JSONObject.number(f.opacity)
+                face["complete"] = "\(f.complete)"
+                face["needed"] = "\(f.needed)"
+                return face.text
+            })
+            b["views"] = "\(c.views)"
+            b["counted"] = "\(c.counted)"
+            b["faces_complete"] = "\(c.facesComplete)"
+            b["faces_needed"] = "\(c.facesNeeded)"
+            b["complete"] = "\(c.complete)"
+            b["angular_score"] = JSONObject.number(c.angularScore)
+            b["bins"] = JSONObject.array(c.bins.map { "\($0)" })
+            b["next_view"] = c.nextView.map { v in
+                var n = JSONObject()
+                n["direction"] = JSONObject.vector(v.direction)
+                n["position"] = JSONObject.vector(v.position)
+                return n.text
+            } ?? "null"
+            return b.text
+        } ?? "null"
+        o["captures"] = JSONObject.array(captures.map { "\($0)" })
+        o["selected_frames"] = JSONObject.array(selected.map { "\($0)" })
+        o["warnings"] = JSONObject.array(warnings.map(JSONObject.string))
+        return o.text
+    }
+
+    /// Names of `Guidance` values in the JSON.
+    public static let guidanceNames = ["unknown", "too_slow", "slightly_slow", "ok", "slightly_fast", "too_fast"]
+}
+
+/// A JSON object written key by key, in insertion order.
+struct JSONObject {
+    private var members: [String] = []
+
+    subscript(key: String) -> String {
+        get { "" }
+        set { members.append(JSONObject.string(key) + ":" + newValue) }
+    }
+
+    var text: String { "{" + members.joined(separator: ",") + "}" }
+
+    static func number(_ v: Float) -> String {
+        guard v.isFinite else { return "null" }
+        let text = "\(v)"
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+
+    static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }
+        let text = "\(v)"
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+
+    static func vector(_ v: SIMD3<Float>) -> String { "[\(number(v.x)),\(number(v.y)),\(number(v.z))]" }
+
+    static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
+
+    /// A JSON string literal (RFC 8259 escapes).
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20:
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,70 @@
+/// Where a report's box came from.
+public enum BoxSource: UInt32, Sendable {
+    /// No box: no object was found (and none was given).
+    case none = 0
+    /// Given by the caller.
+    case given = 1
+    /// Read from the `boundingbox.json` beside the scan.
+    case manifest = 2
+    /// Estimated from the fused depth.
+    case fitted = 3
+
+    public var name: String { ["none", "given", "manifest", "fitted"][Int(rawValue)] }
+}
+
+/// The face coverage of the box by the captured views, as the capture app counts it.
+public struct CoverageReport: Sendable {
+    public var faces: [FaceCoverage]
+    public var views: Int, counted: Int
+    public var facesComplete: Int, facesNeeded: Int, complete: Bool
+    public var angularScore: Float
+    /// View-direction bin counts (rings x sectors) and the next view (direction from the box centre and a
+    /// camera position), nil before any counted view.
+    public var bins: [Int]
+    public var nextView: (direction: SIMD3<Float>, position: SIMD3<Float>)?
+
+    init(_ tracker: CoverageTracker) {
+        faces = (0..<6).map { tracker.face($0) }
+        views = tracker.views
+        counted = tracker.counted
+        let summary = tracker.summary
+        (facesComplete, facesNeeded, complete, angularScore) = (summary.facesComplete, summary.facesNeeded, summary.complete, summary.angularScore)
+        bins = tracker.binCounts
+        nextView = try? tracker.nextView(distance: nil)
+    }
+}
+
+/// Everything a capture measured. `json()` is its serialised form (what `report.json` holds).
+public struct ScanReport: Sendable {
+    public var scanID: String?
+    public var frames: Int
+    public var fusedFrames: Int
+    public var timestamps: [Int64]
+    /// The motion tracker's state after each frame: speed guidance over time.
+    public var motion: [MotionState]
+    public var box: Box?
+    public var boxSource: BoxSource = .none
+    public var floor: FloorEstimate?
+    public var focus: SIMD3<Float>?
+    /// The fused cloud (voxel means) and its points inside the box.
+    public var cloud: PointCloud
+    public var object: PointCloud = PointCloud(unchecked: [])
+    public var trajectory: Trajectory.Summary?
+    public var coverage: CoverageReport?
+    /// Frames the app would have captured, and frames selected for a reconstruction.
+    public var captures: [Int] = []
+    public var selected: [Int] = []
+    public var warnings: [String] = []
+
+    init(scanID: String?, frames: Int, fusedFrames: Int, timestamps: [Int64], motion: [MotionState], cloud: PointCloud) {
+        self.scanID = scanID
+        self.frames = frames
+        self.fusedFrames = fusedFrames
+        self.timestamps = timestamps
+        self.motion = motion
+        self.cloud = cloud
+    }
+
+    /// Seconds from the first to the last frame.
+    public var duration: Double { timestamps.count < 2 ? 0 : secondsBetween(timestamps[0], timestamps[timestamps.count - 1]) }
+}

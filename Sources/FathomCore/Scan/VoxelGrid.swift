@@ -1,0 +1,95 @@
+/// Points accumulated into cubic voxels (open addressing on packed integer keys): each occupied voxel keeps
+/// the sum (about the voxel's corner, so sums stay precise far from the origin) and count of its points, in the order voxels were first met, so results do not depend on hashing.
+/// Voxel coordinates are limited to +-2^20 voxels from the origin (10 km at 1 cm); points beyond, and
+/// non-finite points, are dropped and counted in `dropped`.
+struct VoxelGrid {
+    let size: Float
+    private let inverse: Float
+    private var table: [Int32]          // slot -> voxel index, -1 empty
+    private var keys: [Int64] = []      // voxel index -> key
+    private(set) var sums: [SIMD4<Float>] = []   // x, y, z sums and the count in w
+    private(set) var dropped = 0
+
+    static let limit: Float = 1_048_576  // 2^20
+
+    init(size: Float) {
+        self.size = size
+        inverse = 1 / size
+        table = [Int32](repeating: -1, count: 1 << 16)
+    }
+
+    var count: Int { keys.count }
+
+    /// The packed key of the voxel holding `p`, or nil outside the supported range.
+    @inline(__always)
+    func key(_ p: SIMD3<Float>) -> Int64? {
+        let q = (p * inverse).rounded(.down)
+        guard abs(q.x) < VoxelGrid.limit, abs(q.y) < VoxelGrid.limit, abs(q.z) < VoxelGrid.limit else { return nil }
+        return VoxelGrid.pack(Int64(q.x), Int64(q.y), Int64(q.z))
+    }
+
+    @inline(__always)
+    static func pack(_ x: Int64, _ y: Int64, _ z: Int64) -> Int64 {
+        (x &+ (1 << 20)) << 42 | (y &+ (1 << 20)) << 21 | (z &+ (1 << 20))
+    }
+
+    /// The integer coordinates of a key.
+    static func unpack(_ key: Int64) -> SIMD3<Int64> {
+        let mask: Int64 = (1 << 21) - 1
+        return SIMD3(key >> 42 & mask, key >> 21 & mask, key & mask) &- (1 << 20)
+    }
+
+    @inline(__always)
+    private func slot(_ key: Int64) -> Int {
+        Int(truncatingIfNeeded: UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15 >> 40) & (table.count - 1)
+    }
+
+    /// The index of the voxel with `key`, if occupied.
+    func index(_ key: Int64) -> Int? {
+        var s = slot(key)
+        while true {
+            let v = table[s]
+            if v < 0 { return nil }
+            if keys[Int(v)] == key { return Int(v) }
+            s = (s + 1) & (table.count - 1)
+        }
+    }
+
+    mutating func insert(_ p: SIMD3<Float>) {
+        let q = (p * inverse).rounded(.down)
+        guard abs(q.x) < VoxelGrid.limit, abs(q.y) < VoxelGrid.limit, abs(q.z) < VoxelGrid.limit else { dropped += 1; return }
+        let key = VoxelGrid.pack(Int64(q.x), Int64(q.y), Int64(q.z))
+        let local = SIMD4(p - q * size, 1)
+        var s = slot(key)
+        while true {
+            let v = table[s]
+            if v < 0 { break }
+            if keys[Int(v)] == key { sums[Int(v)] += local; return }
+            s = (s + 1) & (table.count - 1)
+        }
+        table[s] = Int32(keys.count)
+        keys.append(key)
+        sums.append(local)
+        if keys.count * 2 > table.count { grow() }
+    }
+
+    private mutating func grow() {
+        table = [Int32](repeating: -1, count: table.count * 2)
+        for (i, key) in keys.enumerated() {
+            var s = slot(key)
+            while table[s] >= 0 { s = (s + 1) & (table.count - 1) }
+            table[s] = Int32(i)
+        }
+    }
+
+    func key(at index: Int) -> Int64 { keys[index] }
+
+    /// The mean of voxel `index`'s points.
+    func centroid(_ index: Int) -> SIMD3<Float> {
+        let s = sums[index], c = VoxelGrid.unpack(keys[index])
+        return SIMD3(Float(c.x), Float(c.y), Float(c.z)) * size + SIMD3(s.x, s.y, s.z) / s.w
+    }
+
+    /// How many points fell in voxel `index`.
+    func points(_ index: Int) -> Int { Int(sums[index].w) }
+}
