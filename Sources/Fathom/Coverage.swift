@@ -30,7 +30,7 @@ extension fathom_coverage_options {
 }
 
 /// Validated coverage options (NULL: the defaults).
-private func coverageOptions(_ pointer: UnsafePointer<fathom_coverage_options>?) throws -> CoverageOptions {
+func coverageOptions(_ pointer: UnsafePointer<fathom_coverage_options>?) throws -> CoverageOptions {
     var options = CoverageOptions()
     guard let o = pointer?.pointee else { return options }
     func tristate(_ value: Int32, _ name: String) throws -> Bool? {

@@ -41,7 +41,8 @@ struct VoxelGrid {
 
     @inline(__always)
     private func slot(_ key: Int64) -> Int {
-        Int(truncatingIfNeeded: UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15 >> 40) & (table.count - 1)
+        // Fibonacci hashing: the product's high bits mix every bit of the key.
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & (table.count - 1)
     }
 
     /// The index of the voxel with `key`, if occupied.

@@ -1,0 +1,252 @@
+import CFathom
+import FathomCore
+
+// Capture reports — see include/fathom.h. A fathom_capture handle is a retained CaptureBuilder, a fathom_report a
+// retained ReportHandle.
+
+/// A finished report behind a C handle.
+final class ReportHandle {
+    let report: ScanReport
+    init(_ report: ScanReport) { self.report = report }
+}
+
+private func capture(_ handle: OpaquePointer?) throws -> CaptureBuilder {
+    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "capture must not be NULL") }
+    return Unmanaged<CaptureBuilder>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+}
+
+private func report(_ handle: OpaquePointer?) throws -> ScanReport {
+    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "report must not be NULL") }
+    return Unmanaged<ReportHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue().report
+}
+
+private func reportHandle(_ report: ScanReport) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(ReportHandle(report)).toOpaque())
+}
+
+extension fathom_capture_options {
+    init(_ o: CaptureOptions) {
+        self.init(min_confidence: UInt32(o.minConfidence), max_depth: o.maxDepth, voxel: o.voxel, fuse_distance: o.fuseDistance,
+                  fuse_angle: o.fuseAngle, min_voxel_points: UInt32(o.minVoxelPoints), floor_threshold: o.floorThreshold,
+                  floor_iterations: UInt32(o.floorIterations), floor_max_tilt: o.floorMaxTilt, object_clearance: o.objectClearance,
+                  select_distance: o.selectDistance, select_angle: o.selectAngle, seed: o.seed,
+                  motion: fathom_motion_options(o.motion), coverage: fathom_coverage_options(o.coverage))
+    }
+}
+
+/// Validated capture options (NULL: the defaults).
+func captureOptions(_ pointer: UnsafePointer<fathom_capture_options>?) throws -> CaptureOptions {
+    var options = CaptureOptions()
+    guard let p = pointer else { return options }
+    let o = p.pointee
+    guard o.min_confidence <= 255 else { throw FathomError(.outOfRange, "options.min_confidence must be 0...255, got \(o.min_confidence)") }
+    options.minConfidence = UInt8(o.min_confidence)
+    options.maxDepth = o.max_depth
+    options.voxel = o.voxel
+    options.fuseDistance = o.fuse_distance
+    options.fuseAngle = o.fuse_angle
+    options.minVoxelPoints = Int(o.min_voxel_points)
+    options.floorThreshold = o.floor_threshold
+    options.floorIterations = Int(o.floor_iterations)
+    options.floorMaxTilt = o.floor_max_tilt
+    options.objectClearance = o.object_clearance
+    options.selectDistance = o.select_distance
+    options.selectAngle = o.select_angle
+    options.seed = o.seed
+    try withUnsafePointer(to: p.pointee.motion) { options.motion = try motionOptions($0) }
+    try withUnsafePointer(to: p.pointee.coverage) { options.coverage = try coverageOptions($0) }
+    do { try options.validate() } catch { throw FathomError(error.kind, "options.\(error.message)") }
+    return options
+}
+
+@_cdecl("fathom_capture_options_init")
+public func fathom_capture_options_init(_ options: UnsafeMutablePointer<fathom_capture_options>?) -> fathom_status {
+    abiCall("fathom_capture_options_init") { try required(options, "options").pointee = fathom_capture_options(CaptureOptions()) }
+}
+
+@_cdecl("fathom_capture_create")
+public func fathom_capture_create(_ options: UnsafePointer<fathom_capture_options>?, _ box: UnsafePointer<fathom_box>?,
+                                  _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_capture_create") {
+        let o = try captureOptions(options)
+        let b = try box.map { try Box($0.pointee) }
+        let out = try required(out, "out")
+        out.pointee = OpaquePointer(Unmanaged.passRetained(try CaptureBuilder(options: o, box: b)).toOpaque())
+    }
+}
+
+@_cdecl("fathom_capture_destroy")
+public func fathom_capture_destroy(_ handle: OpaquePointer?) {
+    guard let handle else { return }
+    Unmanaged<CaptureBuilder>.fromOpaque(UnsafeRawPointer(handle)).release()
+}
+
+@_cdecl("fathom_capture_add_frame")
+public func fathom_capture_add_frame(_ handle: OpaquePointer?, _ timestamp: Int64, _ frame: UnsafePointer<fathom_depth_frame>?,
+                                     _ out: UnsafeMutablePointer<fathom_motion_state>?) -> fathom_status {
+    abiCall("fathom_capture_add_frame") {
+        let c = try capture(handle)
+        let f = try depthFrame(frame)
+        guard let pose = f.pose else { throw FathomError(.invalidState, "frame.has_pose must be 1: a capture needs each frame's pose") }
+        let state = try c.add(timestamp: timestamp, pose: pose, rgb: f.rgb, depth: f)
+        out?.pointee = fathom_motion_state(state)
+    }
+}
+
+@_cdecl("fathom_capture_add_pose")
+public func fathom_capture_add_pose(_ handle: OpaquePointer?, _ timestamp: Int64, _ camera: UnsafePointer<fathom_pose>?,
+                                    _ rgb: UnsafePointer<fathom_intrinsics>?, _ out: UnsafeMutablePointer<fathom_motion_state>?) -> fathom_status {
+    abiCall("fathom_capture_add_pose") {
+        let c = try capture(handle)
+        let pose = try rigidPose(camera, "camera_to_world")
+        let k = try intrinsics(rgb)
+        let state = try c.add(timestamp: timestamp, pose: pose, rgb: k, depth: nil)
+        out?.pointee = fathom_motion_state(state)
+    }
+}
+
+@_cdecl("fathom_capture_wants_depth")
+public func fathom_capture_wants_depth(_ handle: OpaquePointer?, _ camera: UnsafePointer<fathom_pose>?,
+                                       _ out: UnsafeMutablePointer<UInt32>?) -> fathom_status {
+    abiCall("fathom_capture_wants_depth") {
+        let c = try capture(handle)
+        let pose = try rigidPose(camera, "camera_to_world")
+        try required(out, "out").pointee = c.wantsDepth(at: pose) ? 1 : 0
+    }
+}
+
+@_cdecl("fathom_capture_get_status")
+public func fathom_capture_get_status(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_capture_status>?) -> fathom_status {
+    abiCall("fathom_capture_get_status") {
+        let c = try capture(handle)
+        try required(out, "out").pointee = fathom_capture_status(
+            frames: UInt64(c.frameCount), fused_frames: UInt64(c.fusedFrames.count), cloud_points: UInt64(c.cloudCount),
+            captures: UInt64(c.captures.count), motion: fathom_motion_state(c.motionState))
+    }
+}
+
+@_cdecl("fathom_capture_box")
+public func fathom_capture_box(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_box>?) -> fathom_status {
+    abiCall("fathom_capture_box") {
+        let c = try capture(handle)
+        let out = try required(out, "out")
+        guard let box = try c.currentBox() else { throw FathomError(.noData, "no object found yet") }
+        out.pointee = fathom_box(box)
+    }
+}
+
+@_cdecl("fathom_capture_coverage")
+public func fathom_capture_coverage(_ handle: OpaquePointer?, _ box: UnsafePointer<fathom_box>?,
+                                    _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_capture_coverage") {
+        let c = try capture(handle)
+        let out = try required(out, "out")
+        let chosen: Box
+        if let box { chosen = try Box(box.pointee) } else {
+            guard let current = try c.currentBox() else { throw FathomError(.noData, "no box given and no object found yet") }
+            chosen = current
+        }
+        out.pointee = OpaquePointer(Unmanaged.passRetained(try c.coverage(of: chosen)).toOpaque())
+    }
+}
+
+@_cdecl("fathom_capture_cloud")
+public func fathom_capture_cloud(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_capture_cloud") {
+        let c = try capture(handle)
+        try required(out, "out").pointee = pointCloudHandle(c.cloud())
+    }
+}
+
+@_cdecl("fathom_capture_report")
+public func fathom_capture_report(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_capture_report") {
+        let c = try capture(handle)
+        let out = try required(out, "out")
+        out.pointee = reportHandle(try c.report())
+    }
+}
+
+@_cdecl("fathom_scan_report")
+public func fathom_scan_report(_ scanHandle: OpaquePointer?, _ options: UnsafePointer<fathom_capture_options>?,
+                               _ box: UnsafePointer<fathom_box>?, _ progress: fathom_progress_fn?, _ user: UnsafeMutableRawPointer?,
+                               _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_scan_report") {
+        guard let scanHandle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "scan must not be NULL") }
+        let scan = Unmanaged<Scan>.fromOpaque(UnsafeRawPointer(scanHandle)).takeUnretainedValue()
+        let o = try captureOptions(options)
+        let b = try box.map { try Box($0.pointee) }
+        let out = try required(out, "out")
+        let callback = progress.map { fn in { (done: Int, total: Int) -> Bool in fn(user, UInt64(done), UInt64(total)) == 0 } }
+        out.pointee = reportHandle(try scan.report(options: o, box: b, progress: callback))
+    }
+}
+
+@_cdecl("fathom_report_destroy")
+public func fathom_report_destroy(_ handle: OpaquePointer?) {
+    guard let handle else { return }
+    Unmanaged<ReportHandle>.fromOpaque(UnsafeRawPointer(handle)).release()
+}
+
+@_cdecl("fathom_report_get_summary")
+public func fathom_report_get_summary(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_report_summary>?) -> fathom_status {
+    abiCall("fathom_report_get_summary") {
+        let r = try report(handle)
+        let out = try required(out, "out")
+        var s = fathom_report_summary()
+        s.frames = UInt64(r.frames)
+        s.fused_frames = UInt64(r.fusedFrames)
+        s.duration = r.duration
+        if let box = r.box { s.box = fathom_box(box) }
+        s.box_source = r.boxSource.rawValue
+        if let floor = r.floor {
+            s.has_floor = 1
+            s.floor_height = floor.height
+            s.floor_normal = fathom_vec3(floor.normal)
+        }
+        if let focus = r.focus { s.has_focus = 1; s.focus = fathom_vec3(focus) }
+        s.cloud_points = UInt64(r.cloud.count)
+        s.object_points = UInt64(r.object.count)
+        if let t = r.trajectory {
+            s.has_trajectory = 1
+            s.trajectory = fathom_trajectory_summary(
+                duration: t.duration, path_length: t.pathLength, speed_p10: t.speedP10, speed_p50: t.speedP50, speed_p90: t.speedP90,
+                speed_max: t.speedMax, time_too_slow: t.timeTooSlow, time_too_fast: t.timeTooFast, angular_speed_max: t.angularSpeedMax,
+                steps: UInt64(t.steps))
+        }
+        if let c = r.coverage {
+            s.has_coverage = 1
+            s.coverage = fathom_coverage_summary(views: UInt64(c.views), counted: UInt64(c.counted), faces_complete: UInt32(c.facesComplete),
+                                                 faces_needed: UInt32(c.facesNeeded), complete: c.complete ? 1 : 0, angular_score: c.angularScore)
+            s.face_counts = (UInt32(c.faces[0].count), UInt32(c.faces[1].count), UInt32(c.faces[2].count),
+                             UInt32(c.faces[3].count), UInt32(c.faces[4].count), UInt32(c.faces[5].count))
+        }
+        s.captures = UInt64(r.captures.count)
+        s.selected_frames = UInt64(r.selected.count)
+        s.warning_count = UInt32(r.warnings.count)
+        out.pointee = s
+    }
+}
+
+@_cdecl("fathom_report_json")
+public func fathom_report_json(_ handle: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
+                               _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
+    abiCall("fathom_report_json") { try writeText(report(handle).json(), buffer, capacity, outLength) }
+}
+
+@_cdecl("fathom_report_cloud")
+public func fathom_report_cloud(_ handle: OpaquePointer?, _ which: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_report_cloud") {
+        let r = try report(handle)
+        guard which <= 1 else { throw FathomError(.outOfRange, "which must be 0 (FATHOM_REPORT_CLOUD) or 1 (FATHOM_REPORT_OBJECT), got \(which)") }
+        try required(out, "out").pointee = pointCloudHandle(which == 0 ? r.cloud : r.object)
+    }
+}
+
+@_cdecl("fathom_report_save")
+public func fathom_report_save(_ handle: OpaquePointer?, _ directory: UnsafePointer<CChar>?) -> fathom_status {
+    abiCall("fathom_report_save") {
+        let r = try report(handle)
+        try r.save(to: String(cString: try required(directory, "directory")))
+    }
+}
