@@ -61,6 +61,8 @@ def _ctype_of(decl_type: Any, header: Header, *, param: bool) -> Any:
             return _lib.STRUCTS[name]
         if name in header.opaque:
             return _lib.OPAQUE[name]
+        if name in _lib.CALLBACKS:
+            return _lib.CALLBACKS[name]
         raise AssertionError(f"no ctypes mapping for C type {name!r}")
     if isinstance(decl_type, (c_ast.PtrDecl, c_ast.ArrayDecl)):
         if isinstance(decl_type, c_ast.ArrayDecl) and not param:
