@@ -7,7 +7,7 @@ SWIFT ?= swift
 
 # Debian packages the build needs (headers + libraries), and Python modules the tests need.
 DEB_PACKAGES := liblapacke-dev libopenblas-dev zlib1g-dev libedit-dev pkg-config
-PY_MODULES := numpy scipy matplotlib pytest pycparser
+PY_MODULES := numpy scipy matplotlib pytest pycparser plyfile
 
 # Use AVX2 + FMA where the machine has them; otherwise the portable x86-64 baseline.
 # Override with `make CPU_FLAGS=` for a portable build.
@@ -45,9 +45,9 @@ lib: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product fathom
 	cp $(LIB) Bindings/python/fathom/libfathom.so
 
-## demo: the capture app's box flow on built-in data.
+## demo: a built-in capture written with the project's own writer, turned into its report (fathom-demo/).
 demo: build
-	$(CLI) run examples/box_flow.fathom
+	$(CLI) demo fathom-demo
 
 ## test: every test — Swift core, C ABI, Python binding, REPL scripts. Fails on the first failing suite.
 test: build test-swift test-abi test-c test-python test-repl test-readme

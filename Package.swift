@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "FathomCore", dependencies: ["CLapack", "CZlib", "CLanes"]),
         .target(name: "Fathom", dependencies: ["FathomCore", "CFathom"]),
         // Swift 5 mode: the CLI is single-threaded and uses the C stdio globals (stdin, stdout, stderr).
-        .executableTarget(name: "fathom-cli", dependencies: ["FathomCore", "CEdit"],
+        .executableTarget(name: "fathom-cli", dependencies: ["FathomCore", "CEdit", "CZlib"],
                           swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "FathomCoreTests", dependencies: ["FathomCore"]),
     ]

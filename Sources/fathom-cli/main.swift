@@ -8,6 +8,8 @@ let usage = """
 usage: fathom                   interactive REPL (reads a script when standard input is not a terminal)
        fathom run FILE [--bail] run a script; errors print FILE:LINE:COLUMN and the script goes on
                                 (--bail: stop at the first error); exit status 1 if any line failed
+       fathom report SCAN [--out DIR] [--box FILE]   a capture's measurements (see fathom report --help)
+       fathom demo [DIR]        write the built-in capture and report it
        fathom --version
 """
 
@@ -32,6 +34,10 @@ case "run":
     session.run(file: file)
     fclose(file)
     exit(session.errorCount == 0 ? 0 : 1)
+case "report":
+    exit(ReportCommand.run(Array(arguments.dropFirst())))
+case "demo":
+    exit(ReportCommand.demo(Array(arguments.dropFirst())))
 case "--version":
     print("fathom \(FathomVersion.string)")
 case "--help", "-h", "help":

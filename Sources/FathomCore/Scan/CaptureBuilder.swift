@@ -124,6 +124,7 @@ public final class CaptureBuilder {
         report.floor = scene.floor
         report.focus = scene.focus
         report.warnings = warnings
+        report.cameraPositions = poses.map(\.translation)
         report.captures = captures
         if timestamps.count >= 2 {
             report.trajectory = try Trajectory.summarize(timestamps: timestamps, poses: poses, options: options.motion)

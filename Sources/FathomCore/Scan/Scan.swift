@@ -65,7 +65,13 @@ public final class Scan: @unchecked Sendable {
 
         let cameraPath = file(cameraStream, "jsonl")
         let camera = try CameraInfo.load(cameraPath, rgbSize: rgbSize)
-        guard !camera.timestamps.isEmpty else { throw FathomError(.format, "'\(cameraPath)' holds no camera info line") }
+        guard !camera.timestamps.isEmpty else {
+            let cut = camera.cutLine.map { " (line \($0) is cut short)" } ?? ""
+            throw FathomError(.format, "'\(cameraPath)' holds no camera info line\(cut)")
+        }
+        if let line = camera.cutLine {
+            warnings.append("\(Scan.baseName(cameraPath)): the file is cut: its last line (\(line)) ends early and was dropped")
+        }
         if camera.repaired > 0 {
             warnings.append("\(camera.repaired) camera poses were re-orthonormalized (largest deviation from rigid \(camera.worst))")
         }

@@ -50,6 +50,7 @@ extension ScanReport {
         speed["angular_speed"] = JSONObject.array(motion.map { JSONObject.number($0.angularSpeed) })
         speed["guidance"] = JSONObject.array(motion.map { JSONObject.string(ScanReport.guidanceNames[Int($0.guidance.rawValue)]) })
         o["speed"] = speed.text
+        o["camera_positions"] = JSONObject.array(cameraPositions.map(JSONObject.vector))
         o["coverage"] = coverage.map { c in
             var b = JSONObject()
             b["faces"] = JSONObject.array(zip(Box.faceNames, c.faces).map { name, f in

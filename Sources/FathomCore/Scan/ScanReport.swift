@@ -42,6 +42,8 @@ public struct ScanReport: Sendable {
     public var timestamps: [Int64]
     /// The motion tracker's state after each frame: speed guidance over time.
     public var motion: [MotionState]
+    /// Each frame's camera position (world, meters).
+    public var cameraPositions: [SIMD3<Float>] = []
     public var box: Box?
     public var boxSource: BoxSource = .none
     public var floor: FloorEstimate?
