@@ -23,10 +23,13 @@ let builtinGroups: [(title: String, names: [String])] = [
     ("Depth and lengths", ["depth_formula", "load_depth", "mask_formula", "backproject", "depth_at", "depth_point",
                            "fit_line", "fit_plane", "measure", "measure_mask", "mask_ends", "measure_ends"]),
     ("Capture guidance", ["look_at", "coverage", "record", "record_orbit", "face_coverage", "next_view", "motion", "move", "walk"]),
+    ("Scans and reports", ["open_scan", "scan_frame", "scan_pose", "scan_warnings", "scan_cloud", "scan_report", "report_box",
+                           "save_report", "demo_scan"]),
 ]
 
 /// Every global function: these and the depth ones (DepthBuiltins.swift).
 let builtins = coreBuiltins.merging(depthBuiltins) { core, _ in core }.merging(guidanceBuiltins) { core, _ in core }
+    .merging(scanBuiltins) { core, _ in core }
 
 let coreBuiltins: [String: Builtin] = [
     "print": Builtin(usage: "print(value, ...)", summary: "prints the values on one line (strings as they are)") { a in

@@ -33,6 +33,8 @@ enum Value {
     case mask(MaskImage)
     case coverage(CoverageTracker)
     case motion(MotionRecorder)
+    case scan(Scan)
+    case report(ScanReport)
     case list([Value])
 
     var typeName: String {
@@ -52,6 +54,8 @@ enum Value {
         case .mask: "a mask"
         case .coverage: "a coverage tracker"
         case .motion: "a motion tracker"
+        case .scan: "a scan"
+        case .report: "a report"
         case .list: "a list"
         }
     }
@@ -111,6 +115,8 @@ func format(_ value: Value) -> String {
         let s = c.summary
         return "coverage: \(c.counted) of \(c.views) views counted, \(s.facesComplete)/\(s.facesNeeded) faces complete, angular score \(format(s.angularScore))"
     case .motion(let m): return describe(m.tracker.state)
+    case .scan(let scan): return describe(scan)
+    case .report(let report): return ReportCommand.summary(report)
     case .list(let items): return items.map(format).joined(separator: "\n")
     }
 }
