@@ -7,7 +7,7 @@ SWIFT ?= swift
 
 # Debian packages the build needs (headers + libraries), and Python modules the tests need.
 DEB_PACKAGES := liblapacke-dev libopenblas-dev zlib1g-dev libedit-dev pkg-config
-PY_MODULES := numpy scipy matplotlib pytest pycparser plyfile
+PY_MODULES := numpy scipy matplotlib pytest pycparser plyfile distributed
 
 # Use AVX2 + FMA where the machine has them; otherwise the portable x86-64 baseline.
 # Override with `make CPU_FLAGS=` for a portable build.

@@ -471,6 +471,27 @@ class ScanReport:
     def warnings(self) -> list[str]:
         return list(self._data["warnings"])
 
+    def row(self) -> dict:
+        """The report's main numbers as a flat dict: one row of a table over many captures (pandas:
+        ``DataFrame([r.row() for r in reports])``). Missing values are NaN."""
+        nan = math.nan
+        box, floor, t, c = self.box, self.floor, self.trajectory, self.coverage
+        center = box.center if box is not None else (nan, nan, nan)
+        scale = box.scale if box is not None else (nan, nan, nan)
+        return {
+            "scan_id": self.scan_id, "frames": self.frames, "duration": self.duration,
+            "box_source": self.box_source.name.lower(),
+            "center_x": float(center[0]), "center_y": float(center[1]), "center_z": float(center[2]),
+            "scale_x": float(scale[0]), "scale_y": float(scale[1]), "scale_z": float(scale[2]),
+            "rot_y": float(box.rot_y) if box is not None else nan,
+            "floor_height": float(floor["height"]) if floor else nan,
+            "path_length": t.path_length if t else nan, "speed_p50": t.speed_p50 if t else nan,
+            "time_too_fast": t.time_too_fast if t else nan,
+            "captures": len(self.captures), "faces_complete": c.faces_complete if c else 0,
+            "angular_score": c.angular_score if c else nan, "cloud_points": len(self.cloud), "object_points": len(self.object),
+            "warnings": len(self.warnings),
+        }
+
     # -- output -------------------------------------------------------------------------------------
 
     def to_dict(self) -> dict:

@@ -38,8 +38,11 @@ __all__ = [
     "plot_mesh",
     "plot_points",
     "plot_rays",
+    "plot_report",
+    "plot_report_coverage",
     "plot_speed",
     "plot_view_bins",
+    "save_report_plots",
 ]
 
 #: Face colours by :class:`fathom.MeshClass` value (NONE, WALL, FLOOR, CEILING, TABLE, SEAT, WINDOW, DOOR).
@@ -505,3 +508,91 @@ def plot_speed(
     ax.set_ylabel("speed (in/s)" if inches else "speed (m/s)")
     ax.legend(loc="upper right", fontsize="small")
     return ax
+
+
+def plot_report(report: Any, ax: Optional[Any] = None, *, max_points: int = 100_000) -> Any:
+    """Draws a :class:`fathom.ScanReport` seen from above (x across, z down, as a floor plan): the fused cloud
+    (gray, at most ``max_points``), the object's points (blue), the box's footprint (green), the camera path
+    (black) with the app's captures (red) and the point the cameras look at (orange x). Equal axes; returns the
+    2D axes."""
+    plt = _pyplot()
+    if ax is None:
+        ax = plt.figure(figsize=(7, 7)).add_subplot()
+    cloud = report.cloud
+    if len(cloud) > max_points:
+        cloud = cloud[:: int(np.ceil(len(cloud) / max_points))]
+    ax.scatter(cloud[:, 0], cloud[:, 2], s=0.2, color="lightgray", label="fused cloud", rasterized=True)
+    if len(report.object):
+        ax.scatter(report.object[:, 0], report.object[:, 2], s=0.5, color="tab:blue", label="object")
+    box = report.box
+    if box is not None:
+        top = np.asarray(box.corners, dtype=np.float64)[[0, 1, 5, 4, 0]]
+        ax.plot(top[:, 0], top[:, 2], color="tab:green", linewidth=2, label=f"box ({report.box_source.name.lower()})")
+    positions = np.asarray(report.to_dict()["camera_positions"], dtype=np.float64)
+    if len(positions):
+        ax.plot(positions[:, 0], positions[:, 2], color="black", linewidth=1, label="camera path")
+        captured = positions[report.captures]
+        if len(captured):
+            ax.scatter(captured[:, 0], captured[:, 2], color="tab:red", s=30, zorder=3, label="captures")
+    if report.focus is not None:
+        ax.scatter([report.focus[0]], [report.focus[2]], marker="x", s=80, color="tab:orange", zorder=4, label="focus")
+    if len(positions):
+        lo = positions[:, [0, 2]].min(axis=0)
+        hi = positions[:, [0, 2]].max(axis=0)
+        pad = 0.15 * float((hi - lo).max() + 0.1)
+        ax.set_xlim(lo[0] - pad, hi[0] + pad)
+        ax.set_ylim(hi[1] + pad, lo[1] - pad)  # z down
+    ax.set_aspect("equal")
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("z (m)")
+    ax.legend(loc="upper right", fontsize="small")
+    return ax
+
+
+def plot_report_coverage(report: Any, ax: Optional[Any] = None) -> Any:
+    """Draws a report's face coverage: the captured views counted on each face, each bar in the capture app's
+    colour for the face's progress, the goal as a dashed line. Returns the 2D axes."""
+    plt = _pyplot()
+    coverage = report.coverage
+    if coverage is None:
+        raise ValueError("the report has no coverage (no box)")
+    if ax is None:
+        ax = plt.figure().add_subplot()
+    names = [f["name"] for f in coverage.faces]
+    colors = [tuple(f["color"]) if f["needed"] else (0.8, 0.8, 0.8) for f in coverage.faces]
+    ax.bar(names, coverage.counts, color=colors, edgecolor="dimgray")
+    goal = max((f["count"] / f["progress"] for f in coverage.faces if f["progress"] > 0), default=None)
+    if goal:
+        ax.axhline(goal, color="dimgray", linestyle="--", linewidth=0.8, label="goal")
+        ax.legend(loc="upper right", fontsize="small")
+    ax.set_ylabel("captured views counted")
+    ax.set_title(f"{coverage.faces_complete}/{coverage.faces_needed} faces complete, angular score {coverage.angular_score:.2f}")
+    return ax
+
+
+def save_report_plots(report: Any, directory: str) -> list[str]:
+    """Saves ``trajectory.png`` (:func:`plot_report`), ``coverage.png`` (:func:`plot_report_coverage`, when the
+    report has a box) and ``speed.png`` (:func:`plot_speed`) into ``directory``; returns their paths."""
+    import os
+
+    plt = _pyplot()
+    paths = []
+    figures = [("trajectory.png", lambda ax: plot_report(report, ax))]
+    if report.coverage is not None:
+        figures.append(("coverage.png", lambda ax: plot_report_coverage(report, ax)))
+    speed = report.speed
+
+    def draw_speed(ax: Any) -> Any:
+        t = np.round(speed["time"] * 1e9).astype(np.int64)
+        v = np.where(speed["guidance"] == "unknown", np.nan, speed["speed"])
+        return plot_speed(t, v, ax)
+
+    figures.append(("speed.png", draw_speed))
+    for name, draw in figures:
+        fig = plt.figure(figsize=(8, 6))
+        draw(fig.add_subplot())
+        path = os.path.join(directory, name)
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        paths.append(path)
+    return paths
