@@ -17,9 +17,13 @@ def _blocks(path: Path) -> list[str]:
 
 def _run_blocks(path: Path, tmp_path: Path) -> None:
     """Runs the blocks in order in one namespace (later examples build on earlier ones), in a
-    scratch directory so examples that write files leave nothing behind."""
+    scratch directory so examples that write files leave nothing behind. Processes the examples start (the
+    Dask workers) find the package through PYTHONPATH, as they would an installed one."""
     namespace: dict[str, object] = {"__name__": "__readme__"}
     cwd = os.getcwd()
+    package_root = str(Path(__file__).resolve().parents[1])
+    old_path = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, old_path]))
     os.chdir(tmp_path)
     try:
         for i, code in enumerate(_blocks(path), start=1):
@@ -29,6 +33,10 @@ def _run_blocks(path: Path, tmp_path: Path) -> None:
                 raise AssertionError(f"{path} python block {i} failed: {exc!r}\n---\n{code}---") from exc
     finally:
         os.chdir(cwd)
+        if old_path is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = old_path
 
 def test_main_readme_python_examples(tmp_path: Path) -> None:
     _run_blocks(REPO_ROOT / "README.md", tmp_path)
