@@ -79,7 +79,7 @@ public final class CaptureBuilder {
         if scratch.count < 3 * capacity { scratch = [Float](repeating: 0, count: 3 * capacity) }
         scratch.withUnsafeMutableBufferPointer { buffer in
             let n = filtered.backproject(.all(filtered), to: .world, points: buffer.baseAddress, pixels: nil, normals: nil, capacity: capacity)
-            for k in 0..<Swift.min(n, capacity) { grid.insert(SIMD3(buffer[3 * k], buffer[3 * k + 1], buffer[3 * k + 2])) }
+            grid.insert(buffer.baseAddress!, count: Swift.min(n, capacity))
         }
     }
 

@@ -46,28 +46,43 @@ struct VoxelGrid {
     }
 
     /// The index of the voxel with `key`, if occupied.
-    func index(_ key: Int64) -> Int? {
-        var s = slot(key)
-        while true {
-            let v = table[s]
-            if v < 0 { return nil }
-            if keys[Int(v)] == key { return Int(v) }
-            s = (s + 1) & (table.count - 1)
+    func index(_ key: Int64) -> Int? { probe(key) }
+
+    /// Adds `count` points stored as packed xyz floats.
+    mutating func insert(_ xyz: UnsafePointer<Float>, count: Int) {
+        for k in 0..<count {
+            let p = SIMD3(xyz[3 &* k], xyz[3 &* k &+ 1], xyz[3 &* k &+ 2])
+            let q = (p * inverse).rounded(.down)
+            guard abs(q.x) < VoxelGrid.limit, abs(q.y) < VoxelGrid.limit, abs(q.z) < VoxelGrid.limit else { dropped += 1; continue }
+            let key = VoxelGrid.pack(Int64(q.x), Int64(q.y), Int64(q.z))
+            let local = SIMD4(p - q * size, 1)
+            if let v = probe(key) {
+                sums.withUnsafeMutableBufferPointer { $0[v] += local }
+            } else {
+                add(key, local)
+            }
         }
     }
 
-    mutating func insert(_ p: SIMD3<Float>) {
-        let q = (p * inverse).rounded(.down)
-        guard abs(q.x) < VoxelGrid.limit, abs(q.y) < VoxelGrid.limit, abs(q.z) < VoxelGrid.limit else { dropped += 1; return }
-        let key = VoxelGrid.pack(Int64(q.x), Int64(q.y), Int64(q.z))
-        let local = SIMD4(p - q * size, 1)
-        var s = slot(key)
-        while true {
-            let v = table[s]
-            if v < 0 { break }
-            if keys[Int(v)] == key { sums[Int(v)] += local; return }
-            s = (s + 1) & (table.count - 1)
+    /// The voxel index of `key`, or nil (the probe stops at an empty slot).
+    @inline(__always)
+    private func probe(_ key: Int64) -> Int? {
+        table.withUnsafeBufferPointer { t in
+            keys.withUnsafeBufferPointer { k in
+                var s = slot(key)
+                while true {
+                    let v = t[s]
+                    if v < 0 { return nil }
+                    if k[Int(v)] == key { return Int(v) }
+                    s = (s &+ 1) & (t.count &- 1)
+                }
+            }
         }
+    }
+
+    private mutating func add(_ key: Int64, _ local: SIMD4<Float>) {
+        var s = slot(key)
+        while table[s] >= 0 { s = (s + 1) & (table.count - 1) }
         table[s] = Int32(keys.count)
         keys.append(key)
         sums.append(local)
