@@ -698,6 +698,31 @@ fathom_status fathom_mesh_intersect_all_batch(const fathom_mesh *mesh, const fat
                                               const fathom_batch_options *options, fathom_hit *hits,
                                               size_t capacity, uint64_t *out_offsets);
 
+/* A mesh's input as given: every mesh keeps, besides its BVH, a copy of the indices (12 bytes per triangle)
+ * and, unless made with FATHOM_MESH_BORROW, of the vertices (12 bytes per vertex), for the functions below;
+ * fathom_mesh_info.memory_bytes does not count them. A borrowed mesh's vertices are read from the caller's
+ * buffer. */
+
+/** The vertices in the order they were given (unused ones included): vertex_count * 3 floats x, y, z into
+ *  `out`, whose capacity is in vertices (FATHOM_ERR_BUFFER_TOO_SMALL if < vertex_count). `out` may be NULL
+ *  when the mesh has no vertices. */
+fathom_status fathom_mesh_vertices(const fathom_mesh *mesh, float *out, size_t capacity);
+
+/** The triangles as given (degenerate ones included): triangle_count * 3 vertex indices into `out`, whose
+ *  capacity is in triangles. `out` may be NULL when the mesh has no triangles. */
+fathom_status fathom_mesh_triangles(const fathom_mesh *mesh, uint32_t *out, size_t capacity);
+
+/** The per-triangle classes (fathom_mesh_class, one byte each) in triangle order, `capacity` in triangles;
+ *  FATHOM_ERR_NO_DATA when the mesh was made without classes. */
+fathom_status fathom_mesh_classes(const fathom_mesh *mesh, uint8_t *out, size_t capacity);
+
+/** Writes the mesh to `path`, the format chosen by the extension (any case): ".ply" binary little-endian
+ *  (float x y z; list uchar uint vertex_indices; uchar classification when the mesh has classes), ".obj"
+ *  (v and f records; OBJ has no classes, so they are not written); any other extension is FATHOM_ERR_FORMAT.
+ *  fathom_mesh_load reads either back to the same vertices (bit for bit), triangles and (PLY) classes.
+ *  FATHOM_ERR_IO if the file cannot be written. */
+fathom_status fathom_mesh_save(const fathom_mesh *mesh, const char *path);
+
 /* The capture app's tap flows (reference/box.md). Each casts the tap's ray from the camera. */
 
 /** Floor height from a tap: the y of the first hit on `mesh` (may be NULL) or, when no mesh is given
@@ -1274,6 +1299,260 @@ fathom_status fathom_scan_writer_finish(fathom_scan_writer *writer);
 
 /** Frees a writer; NULL is allowed. A writer not finished leaves its streams without metadata. */
 void fathom_scan_writer_destroy(fathom_scan_writer *writer);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Point clouds and PLY                                                                            */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** A point cloud: points (float32 x, y, z, meters) with optional unit normals, RGB colours and per-point
+ *  confidence (ARKit: 0 low, 1 medium, 2 high). Immutable: may be read from many threads at once. Made by
+ *  fathom_point_cloud_load_ply (and functions of other sections that return clouds), freed by
+ *  fathom_point_cloud_destroy. */
+typedef struct fathom_point_cloud fathom_point_cloud;
+
+/** The body encoding of a PLY file written by the library. */
+typedef enum fathom_ply_format {
+    FATHOM_PLY_BINARY = 0,   /**< binary_little_endian 1.0 */
+    FATHOM_PLY_ASCII = 1     /**< ascii 1.0, floats in the shortest text that reads back as the same float */
+} fathom_ply_format;
+
+/** What a point cloud holds. */
+typedef struct fathom_point_cloud_info {
+    uint64_t count;            /**< number of points (may be 0) */
+    uint32_t has_normals;      /**< 1 if the cloud has normals, else 0 */
+    uint32_t has_colors;       /**< 1 if the cloud has RGB colours */
+    uint32_t has_confidence;   /**< 1 if the cloud has confidence values */
+} fathom_point_cloud_info;
+
+/** Reads the vertex element of a PLY file (ascii, binary_little_endian or binary_big_endian 1.0) as a
+ *  point cloud: x, y, z (float or double; doubles rounded to float) are required; nx, ny, nz (float or
+ *  double) become normals and red, green, blue (uchar) colours when all three are present; a uchar
+ *  `confidence` property becomes the confidence. Other properties and elements (a mesh's faces) are read
+ *  past, so scanners' and Open3D's files read, and a mesh's PLY gives the cloud of its vertices.
+ *  FATHOM_ERR_IO if unreadable; FATHOM_ERR_PARSE / FATHOM_ERR_FORMAT naming the file and the line (header,
+ *  ascii body) or byte offset (binary body) of the first problem: a truncated body, counts larger than the
+ *  file can hold (checked before anything is allocated), a missing x/y/z, a partial or mistyped normal or
+ *  colour triple, a non-finite point or normal. */
+fathom_status fathom_point_cloud_load_ply(const char *path, fathom_point_cloud **out);
+
+/** Frees a point cloud; NULL is allowed and does nothing. */
+void fathom_point_cloud_destroy(fathom_point_cloud *cloud);
+
+fathom_status fathom_point_cloud_get_info(const fathom_point_cloud *cloud, fathom_point_cloud_info *out);
+
+/** The points: count * 3 floats x, y, z into `out`, whose capacity is in points (FATHOM_ERR_BUFFER_TOO_SMALL
+ *  if < count). `out` may be NULL when the cloud is empty. */
+fathom_status fathom_point_cloud_points(const fathom_point_cloud *cloud, float *out, size_t capacity);
+
+/** The normals, count * 3 floats, as fathom_point_cloud_points; FATHOM_ERR_NO_DATA if the cloud has none. */
+fathom_status fathom_point_cloud_normals(const fathom_point_cloud *cloud, float *out, size_t capacity);
+
+/** The colours, count * 3 bytes R, G, B, capacity in points; FATHOM_ERR_NO_DATA if the cloud has none. */
+fathom_status fathom_point_cloud_colors(const fathom_point_cloud *cloud, uint8_t *out, size_t capacity);
+
+/** The confidence, one byte per point, capacity in points; FATHOM_ERR_NO_DATA if the cloud has none. */
+fathom_status fathom_point_cloud_confidence(const fathom_point_cloud *cloud, uint8_t *out, size_t capacity);
+
+/** Writes the cloud to `path` as PLY in `format` (fathom_ply_format; another value is
+ *  FATHOM_ERR_OUT_OF_RANGE): element vertex with float x, y, z, then float nx, ny, nz, uchar red, green,
+ *  blue and uchar confidence for what the cloud has. fathom_point_cloud_load_ply reads it back exactly.
+ *  FATHOM_ERR_IO if the file cannot be written. */
+fathom_status fathom_point_cloud_save_ply(const fathom_point_cloud *cloud, const char *path, uint32_t format);
+
+/** Writes `count` points to `path` as PLY, as fathom_point_cloud_save_ply does. `points` is a point buffer
+ *  (pointer, count, byte stride) as everywhere; count may be 0 (a file with no points; `points` may then be
+ *  NULL). `normals` (may be NULL) holds count * 3 floats, packed, 4-byte aligned; `colors` (may be NULL)
+ *  count * 3 bytes R, G, B; `confidence` (may be NULL) count bytes. Points and normals must be finite
+ *  (FATHOM_ERR_NOT_FINITE naming the index); nothing is written on error. */
+fathom_status fathom_ply_write_points(const char *path, const float *points, size_t count, size_t stride,
+                                      const float *normals, const uint8_t *colors, const uint8_t *confidence,
+                                      uint32_t format);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* NeRF-style transforms.json                                                                      */
+/* ---------------------------------------------------------------------------------------------- */
+/* The file instant-ngp and nerfstudio use: intrinsics w, h (pixels), fl_x, fl_y, cx, cy at the top level
+ * (shared) or in a frame (its own), and frames[] with file_path and transform_matrix: 4 nested rows,
+ * ROW-major, camera-to-world, in ARKit camera axes (+x right, +y up, looking along -z). The poses cross
+ * this ABI as fathom_pose, column-major like everywhere else. Other keys are ignored. */
+
+/** Reads `path`: per frame its timestamp, pose and intrinsics into the three arrays, whose capacity is in
+ *  frames. *out_count gets the number of frames; if it exceeds capacity, nothing is written and
+ *  FATHOM_ERR_BUFFER_TOO_SMALL is returned (the three arrays may be NULL when capacity is 0: a first call
+ *  with capacity 0 gives the count).
+ *  Timestamps, since the file has none: the frame index i when `rate` is 0, else round(i * 1e9 / rate)
+ *  nanoseconds for `rate` frames per second (> 0, finite; FATHOM_ERR_OVERFLOW if they do not fit int64).
+ *  Intrinsics, each key from the frame if it has it, else the top level: w and h (required, whole pixels in
+ *  1...1000000); fl_x, or 0.5 w / tan(camera_angle_x / 2); fl_y, or 0.5 h / tan(camera_angle_y / 2), or
+ *  fl_x; cx and cy, or w / 2 and h / 2.
+ *  Poses within 1e-5 of rigid are kept as written (as float); up to 0.01 off they are re-orthonormalized
+ *  (nearest rotation), as scans' are; beyond is FATHOM_ERR_NOT_RIGID naming the frame.
+ *  FATHOM_ERR_IO if unreadable (or larger than 1 GiB: FATHOM_ERR_FORMAT); FATHOM_ERR_PARSE for text that
+ *  is not JSON; FATHOM_ERR_FORMAT for a missing or mistyped key, a matrix that is not 4 rows of 4 numbers
+ *  or missing intrinsics, naming the frame and the key ("frames[3].transform_matrix"). */
+fathom_status fathom_transforms_load(const char *path, double rate, int64_t *out_timestamps, fathom_pose *out_poses,
+                                     fathom_intrinsics *out_intrinsics, size_t capacity, size_t *out_count);
+
+/** The frames' file_path values of `path`, in frame order, each followed by a NUL byte ("" for a frame
+ *  without one), into `buffer` of `capacity` bytes; *out_length gets the bytes needed (the sum of the
+ *  lengths plus one per frame). FATHOM_ERR_BUFFER_TOO_SMALL if capacity < that (`buffer` may be NULL when
+ *  capacity is 0). Errors as fathom_transforms_load. */
+fathom_status fathom_transforms_file_paths(const char *path, char *buffer, size_t capacity, size_t *out_length);
+
+/** Writes `count` frames (may be 0) to `path` as transforms.json: poses (camera-to-world, rigid) as
+ *  row-major transform_matrix rows; the intrinsics once at the top level (with camera_angle_x) when all
+ *  frames have the same, else in each frame; `file_paths` (may be NULL: no file_path keys; else `count`
+ *  UTF-8 strings, none NULL) as each frame's file_path. fathom_transforms_load reads back the same poses
+ *  and intrinsics. FATHOM_ERR_NOT_RIGID / FATHOM_ERR_OUT_OF_RANGE name the bad element; FATHOM_ERR_IO if
+ *  the file cannot be written. */
+fathom_status fathom_transforms_save(const char *path, const fathom_pose *poses, const fathom_intrinsics *intrinsics,
+                                     size_t count, const char *const *file_paths);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Capture reports: a capture turned into measurements, frame by frame or from a scan's files      */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** A capture being measured, fed frame by frame (live from an app, or from a scan): it gives at any
+ *  moment the speed guidance, the box estimate and the coverage so far, and the full report at the end.
+ *  Depth is fused into a voxel grid (samples of confidence >= min_confidence within max_depth, from frames
+ *  that moved fuse_distance or turned fuse_angle since the last fused one). The box is the one given, else
+ *  estimated: the floor is the largest RANSAC plane within floor_max_tilt of horizontal; the object is the
+ *  cluster of voxels (>= min_voxel_points samples, object_clearance above the floor) nearest the point the
+ *  cameras look at (least squares over the optical axes); its box is the upright box of least footprint
+ *  reaching down to the floor. Coverage counts the views the capture app would have taken: the motion
+ *  tracker's automatic captures. Not thread-safe: one thread at a time. */
+typedef struct fathom_capture fathom_capture;
+
+/** Settings of a capture; fathom_capture_options_init fills the defaults given here. */
+typedef struct fathom_capture_options {
+    uint32_t min_confidence;        /**< 0...255, default 2 (ARKit's high) */
+    float max_depth;                /**< meters, > 0 (INFINITY: none), default 3 */
+    float voxel;                    /**< voxel edge, meters, >= 1e-4, default 0.01 */
+    float fuse_distance;            /**< meters, > 0 (INFINITY to ignore), default 0.05 */
+    float fuse_angle;               /**< radians, > 0 (INFINITY to ignore), default 5 degrees */
+    uint32_t min_voxel_points;      /**< >= 1, default 2 */
+    float floor_threshold;          /**< RANSAC inlier distance, meters, > 0, default 0.02 */
+    uint32_t floor_iterations;      /**< 1...100000, default 300 */
+    float floor_max_tilt;           /**< radians in (0, pi/2), default 15 degrees */
+    float object_clearance;         /**< meters, >= 0, default 0.02 */
+    float select_distance;          /**< frame selection (fathom_trajectory_select), default 0.10 m */
+    float select_angle;             /**< default 10 degrees */
+    uint64_t seed;                  /**< RANSAC seed, default 1 (results depend only on the data and the options) */
+    fathom_motion_options motion;   /**< speed guidance, defaults as fathom_motion_options_init */
+    fathom_coverage_options coverage; /**< defaults as fathom_coverage_options_init */
+} fathom_capture_options;
+
+fathom_status fathom_capture_options_init(fathom_capture_options *options);
+
+/** Starts a capture; `options` may be NULL (defaults), `box` may be NULL (then the box is estimated). */
+fathom_status fathom_capture_create(const fathom_capture_options *options, const fathom_box *box, fathom_capture **out);
+
+/** Frees a capture; NULL is allowed. */
+void fathom_capture_destroy(fathom_capture *capture);
+
+/** Adds a frame taken at `timestamp` nanoseconds: its depth `frame` (has_pose = 1; the intrinsics are the
+ *  RGB image's) is fused when fathom_capture_wants_depth would say so. A timestamp earlier than the last
+ *  frame's is FATHOM_ERR_OUT_OF_RANGE and changes nothing. `out` (the speed state after it) may be NULL. */
+fathom_status fathom_capture_add_frame(fathom_capture *capture, int64_t timestamp, const fathom_depth_frame *frame,
+                                       fathom_motion_state *out);
+
+/** Adds a frame without depth (its pose and RGB intrinsics), as fathom_capture_add_frame. */
+fathom_status fathom_capture_add_pose(fathom_capture *capture, int64_t timestamp, const fathom_pose *camera_to_world,
+                                      const fathom_intrinsics *rgb, fathom_motion_state *out);
+
+/** *out = 1 if a frame at this pose would have its depth fused (so a reader can skip reading it), else 0. */
+fathom_status fathom_capture_wants_depth(const fathom_capture *capture, const fathom_pose *camera_to_world, uint32_t *out);
+
+/** Where a capture stands. */
+typedef struct fathom_capture_status {
+    uint64_t frames;                /**< frames added */
+    uint64_t fused_frames;          /**< of which fused */
+    uint64_t cloud_points;          /**< occupied voxels of the fused cloud */
+    uint64_t captures;              /**< views the app would have captured */
+    fathom_motion_state motion;     /**< speed guidance after the last frame */
+} fathom_capture_status;
+
+fathom_status fathom_capture_get_status(const fathom_capture *capture, fathom_capture_status *out);
+
+/** The box now: the given one, or the estimate from the depth so far; FATHOM_ERR_NO_DATA before an object
+ *  is found. */
+fathom_status fathom_capture_box(const fathom_capture *capture, fathom_box *out);
+
+/** A new coverage tracker (the caller destroys it) for `box` (NULL: the current box; FATHOM_ERR_NO_DATA if
+ *  none) holding the views captured so far, with the capture's coverage options. */
+fathom_status fathom_capture_coverage(const fathom_capture *capture, const fathom_box *box, fathom_coverage **out);
+
+/** The fused cloud so far (one point per voxel, the mean of its samples) as a new point cloud. */
+fathom_status fathom_capture_cloud(const fathom_capture *capture, fathom_point_cloud **out);
+
+/** A finished report (immutable; may be read from many threads). */
+typedef struct fathom_report fathom_report;
+
+/** Where a report's box came from. */
+typedef enum fathom_box_source {
+    FATHOM_BOX_NONE = 0,            /* no object found, none given */
+    FATHOM_BOX_GIVEN = 1,           /* given by the caller */
+    FATHOM_BOX_MANIFEST = 2,        /* read from the boundingbox.json beside the scan */
+    FATHOM_BOX_FITTED = 3           /* estimated from the depth */
+} fathom_box_source;
+
+/** A report's numbers (the JSON, fathom_report_json, has everything, including speed over time). */
+typedef struct fathom_report_summary {
+    uint64_t frames, fused_frames;
+    double duration;                        /**< seconds, first to last frame */
+    fathom_box box;                         /**< valid when box_source != FATHOM_BOX_NONE */
+    uint32_t box_source;                    /**< fathom_box_source */
+    uint32_t has_floor;                     /**< 1: floor_height and floor_normal are set */
+    float floor_height;                     /**< world y of the floor under the object, meters */
+    fathom_vec3 floor_normal;               /**< unit, up */
+    uint32_t has_focus;
+    fathom_vec3 focus;                      /**< the point nearest every optical axis */
+    uint64_t cloud_points, object_points;   /**< fused cloud, and its points inside the box */
+    uint32_t has_trajectory;                /**< 1 with >= 2 frames */
+    fathom_trajectory_summary trajectory;
+    uint32_t has_coverage;                  /**< 1 when there is a box */
+    fathom_coverage_summary coverage;       /**< of the captured views */
+    uint32_t face_counts[6];                /**< counted views per face, FATHOM_FACE_* order */
+    uint64_t captures;                      /**< views the app would have captured */
+    uint64_t selected_frames;               /**< frames selected for a reconstruction */
+    uint32_t warning_count;                 /**< the scan's warnings and the report's own */
+} fathom_report_summary;
+
+/** The report of everything added so far (the capture goes on and may report again). */
+fathom_status fathom_capture_report(const fathom_capture *capture, fathom_report **out);
+
+/** Called after each frame of fathom_scan_report with the frames done and the total; return 0 to go on,
+ *  anything else to stop (the call then returns FATHOM_ERR_INVALID_STATE, "cancelled"). */
+typedef int (*fathom_progress_fn)(void *user, uint64_t done, uint64_t total);
+
+/** A capture fed from the scan's files (reading depth only for the frames it fuses), and its report. The box
+ *  is `box` if not NULL, else the scan folder's boundingbox.json if there is one, else estimated. `options`
+ *  and `progress` may be NULL. */
+fathom_status fathom_scan_report(const fathom_scan *scan, const fathom_capture_options *options, const fathom_box *box,
+                                 fathom_progress_fn progress, void *user, fathom_report **out);
+
+/** Frees a report; NULL is allowed. */
+void fathom_report_destroy(fathom_report *report);
+
+fathom_status fathom_report_get_summary(const fathom_report *report, fathom_report_summary *out);
+
+/** The report as JSON text (NUL-terminated; *out_length without the NUL; FATHOM_ERR_BUFFER_TOO_SMALL if
+ *  capacity < length + 1): scan_id, frames, box, floor, focus, trajectory, speed (time, speed,
+ *  angular_speed and guidance per frame), coverage (faces, bins, next view), captures, selected_frames,
+ *  warnings. Meters, seconds, radians. */
+fathom_status fathom_report_json(const fathom_report *report, char *buffer, size_t capacity, size_t *out_length);
+
+/** Which cloud of a report. */
+typedef enum fathom_report_cloud_kind {
+    FATHOM_REPORT_CLOUD = 0,        /* the fused cloud */
+    FATHOM_REPORT_OBJECT = 1        /* its points inside the box */
+} fathom_report_cloud_kind;
+
+/** One of the report's clouds as a new point cloud. */
+fathom_status fathom_report_cloud(const fathom_report *report, uint32_t which, fathom_point_cloud **out);
+
+/** Writes report.json, cloud.ply and (with a box) object.ply into `directory` (created if missing). */
+fathom_status fathom_report_save(const fathom_report *report, const char *directory);
 
 #ifdef __cplusplus
 } /* extern "C" */

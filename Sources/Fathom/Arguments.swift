@@ -166,7 +166,7 @@ extension fathom_hit {
 }
 
 /// Validated core intrinsics from the C struct.
-func intrinsics(_ pointer: UnsafePointer<fathom_intrinsics>?) throws -> Intrinsics {
-    let k = try required(pointer, "intrinsics").pointee
+func intrinsics(_ pointer: UnsafePointer<fathom_intrinsics>?, _ name: String = "intrinsics") throws -> Intrinsics {
+    let k = try required(pointer, name).pointee
     return try Intrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: Int(k.width), height: Int(k.height))
 }

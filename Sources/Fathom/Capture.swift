@@ -99,7 +99,7 @@ public func fathom_capture_add_pose(_ handle: OpaquePointer?, _ timestamp: Int64
     abiCall("fathom_capture_add_pose") {
         let c = try capture(handle)
         let pose = try rigidPose(camera, "camera_to_world")
-        let k = try intrinsics(rgb)
+        let k = try intrinsics(rgb, "rgb")
         let state = try c.add(timestamp: timestamp, pose: pose, rgb: k, depth: nil)
         out?.pointee = fathom_motion_state(state)
     }

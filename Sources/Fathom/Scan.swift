@@ -216,10 +216,13 @@ public func fathom_scan_writer_append(_ handle: OpaquePointer?, _ timestamp: Int
                                       _ confidence: UnsafePointer<UInt8>?, _ confidenceBytes: Int) -> fathom_status {
     abiCall("fathom_scan_writer_append") {
         let w = try writer(handle)
-        let k = try intrinsics(rgb)
+        let k = try intrinsics(required(rgb, "rgb"))
         let pose = try rigidPose(camera, "camera_to_world")
         let depth = try requiredRaw(depth, "depth")
         let depthCount = try size(depthBytes, "depth_bytes")
+        if w.hasConfidence, confidence == nil {
+            throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "confidence must not be NULL: the writer has a confidence stream")
+        }
         let values = try confidence.map { UnsafeRawBufferPointer(start: $0, count: try size(confidenceBytes, "confidence_bytes")) }
         try w.append(timestamp: timestamp, rgb: k, pose: pose, depth: UnsafeRawBufferPointer(start: depth, count: depthCount),
                      confidence: values)

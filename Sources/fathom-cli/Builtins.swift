@@ -22,6 +22,7 @@ let builtinGroups: [(title: String, names: [String])] = [
     ("Tags and labels", ["tag_world", "snap_vertical", "rotate_cov", "fuse", "label"]),
     ("Depth and lengths", ["depth_formula", "load_depth", "mask_formula", "backproject", "depth_at", "depth_point",
                            "fit_line", "fit_plane", "measure", "measure_mask", "mask_ends", "measure_ends"]),
+    ("Files: point clouds and camera poses", ["read_ply", "write_ply", "read_transforms"]),
     ("Capture guidance", ["look_at", "coverage", "record", "record_orbit", "face_coverage", "next_view", "motion", "move", "walk"]),
     ("Scans and reports", ["open_scan", "scan_frame", "scan_pose", "scan_warnings", "scan_cloud", "scan_report", "report_box",
                            "save_report", "demo_scan"]),
@@ -29,6 +30,7 @@ let builtinGroups: [(title: String, names: [String])] = [
 
 /// Every global function: these and the depth ones (DepthBuiltins.swift).
 let builtins = coreBuiltins.merging(depthBuiltins) { core, _ in core }.merging(guidanceBuiltins) { core, _ in core }
+    .merging(fileBuiltins) { core, _ in core }
     .merging(scanBuiltins) { core, _ in core }
 
 let coreBuiltins: [String: Builtin] = [

@@ -16,6 +16,7 @@ enum Help {
         lines.append("Box methods (b = box(...); b.method(...) edits b in place):")
         for name in boxMethodOrder { if let m = boxMethods[name] { lines.append(row(m.usage, m.summary)) } }
         lines.append("Oriented box methods: o.corners(), o.volume()")
+        lines.append("Mesh methods: m.save(\"mesh.ply\" | \"mesh.obj\")  write the mesh (format by extension; PLY keeps classes)")
         lines.append("Arithmetic: + - * / on numbers and vectors; pose * pose composes; pose * point maps a point.")
         lines.append("Commands:")
         for (usage, summary) in commands { lines.append(row(usage, summary)) }

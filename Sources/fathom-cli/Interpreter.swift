@@ -88,6 +88,15 @@ final class Interpreter {
                 default: throw FathomError(.outOfRange, "an oriented box has methods corners() and volume(), not '\(name)'")
                 }
             }
+        case .mesh(let mesh):
+            let arguments = Arguments(values: values, usage: "m.save(\"mesh.ply\" | \"mesh.obj\")")
+            return try rethrow(at: column) {
+                guard name == "save" else { throw FathomError(.outOfRange, "a mesh has the method save(\"path\"), not '\(name)'") }
+                try arguments.expect(1...1)
+                let path = try arguments.string(0, "path")
+                try mesh.data.save(path: path)
+                return .string("wrote \(mesh.triangleCount) triangles, \(mesh.vertexCount) vertices to \(path)")
+            }
         default:
             throw ReplError(message: "\(target.typeName) has no method '\(name)'", column: column)
         }

@@ -96,7 +96,14 @@ func format(_ value: Value) -> String {
     case .pose(let p):
         let rows = p.rowMajor
         return "pose\n" + (0..<4).map { r in "  " + format(components: (0..<4).map { Double(rows[r * 4 + $0]) }) }.joined(separator: "\n")
-    case .cloud(let c): return "cloud of \(c.count) points"
+    case .cloud(let c):
+        guard c.count > 0 else { return "cloud of 0 points" }
+        var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
+        for i in 0..<c.count {
+            let p = SIMD3(c.xyz[3 * i], c.xyz[3 * i + 1], c.xyz[3 * i + 2])
+            lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p)
+        }
+        return "cloud of \(c.count) points, bounds \(format(lo))...\(format(hi))"
     case .mesh(let m):
         return "mesh of \(m.triangleCount) triangles, \(m.vertexCount) vertices, bounds \(format(m.boundsMin))...\(format(m.boundsMax)), "
             + "BVH \(m.bvhNodeCount) nodes, depth \(m.bvhDepth), \(m.memoryBytes) bytes"

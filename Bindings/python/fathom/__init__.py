@@ -26,6 +26,13 @@ Capture guidance: :class:`Coverage` counts the views of each face of a :class:`B
 bins and where to go next); :class:`Motion` turns timestamped poses (int nanoseconds) into speed, :class:`Guidance`
 and the app's capture interval; :func:`summarize_trajectory` and :func:`select_frames` work on whole recordings.
 
+Scans: :class:`Scan` reads the RGB-D capture files of an iOS scanner app (depth, confidence, timestamps,
+poses and intrinsics per frame, damage kept as warnings); :class:`ScanWriter` and :func:`write_scan` write them.
+
+Files: :func:`read_ply` / :func:`write_ply` read and write point clouds (:class:`PointCloud`) as PLY;
+:meth:`Mesh.save` writes a mesh as PLY or OBJ; :func:`read_transforms` / :func:`write_transforms` read and write
+NeRF-style ``transforms.json`` camera poses (:class:`Transforms`).
+
 Plotting helpers (matplotlib, the optional ``plot`` extra) are in :mod:`fathom.plot`.
 """
 
@@ -128,7 +135,11 @@ from .raycast import (
     ray_sphere,
     ray_triangle,
 )
+from .scan import Scan, ScanWriter, write_scan
+from .pointcloud import PointCloud, read_ply, write_ply
 from .tap import tap_box_face, tap_floor_height, tap_place_box
+from .transforms import Transforms, read_transforms, write_transforms
+from .capture import BoxSource, Capture, CaptureOptions, CaptureStatus, ReportCoverage, ScanReport, scan_report
 
 #: The version of this Python package (the library's own is :func:`version`).
 __version__ = "0.1.0"
@@ -194,6 +205,7 @@ __all__ = [
     "OutOfRangeError",
     "ParseError",
     "PlaneFit",
+    "PointCloud",
     "PointFrame",
     "Pose",
     "PoseDistance",
@@ -201,7 +213,17 @@ __all__ = [
     "Projection",
     "Ray",
     "Sampling",
+    "BoxSource",
+    "Capture",
+    "CaptureOptions",
+    "CaptureStatus",
+    "ReportCoverage",
+    "Scan",
+    "ScanReport",
+    "scan_report",
+    "ScanWriter",
     "TrajectorySummary",
+    "Transforms",
     "ViewResult",
     "ViewStatus",
     "__version__",
@@ -240,6 +262,8 @@ __all__ = [
     "ray_plane",
     "ray_sphere",
     "ray_triangle",
+    "read_ply",
+    "read_transforms",
     "rotate_covariance",
     "seconds_to_ns",
     "select_frames",
@@ -251,4 +275,7 @@ __all__ = [
     "tap_place_box",
     "version",
     "version_number",
+    "write_ply",
+    "write_scan",
+    "write_transforms",
 ]

@@ -25,6 +25,7 @@ from typing import Any, Callable, Optional
 
 __all__ = [
     "BINDING_VERSION",
+    "CALLBACKS",
     "CONSTANTS",
     "FUNCTIONS",
     "OPAQUE",
@@ -392,6 +393,49 @@ class TrajectorySummaryStruct(ctypes.Structure):
     ]
 
 
+class ScanInfoStruct(ctypes.Structure):
+    """``fathom_scan_info``: what a scan holds (see :class:`fathom.Scan`)."""
+
+    _fields_ = [
+        ("frame_count", c_uint64),
+        ("depth_width", c_uint32),
+        ("depth_height", c_uint32),
+        ("depth_format", c_uint32),
+        ("depth_scale", c_float),
+        ("rgb_width", c_uint32),
+        ("rgb_height", c_uint32),
+        ("has_confidence", c_uint32),
+        ("warning_count", c_uint32),
+        ("frequency", c_double),
+    ]
+
+
+class ScanWriterOptionsStruct(ctypes.Structure):
+    """``fathom_scan_writer_options``: settings of a scan writer (see :class:`fathom.ScanWriter`)."""
+
+    _fields_ = [
+        ("depth_width", c_uint32),
+        ("depth_height", c_uint32),
+        ("rgb_width", c_uint32),
+        ("rgb_height", c_uint32),
+        ("depth_format", c_uint32),
+        ("with_confidence", c_uint32),
+        ("zlib_wrapped", c_uint32),
+        ("frequency", c_double),
+    ]
+
+
+class PointCloudInfoStruct(ctypes.Structure):
+    """``fathom_point_cloud_info``: a point cloud's size and which optional arrays it has."""
+
+    _fields_ = [
+        ("count", c_uint64),
+        ("has_normals", c_uint32),
+        ("has_colors", c_uint32),
+        ("has_confidence", c_uint32),
+    ]
+
+
 class MeshOpaque(ctypes.Structure):
     """``fathom_mesh``: opaque. Only ``POINTER(MeshOpaque)`` is ever used, a type of its own, so a
     pointer to another kind of handle is refused by ctypes instead of reaching the library."""
@@ -405,11 +449,104 @@ class MotionOpaque(ctypes.Structure):
     """``fathom_motion``: opaque (a camera-speed tracker); only ``POINTER(MotionOpaque)`` is used."""
 
 
+class ScanOpaque(ctypes.Structure):
+    """``fathom_scan``: opaque (an opened scan); only ``POINTER(ScanOpaque)`` is used."""
+
+
+class ScanWriterOpaque(ctypes.Structure):
+    """``fathom_scan_writer``: opaque (a scan being written); only ``POINTER(ScanWriterOpaque)`` is used."""
+
+
+class PointCloudOpaque(ctypes.Structure):
+    """``fathom_point_cloud``: opaque (a point cloud); only ``POINTER(PointCloudOpaque)`` is used."""
+
+
+class CaptureOptionsStruct(ctypes.Structure):
+    """``fathom_capture_options``: settings of a capture report (see :class:`fathom.CaptureOptions`)."""
+
+    _fields_ = [
+        ("min_confidence", c_uint32),
+        ("max_depth", c_float),
+        ("voxel", c_float),
+        ("fuse_distance", c_float),
+        ("fuse_angle", c_float),
+        ("min_voxel_points", c_uint32),
+        ("floor_threshold", c_float),
+        ("floor_iterations", c_uint32),
+        ("floor_max_tilt", c_float),
+        ("object_clearance", c_float),
+        ("select_distance", c_float),
+        ("select_angle", c_float),
+        ("seed", c_uint64),
+        ("motion", MotionOptionsStruct),
+        ("coverage", CoverageOptionsStruct),
+    ]
+
+
+class CaptureStatusStruct(ctypes.Structure):
+    """``fathom_capture_status``: where a capture stands."""
+
+    _fields_ = [
+        ("frames", c_uint64),
+        ("fused_frames", c_uint64),
+        ("cloud_points", c_uint64),
+        ("captures", c_uint64),
+        ("motion", MotionStateStruct),
+    ]
+
+
+class ReportSummaryStruct(ctypes.Structure):
+    """``fathom_report_summary``: a report's numbers."""
+
+    _fields_ = [
+        ("frames", c_uint64),
+        ("fused_frames", c_uint64),
+        ("duration", c_double),
+        ("box", BoxStruct),
+        ("box_source", c_uint32),
+        ("has_floor", c_uint32),
+        ("floor_height", c_float),
+        ("floor_normal", Vec3),
+        ("has_focus", c_uint32),
+        ("focus", Vec3),
+        ("cloud_points", c_uint64),
+        ("object_points", c_uint64),
+        ("has_trajectory", c_uint32),
+        ("trajectory", TrajectorySummaryStruct),
+        ("has_coverage", c_uint32),
+        ("coverage", CoverageSummaryStruct),
+        ("face_counts", c_uint32 * 6),
+        ("captures", c_uint64),
+        ("selected_frames", c_uint64),
+        ("warning_count", c_uint32),
+    ]
+
+
+class CaptureOpaque(ctypes.Structure):
+    """``fathom_capture``: opaque (a capture being measured); only ``POINTER(CaptureOpaque)`` is used."""
+
+
+class ReportOpaque(ctypes.Structure):
+    """``fathom_report``: opaque (a finished capture report); only ``POINTER(ReportOpaque)`` is used."""
+
+
+#: ``fathom_progress_fn``: int (*)(void *user, uint64_t done, uint64_t total).
+ProgressFn = ctypes.CFUNCTYPE(c_int, c_void_p, c_uint64, c_uint64)
+
+#: The header's function-pointer typedefs and their ctypes types.
+CALLBACKS: dict[str, Any] = {"fathom_progress_fn": ProgressFn}
+
+
 #: The header's opaque handle types (declared, never defined) and their ctypes stand-ins.
 OPAQUE: dict[str, type[ctypes.Structure]] = {
     "fathom_mesh": MeshOpaque,
     "fathom_coverage": CoverageOpaque,
     "fathom_motion": MotionOpaque,
+    "fathom_point_cloud": PointCloudOpaque,
+    "fathom_scan": ScanOpaque,
+    "fathom_scan_writer": ScanWriterOpaque,
+    "fathom_capture": CaptureOpaque,
+    "fathom_report": ReportOpaque,
 }
 
 #: The header's struct names and their ctypes mirrors.
@@ -443,6 +580,12 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
     "fathom_motion_options": MotionOptionsStruct,
     "fathom_motion_state": MotionStateStruct,
     "fathom_trajectory_summary": TrajectorySummaryStruct,
+    "fathom_point_cloud_info": PointCloudInfoStruct,
+    "fathom_scan_info": ScanInfoStruct,
+    "fathom_scan_writer_options": ScanWriterOptionsStruct,
+    "fathom_capture_options": CaptureOptionsStruct,
+    "fathom_capture_status": CaptureStatusStruct,
+    "fathom_report_summary": ReportSummaryStruct,
 }
 
 #: ``fathom_status`` and the header's other enums are C ints.
@@ -547,6 +690,17 @@ CONSTANTS: dict[str, float] = {
     "FATHOM_GUIDANCE_OK": 3,
     "FATHOM_GUIDANCE_SLIGHTLY_FAST": 4,
     "FATHOM_GUIDANCE_TOO_FAST": 5,
+    # fathom_ply_format
+    "FATHOM_PLY_BINARY": 0,
+    "FATHOM_PLY_ASCII": 1,
+    # fathom_box_source
+    "FATHOM_BOX_NONE": 0,
+    "FATHOM_BOX_GIVEN": 1,
+    "FATHOM_BOX_MANIFEST": 2,
+    "FATHOM_BOX_FITTED": 3,
+    # fathom_report_cloud_kind
+    "FATHOM_REPORT_CLOUD": 0,
+    "FATHOM_REPORT_OBJECT": 1,
 }
 
 # Pointer types used by several modules.
@@ -572,6 +726,9 @@ CoverageOptionsPtr = POINTER(CoverageOptionsStruct)
 ViewResultPtr = POINTER(ViewResultStruct)
 MotionOptionsPtr = POINTER(MotionOptionsStruct)
 MotionStatePtr = POINTER(MotionStateStruct)
+PointCloudPtr = POINTER(PointCloudOpaque)
+ScanPtr = POINTER(ScanOpaque)
+ScanWriterPtr = POINTER(ScanWriterOpaque)
 
 # ------------------------------------------------------------------------------------------------
 # Loading

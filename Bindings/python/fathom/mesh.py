@@ -34,7 +34,7 @@ from ._lib import (
     c_function,
     status_function,
 )
-from .errors import BufferTooSmallError, _check
+from .errors import BufferTooSmallError, NoDataError, _check
 from .raycast import (
     Hit,
     MeshClass,
@@ -67,6 +67,10 @@ _mesh_occluded = status_function("fathom_mesh_occluded", MeshPtr, RayPtr, c_floa
 _mesh_intersect_all = status_function(
     "fathom_mesh_intersect_all", MeshPtr, RayPtr, c_float, c_float, HitPtr, c_size_t, POINTER(c_size_t)
 )
+_mesh_vertices = status_function("fathom_mesh_vertices", MeshPtr, FloatPtr, c_size_t)
+_mesh_triangles = status_function("fathom_mesh_triangles", MeshPtr, POINTER(c_uint32), c_size_t)
+_mesh_classes = status_function("fathom_mesh_classes", MeshPtr, POINTER(c_uint8), c_size_t)
+_mesh_save = status_function("fathom_mesh_save", MeshPtr, c_char_p)
 _BatchPtr = POINTER(BatchOptionsStruct)
 _mesh_intersect_batch = status_function("fathom_mesh_intersect_batch", MeshPtr, RayPtr, c_size_t, _BatchPtr, HitPtr)
 _mesh_occluded_batch = status_function(
@@ -305,6 +309,43 @@ class Mesh(Handle):
         out = np.empty(self.triangle_count, dtype=np.float32)
         _mesh_face_geometry(self._handle(), None, out.ctypes.data_as(FloatPtr))
         return out
+
+    # -- the input, and saving ----------------------------------------------------------------------
+
+    @property
+    def vertices(self) -> np.ndarray:
+        """(V, 3) float32 vertices in the order given (unused ones included); a fresh copy."""
+        out = np.empty((self.vertex_count, 3), dtype=np.float32)
+        _mesh_vertices(self._handle(), out.ctypes.data_as(FloatPtr), out.shape[0])
+        return out
+
+    @property
+    def triangles(self) -> np.ndarray:
+        """(T, 3) uint32 vertex indices in the order given (degenerate triangles included); a fresh copy."""
+        out = np.empty((self.triangle_count, 3), dtype=np.uint32)
+        _mesh_triangles(self._handle(), out.ctypes.data_as(POINTER(c_uint32)), out.shape[0])
+        return out
+
+    @property
+    def classes(self) -> Optional[np.ndarray]:
+        """(T,) uint8 per-triangle :class:`MeshClass` values, or None when the mesh has no classes."""
+        out = np.empty(self.triangle_count, dtype=np.uint8)
+        status = _mesh_classes.raw(self._handle(), out.ctypes.data_as(POINTER(c_uint8)), out.shape[0])
+        if status == NoDataError.STATUS:
+            return None
+        _check(status)
+        return out
+
+    def save(self, path: PathLike) -> None:
+        """Writes the mesh to ``path``: ``.ply`` (binary little-endian, with the classes) or ``.obj`` (no classes),
+        chosen by the extension (any case; another extension raises :class:`fathom.FormatError`).
+        :meth:`load` reads it back to the same vertices (bit for bit), triangles and (PLY) classes.
+
+        Memory: for this (and :attr:`vertices`, :attr:`triangles`) a mesh keeps a copy of its indices (12 bytes
+        per triangle) and, unless borrowed, of its vertices (12 bytes per vertex), not counted in
+        :attr:`memory_bytes`.
+        """
+        _mesh_save(self._handle(), _path_bytes(path))
 
     # -- one ray ------------------------------------------------------------------------------------
 

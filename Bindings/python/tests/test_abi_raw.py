@@ -62,6 +62,19 @@ OPTIONAL = {
     ("fathom_motion_update", "out"),
     ("fathom_motion_update_batch", "out"),
     ("fathom_trajectory_summarize", "options"),
+    ("fathom_scan_frame", "confidence"),
+    ("fathom_scan_writer_create", "options"),
+    ("fathom_ply_write_points", "normals"),
+    ("fathom_ply_write_points", "colors"),
+    ("fathom_ply_write_points", "confidence"),
+    ("fathom_transforms_save", "file_paths"),
+    ("fathom_capture_create", "options"),
+    ("fathom_capture_create", "box"),
+    ("fathom_capture_add_frame", "out"),
+    ("fathom_capture_add_pose", "out"),
+    ("fathom_capture_coverage", "box"),
+    ("fathom_scan_report", "options"),
+    ("fathom_scan_report", "box"),
 }
 
 CUBE = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=np.float32)
@@ -99,6 +112,18 @@ class Args:
             _lib.FUNCTIONS["fathom_coverage_destroy"](c)
         for m in getattr(self, "motions", []):
             _lib.FUNCTIONS["fathom_motion_destroy"](m)
+        for s in getattr(self, "scans", []):
+            _lib.FUNCTIONS["fathom_scan_close"](s)  # NULL (never opened) is allowed
+        for w in getattr(self, "writers", []):
+            _lib.FUNCTIONS["fathom_scan_writer_destroy"](w)
+        for c in getattr(self, "captures", []):
+            _lib.FUNCTIONS["fathom_capture_destroy"](c)
+        for r in getattr(self, "reports", []):
+            _lib.FUNCTIONS["fathom_report_destroy"](r)
+        for c in getattr(self, "clouds", []):
+            _lib.FUNCTIONS["fathom_point_cloud_destroy"](c)
+        self.captures, self.reports, self.clouds = [], [], []
+        self.scans, self.writers = [], []
         self.coverages, self.motions = [], []
 
     def new_coverage(self) -> Any:
@@ -279,6 +304,9 @@ class Args:
             **self.raycast_table(),
             **self.depth_table(),
             **self.guidance_table(),
+            **self.scan_table(),
+            **self.files_table(),
+            **self.capture_table(),
         }
 
     def raycast_table(self) -> dict[str, Callable[[], list[Any]]]:
@@ -317,6 +345,102 @@ class Args:
         }
 
 
+    def files_table(self) -> dict[str, Callable[[], list[Any]]]:
+        """Point clouds and PLY, mesh export, transforms.json (files in the test's temporary directory)."""
+        ply = self.tmp / "cloud.ply"
+        fathom.write_ply(ply, CUBE, normals=CUBE, colors=np.zeros((8, 3), np.uint8), confidence=np.ones(8, np.uint8))
+        self.cloud = fathom.read_ply(ply)  # freed with the Args (its handle passes straight to C)
+        self.classified = fathom.Mesh(TRIANGLE, [[0, 1, 2]], [2])
+        transforms = self.tmp / "transforms.json"
+        fathom.write_transforms(transforms, np.stack([np.eye(4)] * 2), fathom.Intrinsics(500, 500, 320, 240, 640, 480),
+                                ["a.png", "b.png"])
+        cloud, mesh, path = self.cloud, self.mesh, str(transforms).encode()
+        names = lambda: (ctypes.c_char_p * 2)(b"a.png", b"b.png")  # noqa: E731
+        return {
+            "fathom_point_cloud_load_ply": lambda: [str(ply).encode(), byref(_lib.PointCloudPtr())],
+            "fathom_point_cloud_get_info": lambda: [cloud, byref(_lib.PointCloudInfoStruct())],
+            "fathom_point_cloud_points": lambda: [cloud, (c_float * 24)(), 8],
+            "fathom_point_cloud_normals": lambda: [cloud, (c_float * 24)(), 8],
+            "fathom_point_cloud_colors": lambda: [cloud, (c_uint8 * 24)(), 8],
+            "fathom_point_cloud_confidence": lambda: [cloud, (c_uint8 * 8)(), 8],
+            "fathom_point_cloud_save_ply": lambda: [cloud, str(self.tmp / "saved.ply").encode(), 1],
+            "fathom_ply_write_points": lambda: [
+                str(self.tmp / "points.ply").encode(), self.points(), 8, 12, self.points(), (c_uint8 * 24)(), (c_uint8 * 8)(), 0
+            ],
+            "fathom_mesh_vertices": lambda: [mesh, (c_float * 9)(), 3],
+            "fathom_mesh_triangles": lambda: [mesh, (c_uint32 * 3)(), 1],
+            "fathom_mesh_classes": lambda: [self.classified, (c_uint8 * 1)(), 1],
+            "fathom_mesh_save": lambda: [mesh, str(self.tmp / "saved.obj").encode()],
+            "fathom_transforms_load": lambda: [
+                path, 30.0, (ctypes.c_int64 * 2)(), (PoseStruct * 2)(), (IntrinsicsStruct * 2)(), 2, byref(c_size_t())
+            ],
+            "fathom_transforms_file_paths": lambda: [path, (c_char * 64)(), 64, byref(c_size_t())],
+            "fathom_transforms_save": lambda: [
+                str(self.tmp / "saved_transforms.json").encode(), self.cameras(2),
+                (IntrinsicsStruct * 2)(*[IntrinsicsStruct(500, 500, 320, 240, 640, 480)] * 2), 2, names(),
+            ],
+        }
+
+    def scan_table(self) -> dict[str, Callable[[], list[Any]]]:
+        """Scans: a 2-frame 4x3 float16 scan with confidence, and writers of that shape (freed by close())."""
+        folder = self.tmp / "abi_scan"
+        drifted = np.eye(4)
+        drifted[0, 1] = 1e-4  # off rigid by 1e-4: re-orthonormalized on reading, so the scan has a warning
+        fathom.write_scan(folder, "20240101_000000_abi", [1000, 2000], [drifted, np.eye(4)],
+                          np.array([[500.0, 0, 320], [0, 500, 240], [0, 0, 1]]), np.ones((2, 3, 4), np.float16),
+                          np.full((2, 3, 4), 2, np.uint8), rgb_size=(640, 480))
+        path = str(folder).encode()
+        self.scans: list[Any] = getattr(self, "scans", [])
+        self.writers: list[Any] = getattr(self, "writers", [])
+
+        def opened() -> Any:
+            out = _lib.ScanPtr()
+            self.scans.append(out)
+            assert _lib.FUNCTIONS["fathom_scan_open"].raw(path, byref(out)) == 0, _lib.fathom_last_error()
+            return out
+
+        def options() -> Any:
+            o = _lib.ScanWriterOptionsStruct()
+            _lib.FUNCTIONS["fathom_scan_writer_options_init"](byref(o))
+            o.depth_width, o.depth_height, o.rgb_width, o.rgb_height = 4, 3, 640, 480
+            return o
+
+        def writer() -> Any:
+            out = _lib.ScanWriterPtr()
+            self.writers.append(out)
+            status = _lib.FUNCTIONS["fathom_scan_writer_create"].raw(str(self.tmp).encode(), b"w", byref(options()), byref(out))
+            assert status == 0, _lib.fathom_last_error()
+            return out
+
+        def new_out(kind: Any, where: list[Any]) -> Any:
+            out = kind()
+            where.append(out)
+            return byref(out)
+
+        depth = lambda: ctypes.cast((ctypes.c_uint16 * 12)(*[0x3C00] * 12), ctypes.c_void_p)  # noqa: E731  (1.0 in float16)
+        scan = opened()
+        k = IntrinsicsStruct(500, 500, 320, 240, 640, 480)
+        return {
+            "fathom_scan_open": lambda: [path, new_out(_lib.ScanPtr, self.scans)],
+            "fathom_scan_get_info": lambda: [scan, byref(_lib.ScanInfoStruct())],
+            "fathom_scan_id": lambda: [scan, (c_char * 64)(), 64, byref(c_size_t())],
+            "fathom_scan_warning": lambda: [scan, 0, (c_char * 512)(), 512, byref(c_size_t())],
+            "fathom_scan_timestamps": lambda: [scan, (ctypes.c_int64 * 2)(), 2],
+            "fathom_scan_poses": lambda: [scan, (PoseStruct * 2)(), 2],
+            "fathom_scan_intrinsics": lambda: [scan, (IntrinsicsStruct * 2)(), 2],
+            "fathom_scan_read_depth": lambda: [scan, 1, depth(), 24],
+            "fathom_scan_read_confidence": lambda: [scan, 1, (c_uint8 * 12)(), 12],
+            "fathom_scan_frame": lambda: [scan, 0, depth(), 24, (c_uint8 * 12)(), 12, byref(DepthFrameStruct())],
+            "fathom_scan_writer_options_init": lambda: [byref(_lib.ScanWriterOptionsStruct())],
+            "fathom_scan_writer_create": lambda: [
+                str(self.tmp).encode(), b"c", byref(options()), new_out(_lib.ScanWriterPtr, self.writers)
+            ],
+            "fathom_scan_writer_append": lambda: [
+                writer(), 5, byref(k), self.pose(), depth(), 24, (c_uint8 * 12)(), 12
+            ],
+            "fathom_scan_writer_finish": lambda: [writer()],
+        }
+
     def depth_frame(self) -> Any:
         """A 4x3 float32 depth map at 1 m everywhere, for a 640x480 RGB image."""
         frame = DepthFrameStruct()
@@ -333,6 +457,73 @@ class Args:
     def doubles(values: Any) -> Any:
         a = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
         return (ctypes.c_double * a.size)(*a)
+
+    def capture_table(self) -> dict[str, Callable[[], list[Any]]]:
+        """Captures (made with a given box, so a box and coverage exist at once) and reports (freed by close())."""
+        self.captures: list[Any] = getattr(self, "captures", [])
+        self.reports: list[Any] = getattr(self, "reports", [])
+        self.clouds: list[Any] = getattr(self, "clouds", [])
+        self.coverages = getattr(self, "coverages", [])
+        capture_ptr = ctypes.POINTER(_lib.CaptureOpaque)
+        report_ptr = ctypes.POINTER(_lib.ReportOpaque)
+        self.depth = getattr(self, "depth", np.ones((3, 4), np.float32))
+
+        def options() -> Any:
+            o = _lib.CaptureOptionsStruct()
+            _lib.FUNCTIONS["fathom_capture_options_init"](byref(o))
+            return byref(o)
+
+        def capture(frames: int = 1) -> Any:
+            out = capture_ptr()
+            self.captures.append(out)
+            assert _lib.FUNCTIONS["fathom_capture_create"].raw(options(), self.box(floor=True), byref(out)) == 0, _lib.fathom_last_error()
+            for i in range(frames):
+                status = _lib.FUNCTIONS["fathom_capture_add_pose"].raw(out, 1000 * (i + 1), self.pose(), self.intrinsics(), None)
+                assert status == 0, _lib.fathom_last_error()
+            return out
+
+        def report() -> Any:
+            out = report_ptr()
+            self.reports.append(out)
+            assert _lib.FUNCTIONS["fathom_capture_report"].raw(capture(), byref(out)) == 0, _lib.fathom_last_error()
+            return out
+
+        def new_out(kind: Any, where: list[Any]) -> Any:
+            out = kind()
+            where.append(out)
+            return byref(out)
+
+        def frame_with_pose() -> Any:
+            f = DepthFrameStruct()
+            status = _lib.FUNCTIONS["fathom_depth_frame_init"].raw(
+                byref(f), self.depth.ctypes.data_as(ctypes.c_void_p), 0, 4, 3, self.intrinsics()
+            )
+            assert status == 0, _lib.fathom_last_error()
+            f.has_pose = 1
+            return byref(f)
+
+        scan_out = _lib.ScanPtr()
+        self.scans = [*getattr(self, "scans", []), scan_out]
+        folder = self.tmp / "abi_scan"
+        assert _lib.FUNCTIONS["fathom_scan_open"].raw(str(folder).encode(), byref(scan_out)) == 0, _lib.fathom_last_error()
+        return {
+            "fathom_capture_options_init": lambda: [byref(_lib.CaptureOptionsStruct())],
+            "fathom_capture_create": lambda: [options(), self.box(floor=True), new_out(capture_ptr, self.captures)],
+            "fathom_capture_add_frame": lambda: [capture(0), 5, frame_with_pose(), byref(MotionStateStruct())],
+            "fathom_capture_add_pose": lambda: [capture(0), 5, self.pose(), self.intrinsics(), byref(MotionStateStruct())],
+            "fathom_capture_wants_depth": lambda: [capture(0), self.pose(), byref(c_uint32())],
+            "fathom_capture_get_status": lambda: [capture(), byref(_lib.CaptureStatusStruct())],
+            "fathom_capture_box": lambda: [capture(), byref(BoxStruct())],
+            "fathom_capture_coverage": lambda: [capture(), self.box(floor=True), new_out(CoveragePtr, self.coverages)],
+            "fathom_capture_cloud": lambda: [capture(), new_out(_lib.PointCloudPtr, self.clouds)],
+            "fathom_capture_report": lambda: [capture(), new_out(report_ptr, self.reports)],
+            "fathom_scan_report": lambda: [scan_out, options(), self.box(floor=True), _lib.ProgressFn(), None,
+                                           new_out(report_ptr, self.reports)],
+            "fathom_report_get_summary": lambda: [report(), byref(_lib.ReportSummaryStruct())],
+            "fathom_report_json": lambda: [report(), (c_char * 100_000)(), 100_000, byref(c_size_t())],
+            "fathom_report_cloud": lambda: [report(), 0, new_out(_lib.PointCloudPtr, self.clouds)],
+            "fathom_report_save": lambda: [report(), str(self.tmp / "report").encode()],
+        }
 
     def depth_table(self) -> dict[str, Callable[[], list[Any]]]:
         self.depth = np.ones((3, 4), np.float32)

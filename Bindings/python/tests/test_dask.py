@@ -41,7 +41,7 @@ def test_folder_of_scans_on_a_local_cluster(folder, monkeypatch):
     serial = [fathom.scan_report(p).row() for p in paths]
     # The workers are new processes: they find the package the way this process did.
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [PACKAGE_DIR, os.environ.get("PYTHONPATH")])))
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         with distributed.Client(cluster) as client:
             scans = [fathom.Scan.open(p) for p in paths]
             reports = client.gather(client.map(fathom.scan_report, scans))

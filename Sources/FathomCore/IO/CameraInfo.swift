@@ -14,10 +14,13 @@ struct CameraInfo: Decodable {
     static let repairable: Float = 0.01
 
     /// Reads every line of the file at `path`. Blank lines are skipped; a bad line throws `.parse` or
-    /// `.format` naming the file, the line and the key. `repaired` counts re-orthonormalized poses.
+    /// `.format` naming the file, the line and the key, except a last line without its newline that is not
+    /// valid JSON: the file was cut while that line was written, and `cutLine` gives its number (it is
+    /// dropped). `repaired` counts re-orthonormalized poses.
     /// `rgbSize` nil: the RGB image size is taken as twice the first line's principal point.
     static func load(_ path: String, rgbSize knownSize: (width: Int, height: Int)?)
-        throws(FathomError) -> (timestamps: [Int64], intrinsics: [Intrinsics], poses: [Pose], repaired: Int, worst: Float) {
+        throws(FathomError) -> (timestamps: [Int64], intrinsics: [Intrinsics], poses: [Pose], repaired: Int, worst: Float,
+                                cutLine: Int?) {
         var rgbSize = knownSize
         let bytes = try FileIO.read(path, limit: 1 << 30)
         var timestamps = [Int64](), intrinsics = [Intrinsics](), poses = [Pose]()
@@ -42,10 +45,11 @@ struct CameraInfo: Decodable {
                 intrinsics.append(k)
                 poses.append(pose)
             } catch {
+                if error.kind == .parse, end == bytes.count { return (timestamps, intrinsics, poses, repaired, worst, line) }
                 throw FathomError(error.kind, "'\(path)' line \(line): \(error.message)")
             }
         }
-        return (timestamps, intrinsics, poses, repaired, worst)
+        return (timestamps, intrinsics, poses, repaired, worst, nil)
     }
 
     func rgbIntrinsics(_ size: (width: Int, height: Int)) throws(FathomError) -> Intrinsics {

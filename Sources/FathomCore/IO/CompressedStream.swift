@@ -9,6 +9,12 @@ import Glibc
 ///
 /// Raw DEFLATE (what the scanner app writes) and zlib-wrapped streams are both read; a valid zlib header
 /// in the first two bytes decides. Thread-safe: reads are serialized on one lock.
+///
+/// Damage (each is one of `problems`): a stream cut short keeps its whole records; where inflate fails, the
+/// records inflated before the damaged block are kept. Raw DEFLATE has no checksum, so a changed byte that
+/// still decodes is seen only by the length: a stream that ends properly inside a record is reported corrupt
+/// (its whole records are kept, some may be wrong); a zlib-wrapped stream's Adler-32 catches the rest, again
+/// without saying where. Bytes after the end of the stream are ignored.
 public final class CompressedStream: @unchecked Sendable {
     /// Output bytes between checkpoints (a 10-minute depth stream of 3.5 GB keeps about 850 windows, 27 MB).
     public static let span = 4 << 20
@@ -20,10 +26,13 @@ public final class CompressedStream: @unchecked Sendable {
     public let compressedBytes: Int
     /// Bytes that inflated cleanly (before a cut or damage).
     public let inflatedBytes: Int
-    /// What the first pass found wrong: a cut, corrupt data, a partial last record, trailing bytes.
+    /// What the first pass found wrong: a cut, corrupt data (inflate failed, the length or the checksum is
+    /// wrong), a partial last record, trailing bytes.
     public let problems: [String]
 
     public var recordCount: Int { inflatedBytes / recordBytes }
+    /// Places reads can start from: the stream's start and one block boundary every `span` bytes of output.
+    public var checkpointCount: Int { checkpoints.count }
 
     private struct Checkpoint {
         let out: Int, inOffset: Int, bits: Int32, primeByte: UInt8
@@ -93,6 +102,8 @@ public final class CompressedStream: @unchecked Sendable {
         var checkpoints = [Checkpoint(out: 0, inOffset: 0, bits: 0, primeByte: 0, window: [])]
         var problems = [String]()
         var out = 0, lastBoundary = 0
+        var finalBlockEnded = false
+        var cut = false, lengthDamaged = false
         pass: while true {
             let (outcome, n) = try inflater.inflate(into: scratch, stopAtBlocks: true)
             out += n
@@ -101,6 +112,7 @@ public final class CompressedStream: @unchecked Sendable {
             case .blockEnd:
                 lastBoundary = out
                 let type = inflater.dataType
+                if type & 64 != 0 { finalBlockEnded = true }
                 guard type & 64 == 0, out - checkpoints[checkpoints.count - 1].out >= span else { continue }
                 let bits = type & 7, at = inflater.inOffset
                 var prime: UInt8 = 0
@@ -111,9 +123,19 @@ public final class CompressedStream: @unchecked Sendable {
                 if trailing > 0 {
                     problems.append("\(trailing) bytes after the end of the compressed stream (from byte \(inflater.inOffset)) were ignored")
                 }
+                // A stream that ends properly holds whole frames. If it does not, bytes were changed somewhere
+                // without breaking the DEFLATE syntax (raw DEFLATE has no checksum): where is unknown.
+                lengthDamaged = out % recordBytes != 0
                 break pass
             case .needInput:
                 problems.append("the compressed stream is cut: it ends at byte \(size) without its end marker")
+                cut = true
+                break pass
+            case .dataError(let message) where finalBlockEnded:
+                // Every block inflated; the zlib trailer's Adler-32 does not match them: some output is wrong,
+                // and nothing says which.
+                problems.append("corrupt data: the stream's checksum does not match its \(out) inflated bytes (\(message)): "
+                                + "some frames are damaged and which is unknown")
                 break pass
             case .dataError(let message):
                 // Output of the block being decoded when the damage showed may already be wrong: keep the
@@ -127,8 +149,12 @@ public final class CompressedStream: @unchecked Sendable {
             let what = problems.first.map { ": \($0)" } ?? ""
             throw FathomError(.format, "'\(path)' holds no whole frame of \(recordBytes) bytes (\(out) bytes inflated)\(what)")
         }
-        if out % recordBytes != 0 {
-            problems.append("the last frame is partial: \(out % recordBytes) of its \(recordBytes) bytes (\(out / recordBytes) whole frames kept)")
+        if lengthDamaged {
+            problems.append("corrupt data: the stream ends with its end marker \(out % recordBytes) bytes into a frame of \(recordBytes) "
+                            + "(\(out / recordBytes) whole frames kept): bytes were changed or lost somewhere, so frames may be damaged")
+        } else if out % recordBytes != 0 {
+            let why = cut ? "" : " after the damage"
+            problems.append("the last frame is partial\(why): \(out % recordBytes) of its \(recordBytes) bytes (\(out / recordBytes) whole frames kept)")
         }
         return (out, checkpoints.filter { $0.out <= out }, problems)
     }
@@ -182,6 +208,11 @@ public final class CompressedStream: @unchecked Sendable {
             switch outcome {
             case .progressed, .blockEnd: continue
             case .streamEnd where done == buffer.count: return
+            case .dataError where done == buffer.count:
+                // The frame was whole before inflate found the damage (as when the index was made: a zlib
+                // trailer checked right after the last frame): keep it, start the next read afresh.
+                self.cursor = nil
+                return
             default:
                 self.cursor = nil
                 throw FathomError(.io, "'\(path)' changed since it was opened: frame data ends or is corrupt at output byte \(cursorOut)")

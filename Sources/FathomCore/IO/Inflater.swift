@@ -69,7 +69,10 @@ final class Inflater {
         stream.pointee.next_out = base.assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_out = UInt32(out.count)
         while stream.pointee.avail_out > 0 {
-            guard try refill() else { return (.needInput, out.count - Int(stream.pointee.avail_out)) }
+            // inflate is called even when the file has no byte left: the end of the last block (and of a raw
+            // stream) may already sit in its bit buffer, and only it can say so. Without progress and without
+            // input left, the stream is cut.
+            let more = try refill()
             let status = CZlib.inflate(stream, stopAtBlocks ? Z_BLOCK : Z_NO_FLUSH)
             let written = out.count - Int(stream.pointee.avail_out)
             switch status {
@@ -77,6 +80,10 @@ final class Inflater {
             case Z_OK:
                 if stopAtBlocks, stream.pointee.data_type & 128 != 0 { return (.blockEnd, written) }
             case Z_BUF_ERROR:
+                // No byte consumed or written, yet the state may have moved: the last block's end code decoded
+                // from held bits stops at the boundary (Z_BLOCK) as a call that made no progress.
+                if stopAtBlocks, stream.pointee.data_type & 128 != 0 { return (.blockEnd, written) }
+                if !more { return (.needInput, written) }
                 if stream.pointee.avail_in > 0 { return (.dataError("inflate made no progress"), written) }
             case Z_NEED_DICT: return (.dataError("the stream needs a preset dictionary"), written)
             case Z_MEM_ERROR: throw FathomError(.outOfMemory, "zlib ran out of memory")

@@ -57,6 +57,8 @@ public final class ScanWriter {
     deinit { fclose(cameraInfo) }
 
     public var depthFrameBytes: Int { depthWidth * depthHeight * depthFormat.sampleBytes }
+    /// True when the writer writes a confidence stream (every frame then needs its confidence).
+    public var hasConfidence: Bool { confidence != nil }
 
     /// Appends one frame: `depth` holds `depthFrameBytes` stored samples, `confidence` one byte (0, 1 or 2) per
     /// sample (nil when the writer has no confidence stream). Timestamps must not decrease. Nothing is
@@ -95,11 +97,11 @@ public final class ScanWriter {
     /// Ends the streams and writes the metadata. The writer takes no frame after this.
     public func finish() throws(FathomError) {
         guard !finished else { return }
-        finished = true
         try depth.finish()
         try confidence?.finish()
         guard fflush(cameraInfo) == 0 else { throw FathomError(.io, "cannot write '\(directory)/\(scanID).jsonl'") }
-        let f = frequency.rounded() == frequency ? "\(Int(frequency))" : "\(frequency)"
+        // Whole numbers print without a fraction; only those that fit an Int exactly go through Int.
+        let f = frequency.rounded() == frequency && frequency < 1e15 ? "\(Int(frequency))" : "\(frequency)"
         let depthEncoding: String
         switch depthFormat {
         case .float16: depthEncoding = "\"encoding\":\"float16_zlib\""
@@ -117,6 +119,7 @@ public final class ScanWriter {
         let files = confidence == nil ? 3 : 4
         let text = "{\"streams\":[\(streams.joined(separator: ","))],\"device\":{\"type\":\"fathom\",\"name\":\"Fathom ScanWriter\"},\"number_of_files\":\(files)}\n"
         try FileIO.write(Array(text.utf8), to: "\(directory)/\(scanID).json")
+        finished = true
     }
 
     /// The shortest text that reads back as the same Float (JSON numbers: no "inf" or "nan" reach here).

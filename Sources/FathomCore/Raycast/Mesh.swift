@@ -2,9 +2,10 @@
 ///
 /// Storage, by leaf position (the BVH's order; each leaf starts at a multiple of 4 and padding fills its
 /// last block of four with copies of its last triangle): a copied mesh keeps its triangles' vertices in
-/// blocks of four in SIMD lanes, as the leaf test reads them, and no other copy of the vertices; a borrowed
-/// one keeps each position's three vertex indices into the caller's buffer. Both keep each position's
-/// triangle index in the caller's order, and the BVH nodes. Classes stay in the caller's triangle order.
+/// blocks of four in SIMD lanes, as the leaf test reads them; a borrowed one keeps each position's three
+/// vertex indices into the caller's buffer. Both keep each position's triangle index in the caller's order,
+/// and the BVH nodes. Classes stay in the caller's triangle order. For export (Mesh+Export.swift) every mesh
+/// also keeps the input indices and, unless borrowed, the input vertices, in the caller's order.
 public final class Mesh: @unchecked Sendable {
     public let vertexCount: Int
     public let triangleCount: Int
@@ -22,6 +23,13 @@ public final class Mesh: @unchecked Sendable {
     /// Leaf position k: the triangle's index in the caller's order (`Mesh.padding` for padding).
     @usableFromInline let leafTriangle: UnsafeMutableBufferPointer<UInt32>
     @usableFromInline let classes: [UInt8]?
+    /// The caller's vertices, packed xyz in the caller's order, for export (`vertices`, `data`): a copy for a
+    /// copied mesh (12 bytes per vertex, not counted in `memoryBytes`); empty for a borrowed mesh, whose
+    /// vertices are read from the caller's buffer.
+    let sourceVertices: [Float]
+    /// The caller's indices as given (3 per triangle, degenerate triangles as they were), for export: a copy
+    /// (12 bytes per triangle, not counted in `memoryBytes`).
+    let sourceIndices: [UInt32]
     public let bvhDepth: Int
     public let boundsMin: SIMD3<Float>
     public let boundsMax: SIMD3<Float>
@@ -35,8 +43,18 @@ public final class Mesh: @unchecked Sendable {
     /// Makes a mesh. `vertices` is (pointer, count, byte stride) of float32 xyz; `indices` holds 3 per
     /// triangle, each < vertexCount; `classes` one per triangle (<= 7) or nil. With `borrow`, the vertex
     /// buffer is used in place and must outlive the mesh (`owner`, if given, is retained for that).
-    public init(vertices: PointBuffer?, indices: UnsafeBufferPointer<UInt32>, classes: UnsafeBufferPointer<UInt8>?,
-                borrow: Bool, owner: AnyObject? = nil) throws(FathomError) {
+    ///
+    /// Besides the BVH, the mesh keeps the input for export (`vertices`, `indices`, `data`): a copy of the
+    /// indices (12 bytes per triangle) and, unless borrowed, of the vertices (12 bytes per vertex), which
+    /// `memoryBytes` does not count (`exportBytes` does).
+    public convenience init(vertices: PointBuffer?, indices: UnsafeBufferPointer<UInt32>, classes: UnsafeBufferPointer<UInt8>?,
+                            borrow: Bool, owner: AnyObject? = nil) throws(FathomError) {
+        try self.init(vertices: vertices, indices: indices, classes: classes, borrow: borrow, owner: owner, source: nil)
+    }
+
+    /// `source`: the same vertices (packed) and indices as arrays, kept instead of copies (`make(from:)`).
+    init(vertices: PointBuffer?, indices: UnsafeBufferPointer<UInt32>, classes: UnsafeBufferPointer<UInt8>?,
+         borrow: Bool, owner: AnyObject?, source: (vertices: [Float], indices: [UInt32])?) throws(FathomError) {
         guard indices.count % 3 == 0 else { throw FathomError(.outOfRange, "indices must hold 3 per triangle, got \(indices.count)") }
         let triangles = indices.count / 3
         let vertexCount = vertices?.count ?? 0
@@ -115,6 +133,19 @@ public final class Mesh: @unchecked Sendable {
         vertexStride = stride
         borrowedOwner = borrow ? owner : nil
         self.classes = classes.map(Array.init)
+        if let source {
+            sourceVertices = borrow ? [] : source.vertices
+            sourceIndices = source.indices
+        } else {
+            sourceIndices = Array(indices)
+            sourceVertices = borrow ? [] : [Float](unsafeUninitializedCapacity: 3 * vertexCount) { out, initialized in
+                for i in 0..<vertexCount {
+                    let p = base + i * stride
+                    out[3 * i] = p[0]; out[3 * i + 1] = p[1]; out[3 * i + 2] = p[2]
+                }
+                initialized = 3 * vertexCount
+            }
+        }
     }
 
     deinit {
@@ -186,11 +217,14 @@ public final class Mesh: @unchecked Sendable {
                 let points = try v.baseAddress.flatMap { base throws(FathomError) in
                     vertexCount > 0 ? try PointBuffer(base: base, count: vertexCount, strideBytes: 12) : nil
                 }
+                // The arrays are shared with `data` (copy on write), not copied.
+                let kept = data.vertices.count == 3 * vertexCount ? data.vertices : Array(data.vertices.prefix(3 * vertexCount))
+                let source = (vertices: kept, indices: data.indices)
                 guard let classes = data.classes else {
-                    return try Mesh(vertices: points, indices: i, classes: nil, borrow: false)
+                    return try Mesh(vertices: points, indices: i, classes: nil, borrow: false, owner: nil, source: source)
                 }
                 return try classes.withUnsafeBufferPointer { (c: UnsafeBufferPointer<UInt8>) throws(FathomError) -> Mesh in
-                    try Mesh(vertices: points, indices: i, classes: c, borrow: false)
+                    try Mesh(vertices: points, indices: i, classes: c, borrow: false, owner: nil, source: source)
                 }
             }
         }

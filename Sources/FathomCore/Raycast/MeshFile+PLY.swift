@@ -22,6 +22,10 @@ extension MeshFile {
     public static func parsePLY(_ bytes: [UInt8]) throws(FathomError) -> MeshData {
         try bytes.withUnsafeBufferPointer { (data: UnsafeBufferPointer<UInt8>) throws(FathomError) -> MeshData in
             var header = try PLYHeader(data)
+            // Big-endian bodies are read for point clouds (PointCloud+PLY.swift), not for meshes.
+            let bigEndian = FathomError(.format, "line \(header.formatLine): binary_big_endian PLY is not supported for meshes "
+                                        + "(only ascii and binary_little_endian)")
+            if header.format == .binaryBigEndian { throw bigEndian }
             let roles = try header.assignRoles()
             try header.checkSizes(available: data.count - header.bodyOffset)
             switch header.format {
@@ -31,8 +35,10 @@ extension MeshFile {
                 try source.finish()
                 return mesh
             case .binaryLittleEndian:
-                var source = PLYBinarySource(data: UnsafeRawBufferPointer(data), offset: header.bodyOffset)
+                var source = PLYBinarySource<PLYLittleEndian>(data: UnsafeRawBufferPointer(data), offset: header.bodyOffset)
                 return try PLYBody.read(&source, header, roles)
+            case .binaryBigEndian:
+                throw bigEndian
             }
         }
     }
@@ -101,7 +107,7 @@ struct PLYElement {
 }
 
 enum PLYFormat {
-    case ascii, binaryLittleEndian
+    case ascii, binaryLittleEndian, binaryBigEndian
 }
 
 /// Which elements hold the vertices and the faces, and whether faces carry a class.
@@ -113,6 +119,8 @@ struct PLYRoles {
 
 struct PLYHeader {
     var format: PLYFormat
+    /// The line of the format statement, for messages.
+    var formatLine: Int
     var elements: [PLYElement]
     /// Byte offset and line number where the body starts.
     var bodyOffset: Int
@@ -128,6 +136,7 @@ struct PLYHeader {
         }
         cursor.nextLine()
         var format: PLYFormat?
+        var formatLine = 0
         var elements: [PLYElement] = []
         while true {
             guard !cursor.atEnd else { throw parseError("the header ends without an end_header line") }
@@ -149,10 +158,10 @@ struct PLYHeader {
                 switch words[0] {
                 case "ascii": format = .ascii
                 case "binary_little_endian": format = .binaryLittleEndian
-                case "binary_big_endian":
-                    throw formatError("binary_big_endian PLY is not supported (only ascii and binary_little_endian)")
+                case "binary_big_endian": format = .binaryBigEndian
                 default: throw parseError("unknown PLY format '\(words[0])'")
                 }
+                formatLine = cursor.line
                 guard words[1] == "1.0" || words[1] == "1" else { throw formatError("PLY version \(words[1]) is not supported (only 1.0)") }
             case "element":
                 guard words.count == 2 else { throw parseError("expected 'element <name> <count>'") }
@@ -184,6 +193,7 @@ struct PLYHeader {
                 guard let format else { throw parseError("the header has no format line") }
                 cursor.nextLine()
                 self.format = format
+                self.formatLine = formatLine
                 self.elements = elements
                 bodyOffset = cursor.position
                 bodyLine = cursor.line
@@ -263,7 +273,7 @@ struct PLYHeader {
                 let field = property.field
                 let items = field.role == .indices ? 3 : 0
                 switch format {
-                case .binaryLittleEndian: minimum += (field.countType?.size ?? 0) + (field.countType == nil ? field.type.size : items * field.type.size)
+                case .binaryLittleEndian, .binaryBigEndian: minimum += (field.countType?.size ?? 0) + (field.countType == nil ? field.type.size : items * field.type.size)
                 case .ascii: minimum += 2 * (1 + items)
                 }
             }
@@ -319,20 +329,26 @@ enum PLYBody {
             } else if i == roles.face {
                 try readFaces(&source, element.count, fields, vertexCount: vertexCount, hasClasses: roles.hasClasses,
                               into: &indices, classes: &classes)
-            } else if !fields.isEmpty {
-                if fields.allSatisfy({ $0.countType == nil }) {
-                    try source.skipScalarRecords(element.count, fields)
-                } else {
-                    for r in 0..<element.count {
-                        source.record = r
-                        try source.beginRecord()
-                        for field in fields { try skip(&source, field) }
-                        try source.endRecord()
-                    }
-                }
+            } else {
+                try skipElement(&source, element.count, fields)
             }
         }
         return MeshData(vertices: vertices, indices: indices, classes: roles.hasClasses ? classes : nil)
+    }
+
+    /// Reads past the `count` records of an element made of `fields` (scalars and lists of any type).
+    static func skipElement<S: PLYSource>(_ source: inout S, _ count: Int, _ fields: [PLYField]) throws(FathomError) {
+        guard !fields.isEmpty else { return }
+        if fields.allSatisfy({ $0.countType == nil }) {
+            try source.skipScalarRecords(count, fields)
+        } else {
+            for r in 0..<count {
+                source.record = r
+                try source.beginRecord()
+                for field in fields { try skip(&source, field) }
+                try source.endRecord()
+            }
+        }
     }
 
     static func readVertices<S: PLYSource>(_ source: inout S, _ count: Int, _ fields: [PLYField],
@@ -536,8 +552,21 @@ struct PLYTextSource: PLYSource {
     }
 }
 
-/// A binary little-endian body. Values are read with unaligned loads; every read is bounds-checked once.
-struct PLYBinarySource: PLYSource {
+/// The byte order of a binary PLY body (a type parameter, so each order's reader is specialised).
+protocol PLYByteOrder {
+    static func decode<T: FixedWidthInteger>(_ stored: T) -> T
+}
+
+enum PLYLittleEndian: PLYByteOrder {
+    @inline(__always) static func decode<T: FixedWidthInteger>(_ stored: T) -> T { T(littleEndian: stored) }
+}
+
+enum PLYBigEndian: PLYByteOrder {
+    @inline(__always) static func decode<T: FixedWidthInteger>(_ stored: T) -> T { T(bigEndian: stored) }
+}
+
+/// A binary body in the byte order `Order`. Values are read with unaligned loads; every read is bounds-checked once.
+struct PLYBinarySource<Order: PLYByteOrder>: PLYSource {
     let data: UnsafeRawBufferPointer
     var offset: Int
     var element = ""
@@ -567,7 +596,7 @@ struct PLYBinarySource: PLYSource {
 
     @inline(__always)
     func load<T: FixedWidthInteger>(_ at: Int, as: T.Type) -> T {
-        T(littleEndian: data.loadUnaligned(fromByteOffset: at, as: T.self))
+        Order.decode(data.loadUnaligned(fromByteOffset: at, as: T.self))
     }
 
     @inline(__always)

@@ -6,8 +6,10 @@ import Glibc
 ///
 /// Opening reads the camera info and inflates each stream once to count its whole frames and index it
 /// (`CompressedStream`); frames are then read in any order in bounded memory. Damage keeps what is whole:
-/// a cut or corrupt stream keeps its frames before the damage, and streams or metadata that disagree on the
-/// frame count give the shorter count; each is said in `warnings`. Thread-safe.
+/// a cut stream keeps its whole frames, a corrupt one the frames before the block where inflate failed (see
+/// `CompressedStream` for damage that raw DEFLATE cannot locate), a camera info file cut in its last line
+/// drops that line, and streams or metadata that disagree on the frame count give the shorter count; each
+/// is said in `warnings`. Thread-safe.
 public final class Scan: @unchecked Sendable {
     public let scanID: String
     public let directory: String

@@ -1,0 +1,53 @@
+import CFathom
+import FathomCore
+
+// A mesh's vertices, triangles and classes as given, and saving it to PLY or OBJ — see include/fathom.h
+// ("Triangle meshes and their BVH").
+
+private func exportedMesh(_ handle: OpaquePointer?) throws -> Mesh {
+    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "mesh must not be NULL") }
+    return Unmanaged<Mesh>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+}
+
+@_cdecl("fathom_mesh_vertices")
+public func fathom_mesh_vertices(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Float>?, _ capacity: Int) -> fathom_status {
+    abiCall("fathom_mesh_vertices") {
+        let m = try exportedMesh(handle)
+        try requireCapacity(capacity, m.vertexCount, "vertices")
+        guard m.vertexCount > 0 else { return }
+        let out = try required(out, "out")
+        m.vertices.withUnsafeBufferPointer { out.update(from: $0.baseAddress.unsafelyUnwrapped, count: $0.count) }
+    }
+}
+
+@_cdecl("fathom_mesh_triangles")
+public func fathom_mesh_triangles(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<UInt32>?, _ capacity: Int) -> fathom_status {
+    abiCall("fathom_mesh_triangles") {
+        let m = try exportedMesh(handle)
+        try requireCapacity(capacity, m.triangleCount, "triangles")
+        guard m.triangleCount > 0 else { return }
+        let out = try required(out, "out")
+        m.indices.withUnsafeBufferPointer { out.update(from: $0.baseAddress.unsafelyUnwrapped, count: $0.count) }
+    }
+}
+
+@_cdecl("fathom_mesh_classes")
+public func fathom_mesh_classes(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int) -> fathom_status {
+    abiCall("fathom_mesh_classes") {
+        let m = try exportedMesh(handle)
+        guard let classes = m.triangleClasses else { throw FathomError(.noData, "the mesh has no classes") }
+        try requireCapacity(capacity, m.triangleCount, "triangles")
+        guard m.triangleCount > 0 else { return }
+        let out = try required(out, "out")
+        classes.withUnsafeBufferPointer { out.update(from: $0.baseAddress.unsafelyUnwrapped, count: $0.count) }
+    }
+}
+
+@_cdecl("fathom_mesh_save")
+public func fathom_mesh_save(_ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> fathom_status {
+    abiCall("fathom_mesh_save") {
+        let m = try exportedMesh(handle)
+        let path = String(cString: try required(path, "path"))
+        try m.data.save(path: path)
+    }
+}

@@ -1,0 +1,261 @@
+import Glibc
+
+/// A NeRF-style `transforms.json` (instant-ngp, nerfstudio): camera intrinsics and per-frame camera-to-world
+/// poses, read and written.
+///
+/// Layout: shared intrinsics `w`, `h` (pixels), `fl_x`, `fl_y`, `cx`, `cy` at the top level, and `frames`, each
+/// with `file_path` and `transform_matrix` (4 nested rows: ROW-major, camera-to-world, in ARKit / OpenGL camera
+/// axes: +x right, +y up, looking along -z). A frame may carry its own intrinsics keys, which override the
+/// shared ones. The file has no timestamps (see `timestamps(count:rate:)`). Other keys (`camera_model`,
+/// distortion `k1`..., `aabb_scale`, a frame's `sharpness`...) are ignored.
+public struct TransformsFile: Sendable, Equatable {
+    public struct Frame: Sendable, Equatable {
+        /// Camera-to-world.
+        public var pose: Pose
+        public var intrinsics: Intrinsics
+        /// The image's path as written (relative to the file, usually); nil when the frame has none.
+        public var filePath: String?
+
+        public init(pose: Pose, intrinsics: Intrinsics, filePath: String? = nil) {
+            self.pose = pose
+            self.intrinsics = intrinsics
+            self.filePath = filePath
+        }
+    }
+
+    public var frames: [Frame]
+    /// How many poses were re-orthonormalized on reading (deviating from rigid by more than 1e-5, at most 0.01).
+    public var repaired: Int
+
+    public init(frames: [Frame]) {
+        self.frames = frames
+        repaired = 0
+    }
+
+    /// The largest file read (bytes): about a million frames.
+    public static let sizeLimit = 1 << 30
+
+    /// Reads the file at `path` (see `parse`); `.io` when it cannot be read, `.format` when it is larger than
+    /// `sizeLimit`; parse and format errors are prefixed with the path.
+    public static func load(path: String) throws(FathomError) -> TransformsFile {
+        let bytes = try FileIO.read(path, limit: sizeLimit)
+        do {
+            return try parse(bytes)
+        } catch {
+            throw FathomError(error.kind, "'\(path)': \(error.message)")
+        }
+    }
+
+    /// Reads `transforms.json` text.
+    ///
+    /// Intrinsics of frame i, each key taken from the frame if it has it, else from the top level:
+    /// `w`, `h` (required; whole pixels in 1...1000000); `fl_x`, or from `camera_angle_x` (horizontal field of
+    /// view, radians) fl_x = 0.5 w / tan(camera_angle_x / 2); `fl_y`, or from `camera_angle_y` likewise with h,
+    /// else fl_x; `cx` and `cy`, else w / 2 and h / 2.
+    ///
+    /// Poses: a matrix within 1e-5 of rigid is kept as written (as float); up to 0.01 off (rounding in the
+    /// writer) it is re-orthonormalized like a scan's (nearest rotation, `repaired` counts them); beyond, or a
+    /// reflection, is `.notRigid`.
+    ///
+    /// Errors name the frame and the key: `.parse` for text that is not JSON, `.format` for a missing or mistyped
+    /// key ("missing field frames[3].transform_matrix"), a matrix that is not 4 rows of 4 numbers, missing or
+    /// invalid intrinsics; `.notRigid` / `.notFinite` for a bad pose ("frame 3 (frames[3].transform_matrix): ...").
+    public static func parse(_ bytes: [UInt8]) throws(FathomError) -> TransformsFile {
+        let document = try JSONText.decode(TransformsDocument.self, from: bytes)
+        var frames = [Frame]()
+        frames.reserveCapacity(document.frames.count)
+        var repaired = 0
+        for (i, frame) in document.frames.enumerated() {
+            let intrinsics = try resolveIntrinsics(frame.camera, document.camera, frame: i)
+            let (pose, deviation) = try pose(frame.transform_matrix, frame: i)
+            if deviation > CameraInfo.exact { repaired += 1 }
+            frames.append(Frame(pose: pose, intrinsics: intrinsics, filePath: frame.file_path))
+        }
+        var file = TransformsFile(frames: frames)
+        file.repaired = repaired
+        return file
+    }
+
+    /// Frame timestamps in nanoseconds, since the file has none: the frame index i when `rate` is nil, else
+    /// round(i * 1e9 / rate) for `rate` frames per second (finite, > 0; `.overflow` if the last one does not fit
+    /// Int64).
+    public static func timestamps(count: Int, rate: Double?) throws(FathomError) -> [Int64] {
+        guard let rate else { return (0..<Swift.max(count, 0)).map { Int64($0) } }
+        guard rate.isFinite else { throw FathomError(.notFinite, "rate must be finite, got \(rate)") }
+        guard rate > 0 else { throw FathomError(.outOfRange, "rate must be > 0 frames per second (or 0 for frame indices), got \(rate)") }
+        guard count > 0 else { return [] }
+        let last = (Double(count - 1) * 1e9 / rate).rounded()
+        guard last < 9.2e18 else { throw FathomError(.overflow, "timestamps at \(rate) frames per second overflow int64 nanoseconds by frame \(count - 1)") }
+        return (0..<count).map { Int64((Double($0) * 1e9 / rate).rounded()) }
+    }
+
+    /// The file's text: row-major `transform_matrix` rows; the intrinsics once at the top level (with
+    /// `camera_angle_x` for readers that need it) when every frame has the same, else in every frame; floats in
+    /// the shortest text that reads back as the same float. `file_path` is written for frames that have one.
+    public func jsonBytes() -> [UInt8] {
+        func camera(_ k: Intrinsics, indent: String) -> String {
+            "\(indent)\"w\": \(k.width),\n\(indent)\"h\": \(k.height),\n\(indent)\"fl_x\": \(PLYText.number(k.fx)),\n"
+                + "\(indent)\"fl_y\": \(PLYText.number(k.fy)),\n\(indent)\"cx\": \(PLYText.number(k.cx)),\n\(indent)\"cy\": \(PLYText.number(k.cy)),\n"
+        }
+        let shared = frames.first.map { first in frames.allSatisfy { $0.intrinsics == first.intrinsics } ? first.intrinsics : nil } ?? nil
+        var text = "{\n"
+        if let k = shared {
+            text += camera(k, indent: "  ")
+            let angle = 2 * atan(Double(k.width) / (2 * Double(k.fx)))
+            text += "  \"camera_angle_x\": \(angle),\n"
+        }
+        text += "  \"frames\": ["
+        for (i, frame) in frames.enumerated() {
+            text += i == 0 ? "\n    {\n" : ",\n    {\n"
+            if let path = frame.filePath { text += "      \"file_path\": \(Self.quoted(path)),\n" }
+            if shared == nil { text += camera(frame.intrinsics, indent: "      ") }
+            let m = frame.pose.rowMajor
+            text += "      \"transform_matrix\": [\n"
+            for r in 0..<4 {
+                text += "        [" + (0..<4).map { PLYText.number(m[4 * r + $0]) }.joined(separator: ", ") + (r < 3 ? "],\n" : "]\n")
+            }
+            text += "      ]\n    }"
+        }
+        text += frames.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
+        return Array(text.utf8)
+    }
+
+    /// Writes `jsonBytes()` to `path`; `.io` when the file cannot be written.
+    public func save(path: String) throws(FathomError) {
+        try FileIO.write(jsonBytes(), to: path)
+    }
+
+    /// A JSON string literal.
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: - Reading
+
+    static func resolveIntrinsics(_ own: TransformsCamera, _ shared: TransformsCamera, frame i: Int) throws(FathomError) -> Intrinsics {
+        /// The key's value from the frame, else the top level, with the name it had in the file.
+        func value(_ key: KeyPath<TransformsCamera, Double?>, _ name: String) -> (value: Double, name: String)? {
+            if let v = own[keyPath: key] { return (v, "frames[\(i)].\(name)") }
+            if let v = shared[keyPath: key] { return (v, name) }
+            return nil
+        }
+        func size(_ key: KeyPath<TransformsCamera, Double?>, _ name: String, _ what: String) throws(FathomError) -> Int {
+            guard let (v, field) = value(key, name) else {
+                throw FathomError(.format, "frame \(i): no \(name) (\(what) in pixels) in the frame or at the top level")
+            }
+            guard v.rounded() == v, v >= 1, v <= 1_000_000 else {
+                throw FathomError(.format, "frame \(i): field \(field) must be a whole number of pixels in 1...1000000, got \(v)")
+            }
+            return Int(v)
+        }
+        func focal(_ angle: (value: Double, name: String), _ side: Int) throws(FathomError) -> Double {
+            guard angle.value > 0, angle.value < .pi else {
+                throw FathomError(.format, "frame \(i): field \(angle.name) must be a field of view in (0, pi) radians, got \(angle.value)")
+            }
+            return 0.5 * Double(side) / tan(angle.value / 2)
+        }
+        let w = try size(\.w, "w", "image width"), h = try size(\.h, "h", "image height")
+        // The frame's own keys first (fl_x, then camera_angle_x), then the top level's.
+        let fx: Double
+        if let v = own.fl_x { fx = v } else if let a = own.camera_angle_x { fx = try focal((a, "frames[\(i)].camera_angle_x"), w) }
+        else if let v = shared.fl_x { fx = v } else if let a = shared.camera_angle_x { fx = try focal((a, "camera_angle_x"), w) }
+        else { throw FathomError(.format, "frame \(i): no fl_x (or camera_angle_x) in the frame or at the top level") }
+        let fy: Double
+        if let v = own.fl_y { fy = v } else if let a = own.camera_angle_y { fy = try focal((a, "frames[\(i)].camera_angle_y"), h) }
+        else if let v = shared.fl_y { fy = v } else if let a = shared.camera_angle_y { fy = try focal((a, "camera_angle_y"), h) }
+        else { fy = fx }
+        let cx = value(\.cx, "cx")?.value ?? Double(w) / 2, cy = value(\.cy, "cy")?.value ?? Double(h) / 2
+        do {
+            return try Intrinsics(fx: Float(fx), fy: Float(fy), cx: Float(cx), cy: Float(cy), width: w, height: h)
+        } catch {
+            let message = error.message.replacingFirst("fx", with: "fl_x").replacingFirst("fy", with: "fl_y")
+            throw FathomError(.format, "frame \(i): \(message)")
+        }
+    }
+
+    /// The pose of a row-major 4x4 and its deviation from rigid before any repair.
+    static func pose(_ rows: [[Double]], frame i: Int) throws(FathomError) -> (Pose, Float) {
+        let field = "frames[\(i)].transform_matrix"
+        guard rows.count == 4 else { throw FathomError(.format, "frame \(i): field \(field) must be 4 rows of 4 numbers, got \(rows.count) rows") }
+        for (r, row) in rows.enumerated() where row.count != 4 {
+            throw FathomError(.format, "frame \(i): field \(field) must be 4 rows of 4 numbers, row \(r) has \(row.count)")
+        }
+        // Column-major for Pose: element (r, c) at c * 4 + r.
+        let m = (0..<16).map { Float(rows[$0 % 4][$0 / 4]) }
+        let deviation = Pose.rigidDeviation(columnMajor: m)
+        do {
+            if deviation <= CameraInfo.exact { return (try Pose(columnMajor: m, name: "transform_matrix"), deviation) }
+            return (try Pose.orthonormalized(columnMajor: m, maxDeviation: CameraInfo.repairable), deviation)
+        } catch {
+            throw FathomError(error.kind, "frame \(i) (\(field)): \(error.message)")
+        }
+    }
+}
+
+/// The intrinsics keys, at the top level or in a frame.
+struct TransformsCamera {
+    var w, h, fl_x, fl_y, cx, cy, camera_angle_x, camera_angle_y: Double?
+}
+
+/// The decoded file: the top level's intrinsics keys and the frames.
+struct TransformsDocument: Decodable {
+    struct FrameEntry: Decodable {
+        var file_path: String?
+        var transform_matrix: [[Double]]
+        var camera: TransformsCamera
+
+        init(from decoder: any Decoder) throws {
+            let keys = try decoder.container(keyedBy: TransformsKey.self)
+            file_path = try keys.decodeIfPresent(String.self, forKey: .file_path)
+            transform_matrix = try keys.decode([[Double]].self, forKey: .transform_matrix)
+            camera = try TransformsCamera(keys)
+        }
+    }
+
+    var camera: TransformsCamera
+    var frames: [FrameEntry]
+
+    init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: TransformsKey.self)
+        frames = try keys.decode([FrameEntry].self, forKey: .frames)
+        camera = try TransformsCamera(keys)
+    }
+}
+
+enum TransformsKey: String, CodingKey {
+    case w, h, fl_x, fl_y, cx, cy, camera_angle_x, camera_angle_y, frames, file_path, transform_matrix
+}
+
+extension TransformsCamera {
+    init(_ keys: KeyedDecodingContainer<TransformsKey>) throws {
+        w = try keys.decodeIfPresent(Double.self, forKey: .w)
+        h = try keys.decodeIfPresent(Double.self, forKey: .h)
+        fl_x = try keys.decodeIfPresent(Double.self, forKey: .fl_x)
+        fl_y = try keys.decodeIfPresent(Double.self, forKey: .fl_y)
+        cx = try keys.decodeIfPresent(Double.self, forKey: .cx)
+        cy = try keys.decodeIfPresent(Double.self, forKey: .cy)
+        camera_angle_x = try keys.decodeIfPresent(Double.self, forKey: .camera_angle_x)
+        camera_angle_y = try keys.decodeIfPresent(Double.self, forKey: .camera_angle_y)
+    }
+}
+
+private extension String {
+    /// The string with the first occurrence of `word` (as a whole word at the start) replaced.
+    func replacingFirst(_ word: String, with replacement: String) -> String {
+        hasPrefix(word + " ") ? replacement + dropFirst(word.count) : self
+    }
+}

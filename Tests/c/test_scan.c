@@ -1,0 +1,541 @@
+/* Scans (fathom.h, "Scans"): a writer -> open round trip compared byte for byte with the data the test made
+ * (float16 depth written as bit patterns computed here, confidence, timestamps, RGB intrinsics and rigid poses),
+ * opening by folder / metadata / any file, the info and text outputs, fathom_scan_frame feeding
+ * fathom_depth_backproject (expected points from the header's formulas in double precision), and the ABI's
+ * statuses and messages: NULLs, bad options, out-of-range indices, too-small capacities (which report the size
+ * needed), failed calls leaving their outputs unchanged, refused frames writing nothing, and damaged files. */
+#define _XOPEN_SOURCE 700
+#include "fathom.h"
+#include "check.h"
+#include "expect.h"
+#include "testmath.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define W 32
+#define H 24
+#define N 5
+#define SAMPLES (W * H)
+#define SCAN_ID "20240611_101530_C0FFEE"
+
+static char DIR_PATH[256];
+
+static const char *path_in(const char *dir, const char *name) {
+    static char buf[8][512];
+    static int k = 0;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+/* IEEE half bits of v, for v = 0 or a normal value that is exact in half precision (checked). */
+static uint16_t half_bits(double v) {
+    int e;
+    double m;
+    if (v == 0) return 0;
+    m = frexp(v, &e); /* v = m * 2^e, m in [0.5, 1) */
+    m = m * 2 - 1;    /* v = (1 + m) * 2^(e - 1) */
+    e -= 1;
+    if (e < -14 || e > 15 || m * 1024 != floor(m * 1024)) {
+        printf("half_bits: %g is not exact in half precision\n", v);
+        abort();
+    }
+    return (uint16_t)(((e + 15) << 10) | (int)(m * 1024));
+}
+
+/* The test's data: depth meters (0 = no sample), confidence, time, intrinsics and pose of frame f. */
+static double depth_m(int f, int i, int j) {
+    if ((i + 3 * j + f) % 17 == 0) return 0;
+    return 0.5 + ((i * 7 + j * 3 + f * 5) % 200) / 64.0;
+}
+static uint8_t conf_of(int f, int i, int j) { return (uint8_t)((i + j + f) % 3); }
+static int64_t time_of(int f) { return 280670466266040LL + 16666667LL * f + (f % 2 ? 1200 : -800); }
+static fathom_intrinsics k_of(int f) { return t_intr(500.0f + (float)f, 502.25f, 320.5f, 240.25f, 640, 480); }
+static fathom_pose pose_of(int f) {
+    double ry[9], rx[9], r[9];
+    t_rot_y(0.3 + 0.1 * f, ry);
+    t_rot_x(-0.2, rx);
+    t_mat3_mul(ry, rx, r);
+    return t_pose(r, 0.1 * f, 1.4, -0.5);
+}
+
+static void frame_data(int f, uint16_t depth[SAMPLES], uint8_t conf[SAMPLES]) {
+    int i, j;
+    for (j = 0; j < H; j++)
+        for (i = 0; i < W; i++) {
+            depth[j * W + i] = half_bits(depth_m(f, i, j));
+            conf[j * W + i] = conf_of(f, i, j);
+        }
+}
+
+static fathom_scan_writer_options small_options(void) {
+    fathom_scan_writer_options o;
+    CHECK_OK(fathom_scan_writer_options_init(&o));
+    o.depth_width = W;
+    o.depth_height = H;
+    o.rgb_width = 640;
+    o.rgb_height = 480;
+    return o;
+}
+
+/* Writes the test scan (N frames) into dir; returns 1 on success. */
+static int write_scan(const char *dir, const char *id, int with_confidence) {
+    fathom_scan_writer_options o = small_options();
+    fathom_scan_writer *w = NULL;
+    uint16_t depth[SAMPLES];
+    uint8_t conf[SAMPLES];
+    int f, ok = 1;
+    o.with_confidence = (uint32_t)with_confidence;
+    if (fathom_scan_writer_create(dir, id, &o, &w) != FATHOM_OK) {
+        printf("    fathom_scan_writer_create: %s\n", fathom_last_error());
+        return 0;
+    }
+    for (f = 0; f < N; f++) {
+        fathom_intrinsics k = k_of(f);
+        fathom_pose p = pose_of(f);
+        frame_data(f, depth, conf);
+        if (fathom_scan_writer_append(w, time_of(f), &k, &p, depth, sizeof depth, with_confidence ? conf : NULL,
+                                      with_confidence ? sizeof conf : 0) != FATHOM_OK) {
+            printf("    fathom_scan_writer_append: %s\n", fathom_last_error());
+            ok = 0;
+        }
+    }
+    if (fathom_scan_writer_finish(w) != FATHOM_OK) ok = 0;
+    fathom_scan_writer_destroy(w);
+    return ok;
+}
+
+/* ---- writer -> open, byte for byte ---------------------------------------------------------------- */
+static void test_round_trip(void) {
+    fathom_scan *s = NULL;
+    fathom_scan_info info;
+    int64_t ts[N];
+    fathom_pose poses[N];
+    fathom_intrinsics ks[N];
+    uint16_t depth[SAMPLES], want_depth[SAMPLES];
+    uint8_t conf[SAMPLES], want_conf[SAMPLES];
+    char id[64];
+    size_t len = 0;
+    int f, i, bad;
+    const int order[8] = {4, 0, 2, 2, 1, 3, 0, 4};
+    const char *names[4] = {SCAN_ID ".json", SCAN_ID ".depth.zlib", SCAN_ID ".confidence.zlib", SCAN_ID ".jsonl"};
+
+    check_section("scan writer -> fathom_scan_open: byte for byte");
+    CHECK(write_scan(DIR_PATH, SCAN_ID, 1));
+    CHECK_OK(fathom_scan_open(DIR_PATH, &s));
+    if (!s) return;
+    memset(&info, 0x5A, sizeof info);
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.frame_count == N);
+    CHECK(info.depth_width == W && info.depth_height == H);
+    CHECK(info.depth_format == FATHOM_DEPTH_FLOAT16);
+    CHECK(info.depth_scale == 1.0f);
+    CHECK(info.rgb_width == 640 && info.rgb_height == 480);
+    CHECK(info.has_confidence == 1);
+    CHECK(info.warning_count == 0);
+    CHECK(info.frequency == 60.0);
+    CHECK_OK(fathom_scan_id(s, id, sizeof id, &len));
+    CHECK(len == strlen(SCAN_ID) && strcmp(id, SCAN_ID) == 0);
+
+    CHECK_OK(fathom_scan_timestamps(s, ts, N));
+    CHECK_OK(fathom_scan_poses(s, poses, N));
+    CHECK_OK(fathom_scan_intrinsics(s, ks, N));
+    for (f = 0; f < N; f++) {
+        fathom_pose p = pose_of(f);
+        fathom_intrinsics k = k_of(f);
+        CHECK(ts[f] == time_of(f));
+        CHECK(memcmp(&poses[f], &p, sizeof p) == 0); /* rigid to float rounding: kept exactly as written */
+        CHECK(ks[f].fx == k.fx && ks[f].fy == k.fy && ks[f].cx == k.cx && ks[f].cy == k.cy);
+        CHECK(ks[f].width == 640 && ks[f].height == 480);
+    }
+    /* frames in any order, compared with the bytes the test made */
+    for (i = 0; i < 8; i++) {
+        f = order[i];
+        frame_data(f, want_depth, want_conf);
+        memset(depth, 0xEE, sizeof depth);
+        memset(conf, 0xEE, sizeof conf);
+        CHECK_OK(fathom_scan_read_depth(s, (uint64_t)f, depth, sizeof depth));
+        CHECK_OK(fathom_scan_read_confidence(s, (uint64_t)f, conf, sizeof conf));
+        CHECK(memcmp(depth, want_depth, sizeof depth) == 0);
+        CHECK(memcmp(conf, want_conf, sizeof conf) == 0);
+    }
+    fathom_scan_close(s);
+
+    check_section("fathom_scan_open: by the metadata or any file of the scan");
+    for (i = 0; i < 4; i++) {
+        s = NULL;
+        CHECK_OK(fathom_scan_open(path_in(DIR_PATH, names[i]), &s));
+        bad = !s || fathom_scan_get_info(s, &info) != FATHOM_OK || info.frame_count != N;
+        CHECK(!bad);
+        fathom_scan_close(s);
+    }
+    fathom_scan_close(NULL);
+}
+
+/* ---- fathom_scan_frame -> fathom_depth_backproject --------------------------------------------------- */
+static void test_frame_backprojection(void) {
+    fathom_scan *s = NULL;
+    fathom_depth_frame fr;
+    uint16_t depth[SAMPLES];
+    uint8_t conf[SAMPLES];
+    float pts[3 * SAMPLES];
+    uint32_t pix[2 * SAMPLES];
+    size_t n = 0, count = 0, want = 0, want_confident = 0;
+    const int f = 2;
+    fathom_intrinsics k = k_of(f);
+    fathom_pose p = pose_of(f);
+    double fx = k.fx * (double)W / 640, fy = k.fy * (double)H / 480;
+    double cx = k.cx * (double)W / 640, cy = k.cy * (double)H / 480;
+    int i, j, bad = 0;
+
+    check_section("fathom_scan_frame: a depth frame with the frame's intrinsics and pose");
+    CHECK_OK(fathom_scan_open(DIR_PATH, &s));
+    if (!s) return;
+    memset(&fr, 0x5A, sizeof fr);
+    CHECK_OK(fathom_scan_frame(s, (uint64_t)f, depth, sizeof depth, conf, sizeof conf, &fr));
+    CHECK(fr.depth == depth && fr.confidence == conf);
+    CHECK(fr.format == FATHOM_DEPTH_FLOAT16 && fr.width == W && fr.height == H && fr.scale == 1.0f);
+    CHECK(fr.row_stride == 0 && fr.min_confidence == 0 && fr.min_depth == 0 && isinf(fr.max_depth));
+    CHECK(fr.has_pose == 1 && memcmp(&fr.camera_to_world, &p, sizeof p) == 0);
+    CHECK(fr.intrinsics.fx == k.fx && fr.intrinsics.cy == k.cy && fr.intrinsics.width == 640);
+
+    for (j = 0; j < H; j++)
+        for (i = 0; i < W; i++)
+            if (depth_m(f, i, j) > 0) {
+                want++;
+                if (conf_of(f, i, j) >= 2) want_confident++;
+            }
+    CHECK_OK(fathom_depth_backproject(&fr, NULL, FATHOM_FRAME_WORLD, pts, pix, NULL, SAMPLES, &n));
+    CHECK(n == want);
+    for (j = 0, count = 0; j < H; j++)
+        for (i = 0; i < W; i++) {
+            double d = depth_m(f, i, j), cam[3], world[3];
+            int r;
+            if (d <= 0) continue;
+            cam[0] = (i + 0.5 - cx) / fx * d;
+            cam[1] = -((j + 0.5 - cy) / fy * d);
+            cam[2] = -d;
+            for (r = 0; r < 3; r++)
+                world[r] = p.m[r] * cam[0] + p.m[4 + r] * cam[1] + p.m[8 + r] * cam[2] + p.m[12 + r];
+            if (count < n) {
+                if (pix[2 * count] != (uint32_t)i || pix[2 * count + 1] != (uint32_t)j) bad++;
+                for (r = 0; r < 3; r++)
+                    if (!(fabs(pts[3 * count + r] - world[r]) <= 2e-5 * (1 + fabs(world[r])))) bad++;
+            }
+            count++;
+        }
+    CHECK(bad == 0);
+    fr.min_confidence = 2;
+    CHECK_OK(fathom_depth_count(&fr, NULL, &n));
+    CHECK(n == want_confident);
+    /* without a confidence buffer, the frame has none */
+    CHECK_OK(fathom_scan_frame(s, (uint64_t)f, depth, sizeof depth, NULL, 0, &fr));
+    CHECK(fr.confidence == NULL);
+    fr.min_confidence = 2;
+    CHECK_OK(fathom_depth_count(&fr, NULL, &n));
+    CHECK(n == want);
+    fathom_scan_close(s);
+}
+
+/* ---- statuses, messages, capacities, unchanged outputs ----------------------------------------------- */
+static void test_bad_calls(void) {
+    fathom_scan *s = NULL, *sentinel = (fathom_scan *)&s;
+    fathom_scan_info info, info0;
+    fathom_depth_frame fr, fr0;
+    int64_t ts[N + 1];
+    fathom_pose poses[N];
+    fathom_intrinsics ks[N];
+    uint16_t depth[SAMPLES + 1];
+    uint8_t conf[SAMPLES];
+    char text[64];
+    size_t len = 0;
+    int i, unchanged;
+    const size_t id_len = strlen(SCAN_ID);
+
+    check_section("fathom_scan_open: NULLs, missing files");
+    EXPECT(fathom_scan_open(NULL, &s), FATHOM_ERR_NULL_POINTER, "fathom_scan_open", "path", P_NULL);
+    EXPECT(fathom_scan_open(DIR_PATH, NULL), FATHOM_ERR_NULL_POINTER, "fathom_scan_open", "out", P_NULL);
+    s = sentinel;
+    EXPECT(fathom_scan_open("/nonexistent/fathom/scan.json", &s), FATHOM_ERR_IO, "fathom_scan_open",
+           "/nonexistent/fathom/scan.json", P_ANY);
+    CHECK(s == sentinel); /* a failed open leaves *out alone */
+    EXPECT(fathom_scan_open(path_in(DIR_PATH, "other_id.json"), &s), FATHOM_ERR_IO, "fathom_scan_open", "other_id.json",
+           P_ANY);
+    s = NULL;
+    CHECK_OK(fathom_scan_open(DIR_PATH, &s));
+    if (!s) return;
+
+    check_section("fathom_scan_get_info / id / warning");
+    EXPECT(fathom_scan_get_info(NULL, &info), FATHOM_ERR_NULL_POINTER, "fathom_scan_get_info", "scan", P_NULL);
+    EXPECT(fathom_scan_get_info(s, NULL), FATHOM_ERR_NULL_POINTER, "fathom_scan_get_info", "out", P_NULL);
+    memset(&info, 0x33, sizeof info);
+    memcpy(&info0, &info, sizeof info);
+    EXPECT(fathom_scan_get_info(NULL, &info), FATHOM_ERR_NULL_POINTER, "fathom_scan_get_info", "scan", P_NULL);
+    CHECK(memcmp(&info, &info0, sizeof info) == 0);
+    /* capacity: length + 1 bytes are needed; the needed length is reported, the buffer untouched */
+    memset(text, 'x', sizeof text);
+    len = 0;
+    EXPECT(fathom_scan_id(s, text, id_len, &len), FATHOM_ERR_BUFFER_TOO_SMALL, "fathom_scan_id", "capacity",
+           "needed");
+    CHECK(len == id_len);
+    for (i = 0, unchanged = 1; i < (int)sizeof text; i++) unchanged &= text[i] == 'x';
+    CHECK(unchanged);
+    len = 0;
+    EXPECT(fathom_scan_id(s, NULL, 0, &len), FATHOM_ERR_BUFFER_TOO_SMALL, "fathom_scan_id", NULL, P_ANY);
+    CHECK(len == id_len); /* the way to ask for the length */
+    CHECK_OK(fathom_scan_id(s, text, id_len + 1, &len));
+    CHECK(strcmp(text, SCAN_ID) == 0);
+    EXPECT(fathom_scan_id(s, NULL, 64, &len), FATHOM_ERR_NULL_POINTER, "fathom_scan_id", "buffer", P_NULL);
+    EXPECT(fathom_scan_id(s, text, sizeof text, NULL), FATHOM_ERR_NULL_POINTER, "fathom_scan_id", "out_length", P_NULL);
+    EXPECT(fathom_scan_warning(s, 0, text, sizeof text, &len), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_warning", "index",
+           "range");
+
+    check_section("per-frame arrays: capacities");
+    for (i = 0; i <= N; i++) ts[i] = -7;
+    EXPECT(fathom_scan_timestamps(s, ts, N - 1), FATHOM_ERR_BUFFER_TOO_SMALL, "fathom_scan_timestamps", "capacity", "5");
+    for (i = 0, unchanged = 1; i <= N; i++) unchanged &= ts[i] == -7;
+    CHECK(unchanged);
+    CHECK_OK(fathom_scan_timestamps(s, ts, N + 1)); /* more room than needed is fine */
+    CHECK(ts[N] == -7 && ts[0] == time_of(0));
+    EXPECT(fathom_scan_timestamps(s, NULL, N), FATHOM_ERR_NULL_POINTER, "fathom_scan_timestamps", "out", P_NULL);
+    EXPECT(fathom_scan_poses(s, poses, 0), FATHOM_ERR_BUFFER_TOO_SMALL, "fathom_scan_poses", "capacity", "5");
+    EXPECT(fathom_scan_intrinsics(s, ks, 2), FATHOM_ERR_BUFFER_TOO_SMALL, "fathom_scan_intrinsics", "capacity", "5");
+    EXPECT(fathom_scan_poses(NULL, poses, N), FATHOM_ERR_NULL_POINTER, "fathom_scan_poses", "scan", P_NULL);
+
+    check_section("frames: index, capacity, alignment");
+    for (i = 0; i <= SAMPLES; i++) depth[i] = 0xABCD;
+    EXPECT(fathom_scan_read_depth(s, N, depth, SAMPLES * 2), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_read_depth", "5",
+           "range");
+    EXPECT(fathom_scan_read_depth(s, UINT64_MAX, depth, SAMPLES * 2), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_read_depth",
+           NULL, "range");
+    EXPECT(fathom_scan_read_depth(s, 0, depth, SAMPLES * 2 - 1), FATHOM_ERR_BUFFER_TOO_SMALL, "fathom_scan_read_depth",
+           "1536", P_ANY); /* names the bytes needed */
+    for (i = 0, unchanged = 1; i <= SAMPLES; i++) unchanged &= depth[i] == 0xABCD;
+    CHECK(unchanged);
+    EXPECT(fathom_scan_read_depth(s, 0, NULL, SAMPLES * 2), FATHOM_ERR_NULL_POINTER, "fathom_scan_read_depth", "out",
+           P_NULL);
+    EXPECT(fathom_scan_read_confidence(s, 0, conf, SAMPLES - 1), FATHOM_ERR_BUFFER_TOO_SMALL,
+           "fathom_scan_read_confidence", "768", P_ANY);
+    EXPECT(fathom_scan_read_confidence(s, 9, conf, SAMPLES), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_read_confidence",
+           NULL, "range");
+    memset(&fr, 0x5A, sizeof fr);
+    memcpy(&fr0, &fr, sizeof fr);
+    EXPECT(fathom_scan_frame(s, N, depth, SAMPLES * 2, conf, SAMPLES, &fr), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_frame",
+           "index", "range");
+    EXPECT(fathom_scan_frame(s, 0, depth, SAMPLES * 2 - 2, conf, SAMPLES, &fr), FATHOM_ERR_BUFFER_TOO_SMALL,
+           "fathom_scan_frame", "1536", P_ANY);
+    EXPECT(fathom_scan_frame(s, 0, depth, SAMPLES * 2, conf, 10, &fr), FATHOM_ERR_BUFFER_TOO_SMALL, "fathom_scan_frame",
+           "768", P_ANY);
+    EXPECT(fathom_scan_frame(s, 0, (char *)depth + 1, SAMPLES * 2, conf, SAMPLES, &fr), FATHOM_ERR_OUT_OF_RANGE,
+           "fathom_scan_frame", "depth", "align");
+    EXPECT(fathom_scan_frame(s, 0, NULL, SAMPLES * 2, conf, SAMPLES, &fr), FATHOM_ERR_NULL_POINTER, "fathom_scan_frame",
+           "depth", P_NULL);
+    EXPECT(fathom_scan_frame(s, 0, depth, SAMPLES * 2, conf, SAMPLES, NULL), FATHOM_ERR_NULL_POINTER,
+           "fathom_scan_frame", "out", P_NULL);
+    CHECK(memcmp(&fr, &fr0, sizeof fr) == 0);
+    for (i = 0, unchanged = 1; i <= SAMPLES; i++) unchanged &= depth[i] == 0xABCD;
+    CHECK(unchanged);
+    fathom_scan_close(s);
+}
+
+/* ---- the writer's checks --------------------------------------------------------------------------- */
+static void test_writer_checks(void) {
+    fathom_scan_writer_options o, d;
+    fathom_scan_writer *w = NULL, *wsentinel = (fathom_scan_writer *)&w;
+    fathom_scan *s = NULL;
+    fathom_scan_info info;
+    uint16_t depth[SAMPLES], got[SAMPLES];
+    uint8_t conf[SAMPLES];
+    fathom_intrinsics k = k_of(0), bad_k = k_of(0);
+    fathom_pose p = pose_of(0), scaled = pose_of(0);
+    char dir[300];
+
+    check_section("fathom_scan_writer_options_init: the documented defaults");
+    memset(&d, 0x5A, sizeof d);
+    CHECK_OK(fathom_scan_writer_options_init(&d));
+    CHECK(d.depth_width == 256 && d.depth_height == 192 && d.rgb_width == 1920 && d.rgb_height == 1440);
+    CHECK(d.depth_format == FATHOM_DEPTH_FLOAT16 && d.with_confidence == 1 && d.zlib_wrapped == 0 && d.frequency == 60);
+    EXPECT(fathom_scan_writer_options_init(NULL), FATHOM_ERR_NULL_POINTER, "fathom_scan_writer_options_init", "options",
+           P_NULL);
+
+    check_section("fathom_scan_writer_create: bad options");
+    snprintf(dir, sizeof dir, "%s/w", DIR_PATH);
+    w = wsentinel;
+    o = small_options();
+    o.depth_format = 7;
+    EXPECT(fathom_scan_writer_create(dir, "x", &o, &w), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_writer_create",
+           "depth_format", P_ANY);
+    o = small_options();
+    o.with_confidence = 2;
+    EXPECT(fathom_scan_writer_create(dir, "x", &o, &w), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_writer_create",
+           "with_confidence", P_ANY);
+    o = small_options();
+    o.zlib_wrapped = 9;
+    EXPECT(fathom_scan_writer_create(dir, "x", &o, &w), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_writer_create",
+           "zlib_wrapped", P_ANY);
+    o = small_options();
+    o.depth_width = 0;
+    EXPECT(fathom_scan_writer_create(dir, "x", &o, &w), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_writer_create",
+           "depth width", P_ANY);
+    o = small_options();
+    o.rgb_height = 70000;
+    EXPECT(fathom_scan_writer_create(dir, "x", &o, &w), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_writer_create",
+           "rgb height", P_ANY);
+    o = small_options();
+    o.frequency = NAN;
+    EXPECT(fathom_scan_writer_create(dir, "x", &o, &w), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_writer_create",
+           "frequency", P_ANY);
+    o = small_options();
+    EXPECT(fathom_scan_writer_create(dir, "a/b", &o, &w), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_writer_create",
+           "scan_id", P_ANY);
+    EXPECT(fathom_scan_writer_create(dir, "a.b", &o, &w), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_writer_create",
+           "scan_id", P_ANY);
+    EXPECT(fathom_scan_writer_create(NULL, "x", &o, &w), FATHOM_ERR_NULL_POINTER, "fathom_scan_writer_create",
+           "directory", P_NULL);
+    EXPECT(fathom_scan_writer_create(dir, NULL, &o, &w), FATHOM_ERR_NULL_POINTER, "fathom_scan_writer_create", "scan_id",
+           P_NULL);
+    EXPECT(fathom_scan_writer_create(dir, "x", &o, NULL), FATHOM_ERR_NULL_POINTER, "fathom_scan_writer_create", "out",
+           P_NULL);
+    EXPECT(fathom_scan_writer_create("/nonexistent/fathom/deeper", "x", &o, &w), FATHOM_ERR_IO,
+           "fathom_scan_writer_create", "/nonexistent/fathom/deeper", P_ANY);
+    CHECK(w == wsentinel);
+    fathom_scan_writer_destroy(NULL);
+
+    check_section("fathom_scan_writer_append: refused frames write nothing");
+    w = NULL;
+    CHECK_OK(fathom_scan_writer_create(dir, "x", &o, &w));
+    if (!w) return;
+    frame_data(0, depth, conf);
+    CHECK_OK(fathom_scan_writer_append(w, 1000, &k, &p, depth, sizeof depth, conf, sizeof conf));
+    EXPECT(fathom_scan_writer_append(w, 999, &k, &p, depth, sizeof depth, conf, sizeof conf), FATHOM_ERR_OUT_OF_RANGE,
+           "fathom_scan_writer_append", "timestamp", "earlier");
+    EXPECT(fathom_scan_writer_append(w, 2000, &k, &p, depth, sizeof depth - 2, conf, sizeof conf), FATHOM_ERR_OUT_OF_RANGE,
+           "fathom_scan_writer_append", "1536", P_ANY);
+    EXPECT(fathom_scan_writer_append(w, 2000, &k, &p, depth, sizeof depth, conf, sizeof conf - 1),
+           FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_writer_append", "confidence", P_ANY);
+    EXPECT(fathom_scan_writer_append(w, 2000, &k, &p, depth, sizeof depth, NULL, 0), FATHOM_ERR_NULL_POINTER,
+           "fathom_scan_writer_append", "confidence", P_NULL);
+    conf[100] = 3;
+    EXPECT(fathom_scan_writer_append(w, 2000, &k, &p, depth, sizeof depth, conf, sizeof conf), FATHOM_ERR_OUT_OF_RANGE,
+           "fathom_scan_writer_append", "confidence[100]", P_ANY);
+    conf[100] = 2;
+    scaled.m[0] *= 1.1f;
+    EXPECT(fathom_scan_writer_append(w, 2000, &k, &scaled, depth, sizeof depth, conf, sizeof conf), FATHOM_ERR_NOT_RIGID,
+           "fathom_scan_writer_append", "camera_to_world", P_ANY);
+    bad_k.fx = NAN;
+    EXPECT(fathom_scan_writer_append(w, 2000, &bad_k, &p, depth, sizeof depth, conf, sizeof conf), FATHOM_ERR_NOT_FINITE,
+           "fathom_scan_writer_append", "fx", P_FINITE);
+    EXPECT(fathom_scan_writer_append(w, 2000, NULL, &p, depth, sizeof depth, conf, sizeof conf), FATHOM_ERR_NULL_POINTER,
+           "fathom_scan_writer_append", "rgb", P_NULL);
+    EXPECT(fathom_scan_writer_append(w, 2000, &k, NULL, depth, sizeof depth, conf, sizeof conf), FATHOM_ERR_NULL_POINTER,
+           "fathom_scan_writer_append", "camera_to_world", P_NULL);
+    EXPECT(fathom_scan_writer_append(w, 2000, &k, &p, NULL, sizeof depth, conf, sizeof conf), FATHOM_ERR_NULL_POINTER,
+           "fathom_scan_writer_append", "depth", P_NULL);
+    EXPECT(fathom_scan_writer_append(NULL, 2000, &k, &p, depth, sizeof depth, conf, sizeof conf), FATHOM_ERR_NULL_POINTER,
+           "fathom_scan_writer_append", "writer", P_NULL);
+    CHECK_OK(fathom_scan_writer_append(w, 1000, &k, &p, depth, sizeof depth, conf, sizeof conf)); /* equal time: fine */
+    CHECK_OK(fathom_scan_writer_finish(w));
+    CHECK_OK(fathom_scan_writer_finish(w)); /* again: nothing to do */
+    EXPECT(fathom_scan_writer_append(w, 3000, &k, &p, depth, sizeof depth, conf, sizeof conf), FATHOM_ERR_INVALID_STATE,
+           "fathom_scan_writer_append", NULL, "finished");
+    EXPECT(fathom_scan_writer_finish(NULL), FATHOM_ERR_NULL_POINTER, "fathom_scan_writer_finish", "writer", P_NULL);
+    fathom_scan_writer_destroy(w);
+    CHECK_OK(fathom_scan_open(path_in(dir, "x.json"), &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.frame_count == 2 && info.warning_count == 0);
+    CHECK_OK(fathom_scan_read_depth(s, 1, got, sizeof got));
+    CHECK(memcmp(got, depth, sizeof got) == 0);
+    memset(conf, 9, sizeof conf);
+    CHECK_OK(fathom_scan_read_confidence(s, 1, conf, sizeof conf));
+    CHECK(conf[100] == 2 && conf[101] == conf_of(0, 101 % W, 101 / W)); /* the frame appended last: conf[100] = 2 */
+    fathom_scan_close(s);
+
+    check_section("a writer without confidence");
+    o.with_confidence = 0;
+    o.depth_format = FATHOM_DEPTH_UINT16;
+    o.zlib_wrapped = 1;
+    w = NULL;
+    CHECK_OK(fathom_scan_writer_create(dir, "y", &o, &w));
+    if (!w) return;
+    EXPECT(fathom_scan_writer_append(w, 1, &k, &p, depth, sizeof depth, conf, sizeof conf), FATHOM_ERR_INVALID_STATE,
+           "fathom_scan_writer_append", NULL, "confidence");
+    CHECK_OK(fathom_scan_writer_append(w, 1, &k, &p, depth, sizeof depth, NULL, 0));
+    CHECK_OK(fathom_scan_writer_finish(w));
+    fathom_scan_writer_destroy(w);
+    s = NULL;
+    CHECK_OK(fathom_scan_open(path_in(dir, "y.jsonl"), &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.frame_count == 1 && info.has_confidence == 0 && info.depth_format == FATHOM_DEPTH_UINT16);
+    CHECK(info.depth_scale == 0.001f);
+    EXPECT(fathom_scan_read_confidence(s, 0, conf, sizeof conf), FATHOM_ERR_NO_DATA, "fathom_scan_read_confidence",
+           NULL, "confidence");
+    CHECK_OK(fathom_scan_read_depth(s, 0, got, sizeof got));
+    CHECK(memcmp(got, depth, sizeof got) == 0); /* the same 16-bit words, now read as millimetres */
+    fathom_scan_close(s);
+}
+
+/* ---- damaged files --------------------------------------------------------------------------------- */
+static void test_damage(void) {
+    fathom_scan *s = NULL;
+    fathom_scan_info info;
+    struct stat st;
+    char dir[300], warning[512];
+    size_t len = 0;
+    uint32_t i;
+    int cut_warned = 0;
+    FILE *f;
+
+    check_section("a depth stream cut short keeps its whole frames, with warnings");
+    snprintf(dir, sizeof dir, "%s/cut", DIR_PATH);
+    CHECK(write_scan(dir, SCAN_ID, 1));
+    CHECK(stat(path_in(dir, SCAN_ID ".depth.zlib"), &st) == 0);
+    CHECK(truncate(path_in(dir, SCAN_ID ".depth.zlib"), st.st_size * 6 / 10) == 0);
+    CHECK_OK(fathom_scan_open(dir, &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.frame_count >= 1 && info.frame_count < N);
+    CHECK(info.warning_count >= 2); /* the cut, the counts that disagree */
+    for (i = 0; i < info.warning_count; i++) {
+        CHECK_OK(fathom_scan_warning(s, i, warning, sizeof warning, &len));
+        if (strstr(warning, ".depth.zlib") && strstr(warning, "cut")) cut_warned = 1;
+    }
+    CHECK(cut_warned);
+    fathom_scan_close(s);
+
+    check_section("an empty depth stream is an error naming it");
+    f = fopen(path_in(dir, SCAN_ID ".depth.zlib"), "wb");
+    CHECK(f != NULL);
+    if (f) fclose(f);
+    s = NULL;
+    EXPECT(fathom_scan_open(dir, &s), FATHOM_ERR_FORMAT, "fathom_scan_open", SCAN_ID ".depth.zlib", "empty");
+    CHECK(s == NULL);
+}
+
+static void remove_tree(const char *dir) {
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) printf("could not remove %s\n", dir);
+}
+
+int main(void) {
+    snprintf(DIR_PATH, sizeof DIR_PATH, "%s", "/tmp/fathom-scan-test-XXXXXX");
+    if (!mkdtemp(DIR_PATH)) {
+        printf("test_scan: cannot make a temporary directory\n");
+        return 1;
+    }
+    test_round_trip();
+    test_frame_backprojection();
+    test_bad_calls();
+    test_writer_checks();
+    test_damage();
+    remove_tree(DIR_PATH);
+    return check_summary("test_scan");
+}
