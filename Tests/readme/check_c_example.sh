@@ -23,6 +23,7 @@ check 2 "hit the floor 2.62 m away at (0.00, 0.00, -1.14), class 2*batch: hit, m
 # The scan written by example 3 is read back: frame 10's camera is 0.10 m along x, 1 m above the floor.
 here=$(pwd); cd "$tmp"
 check 3 "30 frames of 256x192; frame 10 sees the floor at (0.10, 0.00, 0.00)*floor at y = 0.000, box source 0, path 0.29 m"
+check 4 "4 points, colors 1, last (0, 0, 1)*2 frames, frame 1 at x = 0.50, t = 33333333 ns, fx = 1500"
 cd "$here"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
