@@ -1211,8 +1211,11 @@ fathom_status fathom_trajectory_select(const fathom_pose *cameras_to_world, size
  *  without inflating from the start. Poses rigid within 1e-5 are kept as written; others (ARKit's float32
  *  drift, up to 0.01) are re-orthonormalized.
  *  Damage keeps what is whole: a cut stream keeps its whole frames, a corrupt one the frames before
- *  the damaged block, and streams or metadata that disagree on the frame count give the shorter count;
- *  each is one of the scan's warnings. A scan may be read from many threads at once (reads take turns). */
+ *  the damaged block, a camera info file cut in its last line drops that line, and streams or metadata that
+ *  disagree on the frame count give the shorter count; each is one of the scan's warnings. The app's raw
+ *  DEFLATE has no checksum: a changed byte shows only where inflate fails or where the stream's length stops
+ *  making sense (a partial frame after a proper end), and a zlib-wrapped stream's Adler-32 says that, not
+ *  where, its data is wrong. A scan may be read from many threads at once (reads take turns). */
 typedef struct fathom_scan fathom_scan;
 
 /** What a scan holds. */
@@ -1287,8 +1290,9 @@ fathom_status fathom_scan_writer_options_init(fathom_scan_writer_options *option
 fathom_status fathom_scan_writer_create(const char *directory, const char *scan_id, const fathom_scan_writer_options *options,
                                         fathom_scan_writer **out);
 
-/** Appends a frame: `depth` holds depth_bytes = width * height stored samples, `confidence` (NULL exactly
- *  when the writer has no confidence stream) one byte per sample, each 0, 1 or 2. Timestamps (nanoseconds)
+/** Appends a frame: `depth` holds depth_bytes = width * height * (2, or 4 for FLOAT32) bytes of stored samples,
+ *  `confidence` (required exactly when the writer has a confidence stream: FATHOM_ERR_NULL_POINTER otherwise,
+ *  FATHOM_ERR_INVALID_STATE when it has none) one byte per sample, each 0, 1 or 2. Timestamps (nanoseconds)
  *  must not decrease; the pose must be rigid. A refused frame writes nothing. */
 fathom_status fathom_scan_writer_append(fathom_scan_writer *writer, int64_t timestamp, const fathom_intrinsics *rgb,
                                         const fathom_pose *camera_to_world, const void *depth, size_t depth_bytes,

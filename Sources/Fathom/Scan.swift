@@ -149,11 +149,17 @@ public func fathom_scan_frame(_ handle: OpaquePointer?, _ index: UInt64, _ depth
         }
         let result = try required(out, "out")
         if confidence != nil { try requireCapacity(confidenceCapacity, s.confidenceFrameBytes, "confidence bytes") }
+        // Confidence is read aside first, so a failed read leaves both buffers as they were.
+        var confidenceValues: [UInt8]?
+        if confidence != nil, s.hasConfidence {
+            var values = [UInt8](repeating: 0, count: s.confidenceFrameBytes)
+            try values.withUnsafeMutableBytes { try s.readConfidence(i, into: $0) }
+            confidenceValues = values
+        }
         try s.readDepth(i, into: UnsafeMutableRawBufferPointer(start: depth, count: s.depthFrameBytes))
-        var hasConfidence = false
-        if let confidence, s.hasConfidence {
-            try s.readConfidence(i, into: UnsafeMutableRawBufferPointer(start: confidence, count: s.confidenceFrameBytes))
-            hasConfidence = true
+        let hasConfidence = confidenceValues != nil
+        if let confidence, let confidenceValues {
+            confidenceValues.withUnsafeBufferPointer { confidence.update(from: $0.baseAddress!, count: $0.count) }
         }
         var f = fathom_depth_frame()
         f.depth = UnsafeRawPointer(depth)
