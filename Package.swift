@@ -22,12 +22,15 @@ let package = Package(
         // zlib (Debian: zlib1g-dev), for the scanner file formats.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // ISA-L's igzip (Debian: libisal-dev), the inflater of the scanner file formats.
+        .systemLibrary(name: "CIsal", path: "Sources/CIsal", pkgConfig: "libisal",
+                       providers: [.apt(["libisal-dev"])]),
         // libedit (Debian: libedit-dev), line editing and history for the REPL.
         .systemLibrary(name: "CEdit", path: "Sources/CEdit", pkgConfig: "libedit",
                        providers: [.apt(["libedit-dev"])]),
         // Lane operations in clang's vector extensions (a header only), for what Swift's SIMD types compile badly.
         .systemLibrary(name: "CLanes", path: "Sources/CLanes"),
-        .target(name: "FathomCore", dependencies: ["CLapack", "CZlib", "CLanes"]),
+        .target(name: "FathomCore", dependencies: ["CLapack", "CZlib", "CIsal", "CLanes"]),
         .target(name: "Fathom", dependencies: ["FathomCore", "CFathom"]),
         // Swift 5 mode: the CLI is single-threaded and uses the C stdio globals (stdin, stdout, stderr).
         .executableTarget(name: "fathom-cli", dependencies: ["FathomCore", "CEdit", "CZlib"],

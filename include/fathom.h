@@ -1207,8 +1207,8 @@ fathom_status fathom_trajectory_select(const fathom_pose *cameras_to_world, size
  *  or zlib-wrapped streams of frames, row by row), `<id>.jsonl` (per frame: timestamp in nanoseconds,
  *  3x3 column-major RGB intrinsics, 4x4 column-major camera-to-world pose in ARKit camera axes).
  *  Opening reads the camera info and inflates each stream once (bounded memory) to count its whole
- *  frames, keeping a checkpoint of the inflater every 4 MiB of output, so any frame is then read
- *  without inflating from the start. Poses rigid within 1e-5 are kept as written; others (ARKit's float32
+ *  frames, keeping a checkpoint of the inflater every 8 MiB of output, so any frame is then read
+ *  without inflating from the start (reading in order continues where the last read stopped). Poses rigid within 1e-5 are kept as written; others (ARKit's float32
  *  drift, up to 0.01) are re-orthonormalized.
  *  Damage keeps what is whole: a cut stream keeps its whole frames, a corrupt one the frames before
  *  the damaged block, a camera info file cut in its last line drops that line, and streams or metadata that

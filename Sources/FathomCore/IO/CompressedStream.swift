@@ -2,10 +2,11 @@ import Glibc
 
 /// A DEFLATE-compressed file read as a sequence of fixed-size records (the frames of a scan stream).
 ///
-/// Opening inflates the file once, in bounded memory, to count the whole records and find damage; on that
-/// pass it keeps a checkpoint every `span` bytes of output at a block boundary (the inflater's bit position
-/// and its 32 KiB window, the method of zlib's zran example), so reading record i later inflates at most
-/// `span` bytes before it. Reading in order continues from where the last read stopped.
+/// Opening inflates the file once with ISA-L, in bounded memory, to count the whole records and find damage;
+/// on that pass it keeps a checkpoint every `span` bytes of output (a copy of the inflater's state, which holds
+/// its 32 KiB window: the idea of zlib's zran example, with ISA-L's state in place of zlib's bit position and
+/// window), so reading record i later inflates at most `span` bytes before it. Reading in order continues from
+/// where the last read stopped.
 ///
 /// Raw DEFLATE (what the scanner app writes) and zlib-wrapped streams are both read; a valid zlib header
 /// in the first two bytes decides. Thread-safe: reads are serialized on one lock.
@@ -16,8 +17,9 @@ import Glibc
 /// (its whole records are kept, some may be wrong); a zlib-wrapped stream's Adler-32 catches the rest, again
 /// without saying where. Bytes after the end of the stream are ignored.
 public final class CompressedStream: @unchecked Sendable {
-    /// Output bytes between checkpoints (a 10-minute depth stream of 3.5 GB keeps about 850 windows, 27 MB).
-    public static let span = 4 << 20
+    /// Output bytes between checkpoints: a checkpoint holds 85 KiB, so a 10-minute depth stream of 3.5 GB
+    /// keeps about 420 of them, 36 MB.
+    public static let span = 8 << 20
 
     public let path: String
     public let recordBytes: Int
@@ -26,20 +28,24 @@ public final class CompressedStream: @unchecked Sendable {
     public let compressedBytes: Int
     /// Bytes that inflated cleanly (before a cut or damage).
     public let inflatedBytes: Int
+    /// Of which ISA-L gives: all but, in a cut stream, the last few symbols (it stops short of the end of its
+    /// input), which zlib gives.
+    private let fastBytes: Int
     /// What the first pass found wrong: a cut, corrupt data (inflate failed, the length or the checksum is
     /// wrong), a partial last record, trailing bytes.
     public let problems: [String]
 
     public var recordCount: Int { inflatedBytes / recordBytes }
-    /// Places reads can start from: the stream's start and one block boundary every `span` bytes of output.
-    public var checkpointCount: Int { checkpoints.count }
+    /// Places reads can start from: the stream's start and one every `span` bytes of output.
+    public var checkpointCount: Int { checkpoints.count + 1 }
 
     private struct Checkpoint {
-        let out: Int, inOffset: Int, bits: Int32, primeByte: UInt8
-        let window: [UInt8]
+        let out: Int
+        let snapshot: Inflater.Snapshot
     }
 
     private let fd: Int32
+    /// After the stream's start (which needs none).
     private let checkpoints: [Checkpoint]
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
     private var cursor: Inflater?
@@ -72,8 +78,8 @@ public final class CompressedStream: @unchecked Sendable {
         lock = .allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
         do {
-            (inflatedBytes, checkpoints, problems) = try CompressedStream.index(fd: fd, size: size, wrapped: wrapped,
-                                                                                recordBytes: recordBytes, scratch: scratch, path: path)
+            (inflatedBytes, fastBytes, checkpoints, problems) = try CompressedStream.index(fd: fd, size: size, wrapped: wrapped,
+                                                                                            recordBytes: recordBytes, path: path)
         } catch {
             close(fd)
             scratch.deallocate()
@@ -96,32 +102,26 @@ public final class CompressedStream: @unchecked Sendable {
         cmf & 0x0F == 8 && cmf >> 4 <= 7 && flg & 0x20 == 0 && (Int(cmf) << 8 | Int(flg)) % 31 == 0
     }
 
-    private static func index(fd: Int32, size: Int, wrapped: Bool, recordBytes: Int, scratch: UnsafeMutableRawBufferPointer,
-                              path: String) throws(FathomError) -> (Int, [Checkpoint], [String]) {
-        let inflater = try Inflater(fd: fd, fileSize: size, offset: 0, wrapped: wrapped)
-        var checkpoints = [Checkpoint(out: 0, inOffset: 0, bits: 0, primeByte: 0, window: [])]
+    private static func index(fd: Int32, size: Int, wrapped: Bool, recordBytes: Int,
+                              path: String) throws(FathomError) -> (Int, Int, [Checkpoint], [String]) {
+        let inflater = Inflater(fd: fd, fileSize: size, wrapped: wrapped)
+        var checkpoints = [Checkpoint]()
         var problems = [String]()
-        var out = 0, lastBoundary = 0
-        var finalBlockEnded = false
+        var out = 0, lastCheckpoint = 0, fast = 0
         var cut = false, lengthDamaged = false
         pass: while true {
-            let (outcome, n) = try inflater.inflate(into: scratch, stopAtBlocks: true)
+            let (outcome, n) = try inflater.skip()
             out += n
             switch outcome {
-            case .progressed: continue
-            case .blockEnd:
-                lastBoundary = out
-                let type = inflater.dataType
-                if type & 64 != 0 { finalBlockEnded = true }
-                guard type & 64 == 0, out - checkpoints[checkpoints.count - 1].out >= span else { continue }
-                let bits = type & 7, at = inflater.inOffset
-                var prime: UInt8 = 0
-                if bits > 0 { _ = pread(fd, &prime, 1, off_t(at - 1)) }
-                checkpoints.append(Checkpoint(out: out, inOffset: at, bits: bits, primeByte: prime, window: inflater.window()))
+            case .progressed:
+                if out - lastCheckpoint >= span {
+                    checkpoints.append(Checkpoint(out: out, snapshot: inflater.snapshot()))
+                    lastCheckpoint = out
+                }
             case .streamEnd:
-                let trailing = size - inflater.inOffset
+                let trailing = size - inflater.endOffset
                 if trailing > 0 {
-                    problems.append("\(trailing) bytes after the end of the compressed stream (from byte \(inflater.inOffset)) were ignored")
+                    problems.append("\(trailing) bytes after the end of the compressed stream (from byte \(inflater.endOffset)) were ignored")
                 }
                 // A stream that ends properly holds whole frames. If it does not, bytes were changed somewhere
                 // without breaking the DEFLATE syntax (raw DEFLATE has no checksum): where is unknown.
@@ -130,18 +130,24 @@ public final class CompressedStream: @unchecked Sendable {
             case .needInput:
                 problems.append("the compressed stream is cut: it ends at byte \(size) without its end marker")
                 cut = true
+                // ISA-L leaves the last symbols of a cut stream undecoded; zlib decodes every one.
+                fast = out
+                out = try zlibPass(fd: fd, size: size, wrapped: wrapped).bytes
                 break pass
-            case .dataError(let message) where finalBlockEnded:
+            case .checksumError:
                 // Every block inflated; the zlib trailer's Adler-32 does not match them: some output is wrong,
                 // and nothing says which.
-                problems.append("corrupt data: the stream's checksum does not match its \(out) inflated bytes (\(message)): "
+                problems.append("corrupt data: the stream's checksum does not match its \(out) inflated bytes (incorrect data check): "
                                 + "some frames are damaged and which is unknown")
                 break pass
-            case .dataError(let message):
-                // Output of the block being decoded when the damage showed may already be wrong: keep the
-                // blocks that ended before it.
-                problems.append("corrupt data near byte \(inflater.inOffset) (\(message)): kept the \(lastBoundary) bytes inflated before the damaged block")
-                out = lastBoundary
+            case .dataError:
+                // Output of the block being decoded when the damage showed may already be wrong: keep the blocks
+                // that ended before it, which zlib's block-by-block inflate finds (damage is rare: the slower
+                // pass runs only then).
+                let zlib = try zlibPass(fd: fd, size: size, wrapped: wrapped)
+                let kept = Swift.min(zlib.beforeDamage, out)
+                problems.append("corrupt data near byte \(zlib.at) (\(zlib.message ?? "invalid DEFLATE data")): kept the \(kept) bytes inflated before the damaged block")
+                out = kept
                 break pass
             }
         }
@@ -156,7 +162,44 @@ public final class CompressedStream: @unchecked Sendable {
             let why = cut ? "" : " after the damage"
             problems.append("the last frame is partial\(why): \(out % recordBytes) of its \(recordBytes) bytes (\(out / recordBytes) whole frames kept)")
         }
-        return (out, checkpoints.filter { $0.out <= out }, problems)
+        return (out, cut ? fast : out, checkpoints.filter { $0.out <= out }, problems)
+    }
+
+    /// zlib's inflate of the whole file, block by block: the bytes it gives, those before the block where it
+    /// fails, the file offset where it stopped and its message (nil when it did not fail).
+    private static func zlibPass(fd: Int32, size: Int, wrapped: Bool)
+        throws(FathomError) -> (bytes: Int, beforeDamage: Int, at: Int, message: String?) {
+        let inflater = try ZlibInflater(fd: fd, fileSize: size, wrapped: wrapped)
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 64)
+        defer { scratch.deallocate() }
+        var out = 0, lastBoundary = 0
+        while true {
+            let (outcome, n) = try inflater.inflate(into: scratch)
+            out += n
+            switch outcome {
+            case .progressed: continue
+            case .blockEnd: lastBoundary = out
+            case .dataError(let message): return (out, lastBoundary, inflater.inOffset, message)
+            case .streamEnd, .needInput: return (out, out, inflater.inOffset, nil)
+            }
+        }
+    }
+
+    /// Bytes `range` of the output by zlib from the start of the file: the end of a cut stream, which ISA-L
+    /// does not give.
+    private func zlibRead(_ range: Range<Int>, into destination: UnsafeMutableRawBufferPointer) throws(FathomError) {
+        let inflater = try ZlibInflater(fd: fd, fileSize: compressedBytes, wrapped: wrapped)
+        var out = 0
+        while out < range.upperBound {
+            let chunk = Swift.min(scratch.count, range.upperBound - out)
+            let (_, n) = try inflater.inflate(into: UnsafeMutableRawBufferPointer(rebasing: scratch[0..<chunk]))
+            guard n > 0 else { throw FathomError(.io, "'\(path)' changed since it was opened: it ends at output byte \(out)") }
+            let from = Swift.max(out, range.lowerBound), to = Swift.min(out + n, range.upperBound)
+            if from < to {
+                (destination.baseAddress! + from - range.lowerBound).copyMemory(from: scratch.baseAddress! + from - out, byteCount: to - from)
+            }
+            out += n
+        }
     }
 
     /// Inflates record `index` (0..<recordCount) into `destination`, which holds `recordBytes` bytes.
@@ -170,26 +213,25 @@ public final class CompressedStream: @unchecked Sendable {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         let target = index * recordBytes
-        try seek(to: target)
         let frame = UnsafeMutableRawBufferPointer(start: destination.baseAddress, count: recordBytes)
+        if target + recordBytes > fastBytes { return try zlibRead(target..<(target + recordBytes), into: frame) }
+        try seek(to: target)
         try fill(frame)
     }
 
-    /// Positions the cursor at output offset `target`: from the nearest checkpoint at or before it unless
-    /// the cursor is already at or before it and no farther from it.
+    /// Positions the cursor at output offset `target`: from the nearest checkpoint at or before it (or the
+    /// stream's start) unless the cursor is already at or before it and no farther from it.
     private func seek(to target: Int) throws(FathomError) {
-        var lo = 0, hi = checkpoints.count - 1
+        var lo = -1, hi = checkpoints.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
             if checkpoints[mid].out <= target { lo = mid } else { hi = mid - 1 }
         }
-        let checkpoint = checkpoints[lo]
-        if cursor == nil || cursorOut > target || checkpoint.out > cursorOut {
-            cursor = nil
-            cursor = try Inflater(fd: fd, fileSize: compressedBytes, offset: checkpoint.inOffset,
-                                  wrapped: checkpoint.out == 0 && wrapped, bits: checkpoint.bits,
-                                  primeByte: checkpoint.primeByte, dictionary: checkpoint.window)
-            cursorOut = checkpoint.out
+        let start = lo >= 0 ? checkpoints[lo].out : 0
+        if cursor == nil || cursorOut > target || start > cursorOut {
+            cursor = lo >= 0 ? Inflater(fd: fd, fileSize: compressedBytes, snapshot: checkpoints[lo].snapshot)
+                             : Inflater(fd: fd, fileSize: compressedBytes, wrapped: wrapped)
+            cursorOut = start
         }
         while cursorOut < target {
             try fill(UnsafeMutableRawBufferPointer(rebasing: scratch[0..<Swift.min(scratch.count, target - cursorOut)]))
@@ -199,24 +241,15 @@ public final class CompressedStream: @unchecked Sendable {
     /// Inflates exactly `buffer.count` bytes at the cursor.
     private func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(FathomError) {
         guard let cursor else { return }
-        var done = 0
-        while done < buffer.count {
-            let part = UnsafeMutableRawBufferPointer(rebasing: buffer[done...])
-            let (outcome, n) = try cursor.inflate(into: part, stopAtBlocks: false)
-            done += n
-            cursorOut += n
-            switch outcome {
-            case .progressed, .blockEnd: continue
-            case .streamEnd where done == buffer.count: return
-            case .dataError where done == buffer.count:
-                // The frame was whole before inflate found the damage (as when the index was made: a zlib
-                // trailer checked right after the last frame): keep it, start the next read afresh.
-                self.cursor = nil
-                return
-            default:
-                self.cursor = nil
-                throw FathomError(.io, "'\(path)' changed since it was opened: frame data ends or is corrupt at output byte \(cursorOut)")
-            }
+        let (outcome, n) = try cursor.read(into: buffer)
+        cursorOut += n
+        guard n < buffer.count else {
+            // The frame is whole; if the stream ended or failed right after it (a zlib trailer checked after the
+            // last frame, as when the index was made), the next read starts afresh.
+            if case .progressed = outcome {} else { self.cursor = nil }
+            return
         }
+        self.cursor = nil
+        throw FathomError(.io, "'\(path)' changed since it was opened: frame data ends or is corrupt at output byte \(cursorOut)")
     }
 }

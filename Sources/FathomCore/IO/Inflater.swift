@@ -1,106 +1,149 @@
-import CZlib
+import CIsal
 import Glibc
 
-/// One zlib inflate state at a fixed address (zlib keeps a pointer back to its `z_stream`, so the struct
-/// must not move), fed from a file through `pread`.
+/// ISA-L's stateful inflate of a file read through `pread`, into an output buffer of its own that reads are
+/// served from. Between calls ISA-L keeps everything it needs inside its state (the last 32 KiB of output, the
+/// Huffman tables, the unread bits), provided each call writes at least 32 KiB, which the own buffer ensures:
+/// so a copy of the state, taken with nothing pending, resumes the stream from there (a `Snapshot`).
 final class Inflater {
-    enum Outcome { case progressed, blockEnd, streamEnd, needInput, dataError(String) }
+    enum Outcome {
+        /// More output may follow.
+        case progressed
+        /// The stream ended properly (and a zlib wrapper's Adler-32 matched).
+        case streamEnd
+        /// The file ended inside the stream.
+        case needInput
+        /// Invalid DEFLATE data.
+        case dataError(String)
+        /// Every block inflated, but the zlib wrapper's Adler-32 does not match them.
+        case checksumError
+    }
 
-    private let stream: UnsafeMutablePointer<z_stream>
+    /// The state at an output offset, with the file offset of the first compressed byte it has not loaded.
+    struct Snapshot {
+        let state: [UInt8]
+        let inOffset: Int
+    }
+
+    private static let outputBytes = 1 << 18
+    private let state: UnsafeMutablePointer<inflate_state>
     private let input: UnsafeMutableRawBufferPointer
+    private let output: UnsafeMutableRawBufferPointer
+    /// Bytes of `output` inflated but not yet handed out.
+    private var pending = 0..<0
+    private var ended: Outcome?
     private let fd: Int32
     private let fileSize: Int
     /// File offset of the next byte to load into `input`.
-    private(set) var nextRead: Int
+    private var nextRead: Int
 
-    /// File offset of the next compressed byte inflate will consume.
-    var inOffset: Int { nextRead - Int(stream.pointee.avail_in) }
-    /// `data_type` after the last call: bit 7 at a block boundary, bit 6 in the last block, bits 0-2 the
-    /// unused bits of the last consumed byte.
-    var dataType: Int32 { stream.pointee.data_type }
+    /// File offset of the next compressed byte ISA-L has not loaded.
+    var inOffset: Int { nextRead - Int(state.pointee.avail_in) }
+    /// After the stream ended: the file offset just past its last byte (whole bytes ISA-L loaded into its bit
+    /// buffer beyond the end are not part of it).
+    var endOffset: Int { inOffset - Int(state.pointee.read_in_length) / 8 }
 
-    /// Starts inflating at file offset `offset`: a zlib-wrapped stream when `wrapped` (the header is read),
-    /// otherwise raw DEFLATE. `bits` > 0 primes the first `bits` high bits of the byte before `offset`;
-    /// `dictionary` restores the sliding window of a checkpoint.
-    init(fd: Int32, fileSize: Int, offset: Int, wrapped: Bool, bits: Int32 = 0, primeByte: UInt8 = 0,
-         dictionary: [UInt8] = []) throws(FathomError) {
+    /// Starts at the beginning of the file: a zlib-wrapped stream when `wrapped`, otherwise raw DEFLATE.
+    convenience init(fd: Int32, fileSize: Int, wrapped: Bool) {
+        self.init(fd: fd, fileSize: fileSize, offset: 0)
+        isal_inflate_init(state)
+        state.pointee.crc_flag = UInt32(wrapped ? ISAL_ZLIB : ISAL_DEFLATE)
+    }
+
+    /// Resumes where `snapshot` was taken.
+    convenience init(fd: Int32, fileSize: Int, snapshot: Snapshot) {
+        self.init(fd: fd, fileSize: fileSize, offset: snapshot.inOffset)
+        snapshot.state.withUnsafeBytes { UnsafeMutableRawPointer(state).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        state.pointee.next_in = nil
+        state.pointee.avail_in = 0
+    }
+
+    private init(fd: Int32, fileSize: Int, offset: Int) {
         self.fd = fd
         self.fileSize = fileSize
-        self.nextRead = offset
+        nextRead = offset
+        state = .allocate(capacity: 1)
         input = .allocate(byteCount: 1 << 16, alignment: 64)
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = inflateInit2_(stream, wrapped ? 15 : -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else {
-            stream.deallocate()
-            input.deallocate()
-            throw FathomError(.outOfMemory, "zlib could not start an inflater (status \(status))")
-        }
-        if bits > 0 { inflatePrime(stream, bits, Int32(primeByte >> (8 - bits))) }
-        if !dictionary.isEmpty {
-            _ = dictionary.withUnsafeBufferPointer { inflateSetDictionary(stream, $0.baseAddress, UInt32($0.count)) }
-        }
+        output = .allocate(byteCount: Inflater.outputBytes, alignment: 64)
     }
 
     deinit {
-        inflateEnd(stream)
-        stream.deallocate()
+        state.deallocate()
         input.deallocate()
+        output.deallocate()
     }
 
-    /// Loads more input when inflate has consumed all it had. Returns false at the end of the file.
-    private func refill() throws(FathomError) -> Bool {
-        guard stream.pointee.avail_in == 0 else { return true }
-        guard nextRead < fileSize else { return false }
-        let n = pread(fd, input.baseAddress, Swift.min(input.count, fileSize - nextRead), off_t(nextRead))
-        guard n > 0 else {
-            throw FathomError(.io, "read failed at byte \(nextRead): \(n < 0 ? String(cString: strerror(errno)) : "the file ended early")")
-        }
-        stream.pointee.next_in = input.baseAddress?.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_in = UInt32(n)
-        nextRead += n
-        return true
+    /// The state now; only while nothing inflated is pending (true after `read` used up its output, and always
+    /// in `skip`).
+    func snapshot() -> Snapshot {
+        assert(pending.isEmpty, "a snapshot needs every inflated byte handed out")
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: state, count: MemoryLayout<inflate_state>.size))
+        return Snapshot(state: bytes, inOffset: inOffset)
     }
 
-    /// Inflates into `out` until it is full, a block ends (when `stopAtBlocks`), the stream ends, the file
-    /// ends, or the data is corrupt. Returns the outcome and the bytes written.
-    func inflate(into out: UnsafeMutableRawBufferPointer, stopAtBlocks: Bool) throws(FathomError) -> (Outcome, Int) {
-        guard let base = out.baseAddress, out.count > 0 else { return (.progressed, 0) }
-        stream.pointee.next_out = base.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = UInt32(out.count)
-        while stream.pointee.avail_out > 0 {
-            // inflate is called even when the file has no byte left: the end of the last block (and of a raw
-            // stream) may already sit in its bit buffer, and only it can say so. Without progress and without
-            // input left, the stream is cut.
-            let more = try refill()
-            let status = CZlib.inflate(stream, stopAtBlocks ? Z_BLOCK : Z_NO_FLUSH)
-            let written = out.count - Int(stream.pointee.avail_out)
-            switch status {
-            case Z_STREAM_END: return (.streamEnd, written)
-            case Z_OK:
-                if stopAtBlocks, stream.pointee.data_type & 128 != 0 { return (.blockEnd, written) }
-            case Z_BUF_ERROR:
-                // No byte consumed or written, yet the state may have moved: the last block's end code decoded
-                // from held bits stops at the boundary (Z_BLOCK) as a call that made no progress.
-                if stopAtBlocks, stream.pointee.data_type & 128 != 0 { return (.blockEnd, written) }
-                if !more { return (.needInput, written) }
-                if stream.pointee.avail_in > 0 { return (.dataError("inflate made no progress"), written) }
-            case Z_NEED_DICT: return (.dataError("the stream needs a preset dictionary"), written)
-            case Z_MEM_ERROR: throw FathomError(.outOfMemory, "zlib ran out of memory")
-            default:
-                let text = stream.pointee.msg.map { String(cString: $0) } ?? "status \(status)"
-                return (.dataError(text), written)
+    /// Fills `destination` (or as much as the stream gives before it ends) and returns how it stopped and the
+    /// bytes written; `.progressed` means `destination` is full.
+    func read(into destination: UnsafeMutableRawBufferPointer) throws(FathomError) -> (Outcome, Int) {
+        var done = 0
+        while done < destination.count {
+            if pending.isEmpty {
+                if let ended { return (ended, done) }
+                try inflateMore()
+                continue
             }
+            let n = Swift.min(pending.count, destination.count - done)
+            (destination.baseAddress! + done).copyMemory(from: output.baseAddress! + pending.lowerBound, byteCount: n)
+            pending = (pending.lowerBound + n)..<pending.upperBound
+            done += n
         }
-        return (.progressed, out.count)
+        return (.progressed, done)
     }
 
-    /// The last 32 KiB (or fewer) of output: the window a checkpoint needs to resume here.
-    func window() -> [UInt8] {
-        var window = [UInt8](repeating: 0, count: 1 << 15)
-        var length: UInt32 = 0
-        window.withUnsafeMutableBufferPointer { _ = inflateGetDictionary(stream, $0.baseAddress, &length) }
-        window.removeLast(window.count - Int(length))
-        return window
+    /// Inflates one buffer's worth and drops it: the index pass, which only counts. Returns the outcome and the
+    /// bytes inflated; after it nothing is pending.
+    func skip() throws(FathomError) -> (Outcome, Int) {
+        if let ended { return (ended, 0) }
+        try inflateMore()
+        let n = pending.count
+        pending = 0..<0
+        return (ended ?? .progressed, n)
+    }
+
+    /// One ISA-L call into `output`; sets `pending`, and `ended` when the stream can give no more.
+    private func inflateMore() throws(FathomError) {
+        while true {
+            if state.pointee.avail_in == 0, nextRead < fileSize {
+                let n = pread(fd, input.baseAddress, Swift.min(input.count, fileSize - nextRead), off_t(nextRead))
+                guard n > 0 else {
+                    throw FathomError(.io, "read failed at byte \(nextRead): \(n < 0 ? String(cString: strerror(errno)) : "the file ended early")")
+                }
+                state.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                state.pointee.avail_in = UInt32(n)
+                nextRead += n
+            }
+            let before = inOffset
+            state.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            state.pointee.avail_out = UInt32(output.count)
+            let status = isal_inflate(state)
+            let produced = output.count - Int(state.pointee.avail_out)
+            pending = 0..<produced
+            switch status {
+            case ISAL_INVALID_BLOCK: ended = .dataError("invalid block")
+            case ISAL_INVALID_SYMBOL: ended = .dataError("invalid code")
+            case ISAL_INVALID_LOOKBACK: ended = .dataError("invalid distance too far back")
+            case ISAL_INVALID_WRAPPER, ISAL_UNSUPPORTED_METHOD: ended = .dataError("invalid zlib header")
+            case ISAL_NEED_DICT: ended = .dataError("the stream needs a preset dictionary")
+            case ISAL_INCORRECT_CHECKSUM: ended = .checksumError
+            default:
+                if state.pointee.block_state == ISAL_BLOCK_FINISH {
+                    ended = .streamEnd
+                } else if produced == 0, state.pointee.avail_in == 0, nextRead >= fileSize {
+                    ended = .needInput
+                } else if produced == 0, inOffset == before {
+                    ended = .dataError("inflate made no progress")
+                }
+            }
+            if produced > 0 || ended != nil { return }
+        }
     }
 }
