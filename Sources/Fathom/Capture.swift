@@ -53,8 +53,12 @@ func captureOptions(_ pointer: UnsafePointer<fathom_capture_options>?) throws ->
     options.selectDistance = o.select_distance
     options.selectAngle = o.select_angle
     options.seed = o.seed
-    try withUnsafePointer(to: p.pointee.motion) { options.motion = try motionOptions($0) }
-    try withUnsafePointer(to: p.pointee.coverage) { options.coverage = try coverageOptions($0) }
+    do { try withUnsafePointer(to: p.pointee.motion) { options.motion = try motionOptions($0) } } catch let error as FathomError {
+        throw FathomError(error.kind, "options.motion: \(error.message)")
+    }
+    do { try withUnsafePointer(to: p.pointee.coverage) { options.coverage = try coverageOptions($0) } } catch let error as FathomError {
+        throw FathomError(error.kind, "options.coverage: \(error.message)")
+    }
     do { try options.validate() } catch { throw FathomError(error.kind, "options.\(error.message)") }
     return options
 }

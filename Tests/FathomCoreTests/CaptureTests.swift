@@ -615,34 +615,29 @@ struct CaptureTests {
         #expect(j.warnings == ["a\tb", "no floor found in the fused depth: no box estimated"])
     }
 
-    @Test("PROBE")
-    func probe() throws {
-        let b1 = try boxCapture()
-        let box = try #require(try b1.currentBox())
-        print("PROBE fitted", box, boxErrors(box, sceneBox))
-        var o = CaptureOptions(); o.selectDistance = .infinity; o.selectAngle = .infinity
-        do { try o.validate(); let b = try CaptureBuilder(options: o); try add(b, 0, translation(0, 1, 0), nil); _ = try b.report(); print("PROBE a: ok") } catch { print("PROBE a:", error) }
-        do {
-            let b = try CaptureBuilder()
-            let image = DepthImage(width: 8, height: 6, fx: 8, fy: 8, cx: 4, cy: 3, depth: [Float](repeating: 1.5, count: 48))
-            let k = try image.intrinsics()
-            try image.depth.withUnsafeBytes { raw in
-                let frame = try DepthFrame(base: raw.baseAddress!, format: .float32, width: 8, height: 6, minDepth: 4, maxDepth: 10, rgb: k)
-                try b.add(timestamp: 0, pose: translation(0, 1, 0), rgb: k, depth: frame)
-            }
-            print("PROBE b: ok", b.frameCount, b.fusedFrames, b.cloudCount)
-        } catch { print("PROBE b:", error) }
-        do {
-            var o = CaptureOptions(); o.fuseDistance = .infinity; o.fuseAngle = .infinity
-            let b = try CaptureBuilder(options: o)
-            let image = DepthImage(width: 8, height: 6, fx: 8, fy: 8, cx: 4, cy: 3, depth: [Float](repeating: 1.5, count: 48))
-            for n in 0..<3 { try add(b, Int64(n) * 100_000_000, translation(Float(n), 1, 0), image) }
-            print("PROBE c:", b.fusedFrames)
-        } catch { print("PROBE c:", error) }
-        do {
-            let g = try Box(center: SIMD3(0, 0.5, 0), scale: SIMD3(1, 1, 1), floor: 2)
-            let b = try boxCapture(box: g, cameras: 4)
-            _ = try b.report(); print("PROBE d: ok")
-        } catch { print("PROBE d:", error) }
+
+    @Test("select_distance and select_angle both INFINITY are refused by validate")
+    func bothSelectInfinite() throws {
+        var options = CaptureOptions()
+        options.selectDistance = .infinity
+        options.selectAngle = .infinity
+        #expect(throws: FathomError.self) { try options.validate() }
+        do throws(FathomError) { try options.validate() } catch {
+            #expect(error.kind == .outOfRange && error.message.contains("select_distance and select_angle"))
+        }
+    }
+
+    @Test("a frame whose own min_depth exceeds options.max_depth is added with nothing fused")
+    func frameRangeBeyondOptionsRange() throws {
+        let builder = try CaptureBuilder()  // max_depth 3
+        let image = DepthImage(width: 8, height: 6, fx: 8, fy: 8, cx: 4, cy: 3, depth: [Float](repeating: 5, count: 48))
+        let k = try image.intrinsics()
+        try image.depth.withUnsafeBytes { raw in
+            let frame = try DepthFrame(base: raw.baseAddress!, format: .float32, width: 8, height: 6, minDepth: 4, maxDepth: 10, rgb: k)
+            try builder.add(timestamp: 0, pose: translation(0, 1, 0), rgb: k, depth: frame)
+        }
+        #expect(builder.cloudCount == 0)
+        #expect(builder.frameCount == 1)
+        #expect(builder.fusedFrames.isEmpty)
     }
 }

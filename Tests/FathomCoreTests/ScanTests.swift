@@ -119,8 +119,8 @@ struct ScanTests {}
 extension ScanTests {
     @Suite("CompressedStream")
     struct CompressedStreamTests {
-        /// 150 records of 96 KiB: 14 MiB of output, so checkpoints at 4, 8 and 12 MiB besides the start.
-        static let count = 150, size = 98304
+        /// 300 records of 96 KiB: 28 MiB of output, so checkpoints near 8, 16 and 24 MiB besides the start.
+        static let count = 300, size = 98304
 
         @Test("zlib's dynamic blocks past several checkpoints: random-order reads equal the records", arguments: [false, true])
         func checkpoints(wrapped: Bool) throws {
@@ -136,7 +136,7 @@ extension ScanTests {
             var rng = SplitMix64(seed: wrapped ? 2 : 3)
             var order = Array(0..<Self.count)
             order.shuffle(using: &rng)
-            order += [149, 0, 149, 75, 74, 76, 76, 41]
+            order += [299, 0, 299, 175, 174, 176, 176, 41]
             for i in order.prefix(60) + order.suffix(8) {
                 #expect(try readRecord(stream, i) == Array(data[i * Self.size..<(i + 1) * Self.size]), "record \(i)")
             }
@@ -147,7 +147,7 @@ extension ScanTests {
 
         @Test("stored blocks written by hand, raw and zlib-wrapped (Adler-32 computed here)", arguments: [false, true])
         func storedBlocks(wrapped: Bool) throws {
-            let size = 1000, count = 5000  // 5 MB: one checkpoint past 4 MiB; records straddle the blocks
+            let size = 1000, count = 10_000  // 10 MB: one checkpoint past 8 MiB; records straddle the blocks
             let data = records(count, bytes: size, seed: 9)
             let path = try write(storedStream(data, block: 40_000, wrapped: wrapped), "stored-\(wrapped).zlib")
             defer { unlink(path) }

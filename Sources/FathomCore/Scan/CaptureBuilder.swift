@@ -27,8 +27,10 @@ public final class CaptureBuilder {
     private var lastFused: Pose?
     private var scratch: [Float] = []
 
+    /// Throws for invalid options, and `.degenerate` for a box flattened by its floor.
     public init(options: CaptureOptions = CaptureOptions(), box: Box? = nil) throws(FathomError) {
         try options.validate()
+        _ = try box?.orientedBox()
         self.options = options
         givenBox = box
         motion = try MotionTracker(options: options.motion)
@@ -48,13 +50,14 @@ public final class CaptureBuilder {
     }
 
     /// Adds a frame. `depth` (any depth map of the frame, read with its own intrinsics; the options' confidence
-    /// and range rules are added to its own) is fused when `wantsDepth(at: pose)`, else ignored. A timestamp
-    /// earlier than the last frame's throws `.outOfRange` and changes nothing.
+    /// and range rules are added to its own) is fused when `wantsDepth(at: pose)`, else ignored; a frame whose
+    /// own depth range lies beyond `maxDepth` has nothing to fuse. A timestamp earlier than the last frame's
+    /// throws `.outOfRange` and changes nothing.
     @discardableResult
     public func add(timestamp: Int64, pose: Pose, rgb: Intrinsics, depth: DepthFrame?) throws(FathomError) -> MotionState {
         var tracker = motion
         let state = try tracker.update(timestamp: timestamp, pose: pose)
-        if let depth, wantsDepth(at: pose) {
+        if let depth, wantsDepth(at: pose), depth.minDepth <= options.maxDepth {
             try fuse(depth, pose: pose)
             fusedFrames.append(timestamps.count)
             lastFused = pose

@@ -36,6 +36,9 @@ public struct CaptureOptions: Equatable, Sendable {
                               ("select_angle", selectAngle)] where !(value > 0) {
             throw FathomError(value.isNaN ? .notFinite : .outOfRange, "\(name) must be > 0 (INFINITY to ignore it), got \(value)")
         }
+        guard selectDistance.isFinite || selectAngle.isFinite else {
+            throw FathomError(.outOfRange, "select_distance and select_angle cannot both be INFINITY")
+        }
         guard minVoxelPoints >= 1 else { throw FathomError(.outOfRange, "min_voxel_points must be >= 1, got \(minVoxelPoints)") }
         try Check.positive(floorThreshold, "floor_threshold")
         guard (1...100_000).contains(floorIterations) else {
@@ -47,7 +50,7 @@ public struct CaptureOptions: Equatable, Sendable {
         }
         try Check.finite(objectClearance, "object_clearance")
         guard objectClearance >= 0 else { throw FathomError(.outOfRange, "object_clearance must be >= 0, got \(objectClearance)") }
-        try motion.validate()
-        try coverage.validate()
+        do throws(FathomError) { try motion.validate() } catch { throw FathomError(error.kind, "motion.\(error.message)") }
+        do throws(FathomError) { try coverage.validate() } catch { throw FathomError(error.kind, "coverage.\(error.message)") }
     }
 }
