@@ -48,19 +48,21 @@ struct VoxelGrid {
     /// The index of the voxel with `key`, if occupied.
     func index(_ key: Int64) -> Int? { probe(key) }
 
-    /// Adds `count` points stored as packed xyz floats.
+    /// Adds `count` points stored as packed xyz floats. Neighbouring samples of a depth row often share a voxel:
+    /// the last voxel is checked before the table.
     mutating func insert(_ xyz: UnsafePointer<Float>, count: Int) {
+        var lastKey = Int64.min, lastIndex = 0
         for k in 0..<count {
             let p = SIMD3(xyz[3 &* k], xyz[3 &* k &+ 1], xyz[3 &* k &+ 2])
             let q = (p * inverse).rounded(.down)
             guard abs(q.x) < VoxelGrid.limit, abs(q.y) < VoxelGrid.limit, abs(q.z) < VoxelGrid.limit else { dropped += 1; continue }
             let key = VoxelGrid.pack(Int64(q.x), Int64(q.y), Int64(q.z))
             let local = SIMD4(p - q * size, 1)
-            if let v = probe(key) {
-                sums.withUnsafeMutableBufferPointer { $0[v] += local }
-            } else {
-                add(key, local)
+            if key != lastKey {
+                if let v = probe(key) { lastIndex = v } else { lastIndex = add(key) }
+                lastKey = key
             }
+            sums.withUnsafeMutableBufferPointer { $0[lastIndex] += local }
         }
     }
 
@@ -80,13 +82,16 @@ struct VoxelGrid {
         }
     }
 
-    private mutating func add(_ key: Int64, _ local: SIMD4<Float>) {
+    /// A new, empty voxel for `key`; returns its index.
+    private mutating func add(_ key: Int64) -> Int {
         var s = slot(key)
         while table[s] >= 0 { s = (s + 1) & (table.count - 1) }
-        table[s] = Int32(keys.count)
+        let index = keys.count
+        table[s] = Int32(index)
         keys.append(key)
-        sums.append(local)
+        sums.append(.zero)
         if keys.count * 2 > table.count { grow() }
+        return index
     }
 
     private mutating func grow() {
