@@ -1200,6 +1200,74 @@ fathom_status fathom_trajectory_select(const fathom_pose *cameras_to_world, size
                                        uint32_t *out_indices, size_t capacity, size_t *out_count);
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Point clouds and PLY                                                                            */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** A point cloud: points (float32 x, y, z, meters) with optional unit normals, RGB colours and per-point
+ *  confidence (ARKit: 0 low, 1 medium, 2 high). Immutable: may be read from many threads at once. Made by
+ *  fathom_point_cloud_load_ply (and functions of other sections that return clouds), freed by
+ *  fathom_point_cloud_destroy. */
+typedef struct fathom_point_cloud fathom_point_cloud;
+
+/** The body encoding of a PLY file written by the library. */
+typedef enum fathom_ply_format {
+    FATHOM_PLY_BINARY = 0,   /**< binary_little_endian 1.0 */
+    FATHOM_PLY_ASCII = 1     /**< ascii 1.0, floats in the shortest text that reads back as the same float */
+} fathom_ply_format;
+
+/** What a point cloud holds. */
+typedef struct fathom_point_cloud_info {
+    uint64_t count;            /**< number of points (may be 0) */
+    uint32_t has_normals;      /**< 1 if the cloud has normals, else 0 */
+    uint32_t has_colors;       /**< 1 if the cloud has RGB colours */
+    uint32_t has_confidence;   /**< 1 if the cloud has confidence values */
+} fathom_point_cloud_info;
+
+/** Reads the vertex element of a PLY file (ascii, binary_little_endian or binary_big_endian 1.0) as a
+ *  point cloud: x, y, z (float or double; doubles rounded to float) are required; nx, ny, nz (float or
+ *  double) become normals and red, green, blue (uchar) colours when all three are present; a uchar
+ *  `confidence` property becomes the confidence. Other properties and elements (a mesh's faces) are read
+ *  past, so scanners' and Open3D's files read, and a mesh's PLY gives the cloud of its vertices.
+ *  FATHOM_ERR_IO if unreadable; FATHOM_ERR_PARSE / FATHOM_ERR_FORMAT naming the file and the line (header,
+ *  ascii body) or byte offset (binary body) of the first problem: a truncated body, counts larger than the
+ *  file can hold (checked before anything is allocated), a missing x/y/z, a partial or mistyped normal or
+ *  colour triple, a non-finite point or normal. */
+fathom_status fathom_point_cloud_load_ply(const char *path, fathom_point_cloud **out);
+
+/** Frees a point cloud; NULL is allowed and does nothing. */
+void fathom_point_cloud_destroy(fathom_point_cloud *cloud);
+
+fathom_status fathom_point_cloud_get_info(const fathom_point_cloud *cloud, fathom_point_cloud_info *out);
+
+/** The points: count * 3 floats x, y, z into `out`, whose capacity is in points (FATHOM_ERR_BUFFER_TOO_SMALL
+ *  if < count). `out` may be NULL when the cloud is empty. */
+fathom_status fathom_point_cloud_points(const fathom_point_cloud *cloud, float *out, size_t capacity);
+
+/** The normals, count * 3 floats, as fathom_point_cloud_points; FATHOM_ERR_NO_DATA if the cloud has none. */
+fathom_status fathom_point_cloud_normals(const fathom_point_cloud *cloud, float *out, size_t capacity);
+
+/** The colours, count * 3 bytes R, G, B, capacity in points; FATHOM_ERR_NO_DATA if the cloud has none. */
+fathom_status fathom_point_cloud_colors(const fathom_point_cloud *cloud, uint8_t *out, size_t capacity);
+
+/** The confidence, one byte per point, capacity in points; FATHOM_ERR_NO_DATA if the cloud has none. */
+fathom_status fathom_point_cloud_confidence(const fathom_point_cloud *cloud, uint8_t *out, size_t capacity);
+
+/** Writes the cloud to `path` as PLY in `format` (fathom_ply_format; another value is
+ *  FATHOM_ERR_OUT_OF_RANGE): element vertex with float x, y, z, then float nx, ny, nz, uchar red, green,
+ *  blue and uchar confidence for what the cloud has. fathom_point_cloud_load_ply reads it back exactly.
+ *  FATHOM_ERR_IO if the file cannot be written. */
+fathom_status fathom_point_cloud_save_ply(const fathom_point_cloud *cloud, const char *path, uint32_t format);
+
+/** Writes `count` points to `path` as PLY, as fathom_point_cloud_save_ply does. `points` is a point buffer
+ *  (pointer, count, byte stride) as everywhere; count may be 0 (a file with no points; `points` may then be
+ *  NULL). `normals` (may be NULL) holds count * 3 floats, packed, 4-byte aligned; `colors` (may be NULL)
+ *  count * 3 bytes R, G, B; `confidence` (may be NULL) count bytes. Points and normals must be finite
+ *  (FATHOM_ERR_NOT_FINITE naming the index); nothing is written on error. */
+fathom_status fathom_ply_write_points(const char *path, const float *points, size_t count, size_t stride,
+                                      const float *normals, const uint8_t *colors, const uint8_t *confidence,
+                                      uint32_t format);
+
+/* ---------------------------------------------------------------------------------------------- */
 /* Scans: the iOS scanner app's capture files, written and read                                   */
 /* ---------------------------------------------------------------------------------------------- */
 
@@ -1269,6 +1337,23 @@ fathom_status fathom_scan_read_confidence(const fathom_scan *scan, uint64_t inde
 fathom_status fathom_scan_frame(const fathom_scan *scan, uint64_t index, void *depth, size_t depth_capacity,
                                 uint8_t *confidence, size_t confidence_capacity, fathom_depth_frame *out);
 
+/** Which samples fathom_scan_point_cloud takes; fathom_scan_cloud_options_init fills the defaults given here. */
+typedef struct fathom_scan_cloud_options {
+    uint32_t min_confidence;    /**< 0...255, default 2 (ARKit's high); a scan without confidence keeps every sample */
+    float max_depth;            /**< meters, > 0, default INFINITY */
+    float voxel;                /**< 0 (default): every sample; else one point per voxel of this edge (>= 1e-4 m),
+                                     the mean of its samples */
+    uint32_t frame_step;        /**< every frame_step-th frame, >= 1, default 1 */
+} fathom_scan_cloud_options;
+
+fathom_status fathom_scan_cloud_options_init(fathom_scan_cloud_options *options);
+
+/** The scan's depth as one world point cloud (a new handle the caller destroys): the valid samples of the chosen
+ *  frames, back-projected with each frame's depth intrinsics and pose, frame by frame and row by row (or one
+ *  point per voxel, in the order voxels were first met). `options` may be NULL (defaults). */
+fathom_status fathom_scan_point_cloud(const fathom_scan *scan, const fathom_scan_cloud_options *options,
+                                      fathom_point_cloud **out);
+
 /** A scan being written: the same files as the app, readable by fathom_scan_open. Not thread-safe. */
 typedef struct fathom_scan_writer fathom_scan_writer;
 
@@ -1303,74 +1388,6 @@ fathom_status fathom_scan_writer_finish(fathom_scan_writer *writer);
 
 /** Frees a writer; NULL is allowed. A writer not finished leaves its streams without metadata. */
 void fathom_scan_writer_destroy(fathom_scan_writer *writer);
-
-/* ---------------------------------------------------------------------------------------------- */
-/* Point clouds and PLY                                                                            */
-/* ---------------------------------------------------------------------------------------------- */
-
-/** A point cloud: points (float32 x, y, z, meters) with optional unit normals, RGB colours and per-point
- *  confidence (ARKit: 0 low, 1 medium, 2 high). Immutable: may be read from many threads at once. Made by
- *  fathom_point_cloud_load_ply (and functions of other sections that return clouds), freed by
- *  fathom_point_cloud_destroy. */
-typedef struct fathom_point_cloud fathom_point_cloud;
-
-/** The body encoding of a PLY file written by the library. */
-typedef enum fathom_ply_format {
-    FATHOM_PLY_BINARY = 0,   /**< binary_little_endian 1.0 */
-    FATHOM_PLY_ASCII = 1     /**< ascii 1.0, floats in the shortest text that reads back as the same float */
-} fathom_ply_format;
-
-/** What a point cloud holds. */
-typedef struct fathom_point_cloud_info {
-    uint64_t count;            /**< number of points (may be 0) */
-    uint32_t has_normals;      /**< 1 if the cloud has normals, else 0 */
-    uint32_t has_colors;       /**< 1 if the cloud has RGB colours */
-    uint32_t has_confidence;   /**< 1 if the cloud has confidence values */
-} fathom_point_cloud_info;
-
-/** Reads the vertex element of a PLY file (ascii, binary_little_endian or binary_big_endian 1.0) as a
- *  point cloud: x, y, z (float or double; doubles rounded to float) are required; nx, ny, nz (float or
- *  double) become normals and red, green, blue (uchar) colours when all three are present; a uchar
- *  `confidence` property becomes the confidence. Other properties and elements (a mesh's faces) are read
- *  past, so scanners' and Open3D's files read, and a mesh's PLY gives the cloud of its vertices.
- *  FATHOM_ERR_IO if unreadable; FATHOM_ERR_PARSE / FATHOM_ERR_FORMAT naming the file and the line (header,
- *  ascii body) or byte offset (binary body) of the first problem: a truncated body, counts larger than the
- *  file can hold (checked before anything is allocated), a missing x/y/z, a partial or mistyped normal or
- *  colour triple, a non-finite point or normal. */
-fathom_status fathom_point_cloud_load_ply(const char *path, fathom_point_cloud **out);
-
-/** Frees a point cloud; NULL is allowed and does nothing. */
-void fathom_point_cloud_destroy(fathom_point_cloud *cloud);
-
-fathom_status fathom_point_cloud_get_info(const fathom_point_cloud *cloud, fathom_point_cloud_info *out);
-
-/** The points: count * 3 floats x, y, z into `out`, whose capacity is in points (FATHOM_ERR_BUFFER_TOO_SMALL
- *  if < count). `out` may be NULL when the cloud is empty. */
-fathom_status fathom_point_cloud_points(const fathom_point_cloud *cloud, float *out, size_t capacity);
-
-/** The normals, count * 3 floats, as fathom_point_cloud_points; FATHOM_ERR_NO_DATA if the cloud has none. */
-fathom_status fathom_point_cloud_normals(const fathom_point_cloud *cloud, float *out, size_t capacity);
-
-/** The colours, count * 3 bytes R, G, B, capacity in points; FATHOM_ERR_NO_DATA if the cloud has none. */
-fathom_status fathom_point_cloud_colors(const fathom_point_cloud *cloud, uint8_t *out, size_t capacity);
-
-/** The confidence, one byte per point, capacity in points; FATHOM_ERR_NO_DATA if the cloud has none. */
-fathom_status fathom_point_cloud_confidence(const fathom_point_cloud *cloud, uint8_t *out, size_t capacity);
-
-/** Writes the cloud to `path` as PLY in `format` (fathom_ply_format; another value is
- *  FATHOM_ERR_OUT_OF_RANGE): element vertex with float x, y, z, then float nx, ny, nz, uchar red, green,
- *  blue and uchar confidence for what the cloud has. fathom_point_cloud_load_ply reads it back exactly.
- *  FATHOM_ERR_IO if the file cannot be written. */
-fathom_status fathom_point_cloud_save_ply(const fathom_point_cloud *cloud, const char *path, uint32_t format);
-
-/** Writes `count` points to `path` as PLY, as fathom_point_cloud_save_ply does. `points` is a point buffer
- *  (pointer, count, byte stride) as everywhere; count may be 0 (a file with no points; `points` may then be
- *  NULL). `normals` (may be NULL) holds count * 3 floats, packed, 4-byte aligned; `colors` (may be NULL)
- *  count * 3 bytes R, G, B; `confidence` (may be NULL) count bytes. Points and normals must be finite
- *  (FATHOM_ERR_NOT_FINITE naming the index); nothing is written on error. */
-fathom_status fathom_ply_write_points(const char *path, const float *points, size_t count, size_t stride,
-                                      const float *normals, const uint8_t *colors, const uint8_t *confidence,
-                                      uint32_t format);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* NeRF-style transforms.json                                                                      */

@@ -245,3 +245,38 @@ public func fathom_scan_writer_destroy(_ handle: OpaquePointer?) {
     guard let handle else { return }
     Unmanaged<ScanWriter>.fromOpaque(UnsafeRawPointer(handle)).release()
 }
+
+// MARK: - Point cloud
+
+extension fathom_scan_cloud_options {
+    static var defaults: fathom_scan_cloud_options {
+        fathom_scan_cloud_options(min_confidence: 2, max_depth: .infinity, voxel: 0, frame_step: 1)
+    }
+}
+
+@_cdecl("fathom_scan_cloud_options_init")
+public func fathom_scan_cloud_options_init(_ options: UnsafeMutablePointer<fathom_scan_cloud_options>?) -> fathom_status {
+    abiCall("fathom_scan_cloud_options_init") { try required(options, "options").pointee = .defaults }
+}
+
+@_cdecl("fathom_scan_point_cloud")
+public func fathom_scan_point_cloud(_ handle: OpaquePointer?, _ options: UnsafePointer<fathom_scan_cloud_options>?,
+                                    _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_scan_point_cloud") {
+        let s = try scan(handle)
+        let o = options?.pointee ?? .defaults
+        guard o.min_confidence <= 255 else { throw FathomError(.outOfRange, "options.min_confidence must be 0...255, got \(o.min_confidence)") }
+        guard o.voxel == 0 || o.voxel >= 1e-4 else {
+            throw FathomError(o.voxel.isNaN ? .notFinite : .outOfRange, "options.voxel must be 0 (none) or >= 1e-4 m, got \(o.voxel)")
+        }
+        let out = try required(out, "out")
+        let cloud: PointCloud
+        do {
+            cloud = try s.pointCloud(minConfidence: UInt8(o.min_confidence), maxDepth: o.max_depth,
+                                     voxel: o.voxel == 0 ? nil : o.voxel, step: Int(o.frame_step))
+        } catch let error as FathomError {
+            throw FathomError(error.kind, "options.\(error.message)")
+        }
+        out.pointee = pointCloudHandle(cloud)
+    }
+}

@@ -27,12 +27,10 @@ let scanBuiltins: [String: Builtin] = [
         let warnings = try a.scan(0, "scan").warnings
         return warnings.isEmpty ? .string("no warnings") : .list(warnings.map { .string($0) })
     },
-    "scan_cloud": Builtin(usage: "scan_cloud(scan [, voxel])", summary: "the scan's depth fused into one point per voxel (default 0.01 m)") { a in
+    "scan_cloud": Builtin(usage: "scan_cloud(scan [, voxel])", summary: "the scan's confident depth as world points, one per voxel (default 0.01 m)") { a in
         try a.expect(1...2)
-        var options = CaptureOptions()
-        if a.count > 1 { options.voxel = try a.float(1, "voxel") }
-        let (builder, _) = try a.scan(0, "scan").capture(options: options)
-        return .cloud(Cloud(xyz: builder.cloud().points))
+        let voxel = a.count > 1 ? try a.float(1, "voxel") : 0.01
+        return .cloud(Cloud(xyz: try a.scan(0, "scan").pointCloud(voxel: voxel).points))
     },
     "scan_report": Builtin(usage: "scan_report(scan [, box])", summary: "the capture's measurements: floor, box, path, speed, coverage") { a in
         try a.expect(1...2)

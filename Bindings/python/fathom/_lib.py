@@ -410,6 +410,17 @@ class ScanInfoStruct(ctypes.Structure):
     ]
 
 
+class ScanCloudOptionsStruct(ctypes.Structure):
+    """``fathom_scan_cloud_options``: which samples a scan's point cloud takes (see :meth:`fathom.Scan.point_cloud`)."""
+
+    _fields_ = [
+        ("min_confidence", c_uint32),
+        ("max_depth", c_float),
+        ("voxel", c_float),
+        ("frame_step", c_uint32),
+    ]
+
+
 class ScanWriterOptionsStruct(ctypes.Structure):
     """``fathom_scan_writer_options``: settings of a scan writer (see :class:`fathom.ScanWriter`)."""
 
@@ -583,6 +594,7 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
     "fathom_point_cloud_info": PointCloudInfoStruct,
     "fathom_scan_info": ScanInfoStruct,
     "fathom_scan_writer_options": ScanWriterOptionsStruct,
+    "fathom_scan_cloud_options": ScanCloudOptionsStruct,
     "fathom_capture_options": CaptureOptionsStruct,
     "fathom_capture_status": CaptureStatusStruct,
     "fathom_report_summary": ReportSummaryStruct,

@@ -64,6 +64,7 @@ OPTIONAL = {
     ("fathom_trajectory_summarize", "options"),
     ("fathom_scan_frame", "confidence"),
     ("fathom_scan_writer_create", "options"),
+    ("fathom_scan_point_cloud", "options"),
     ("fathom_ply_write_points", "normals"),
     ("fathom_ply_write_points", "colors"),
     ("fathom_ply_write_points", "confidence"),
@@ -120,8 +121,9 @@ class Args:
             _lib.FUNCTIONS["fathom_capture_destroy"](c)
         for r in getattr(self, "reports", []):
             _lib.FUNCTIONS["fathom_report_destroy"](r)
-        for c in getattr(self, "clouds", []):
+        for c in getattr(self, "clouds", []) + getattr(self, "scan_clouds", []):
             _lib.FUNCTIONS["fathom_point_cloud_destroy"](c)
+        self.scan_clouds = []
         self.captures, self.reports, self.clouds = [], [], []
         self.scans, self.writers = [], []
         self.coverages, self.motions = [], []
@@ -391,6 +393,7 @@ class Args:
                           np.full((2, 3, 4), 2, np.uint8), rgb_size=(640, 480))
         path = str(folder).encode()
         self.scans: list[Any] = getattr(self, "scans", [])
+        self.scan_clouds: list[Any] = getattr(self, "scan_clouds", [])
         self.writers: list[Any] = getattr(self, "writers", [])
 
         def opened() -> Any:
@@ -432,6 +435,9 @@ class Args:
             "fathom_scan_read_confidence": lambda: [scan, 1, (c_uint8 * 12)(), 12],
             "fathom_scan_frame": lambda: [scan, 0, depth(), 24, (c_uint8 * 12)(), 12, byref(DepthFrameStruct())],
             "fathom_scan_writer_options_init": lambda: [byref(_lib.ScanWriterOptionsStruct())],
+            "fathom_scan_cloud_options_init": lambda: [byref(_lib.ScanCloudOptionsStruct())],
+            "fathom_scan_point_cloud": lambda: [scan, byref(_lib.ScanCloudOptionsStruct(0, float("inf"), 0.0, 1)),
+                                                new_out(_lib.PointCloudPtr, self.scan_clouds)],
             "fathom_scan_writer_create": lambda: [
                 str(self.tmp).encode(), b"c", byref(options()), new_out(_lib.ScanWriterPtr, self.writers)
             ],

@@ -78,24 +78,11 @@ public final class CaptureBuilder {
                                       minConfidence: frame.confidence == nil ? 0 : Swift.max(frame.minConfidence, options.minConfidence),
                                       minDepth: frame.minDepth, maxDepth: Swift.min(frame.maxDepth, options.maxDepth),
                                       rgb: frame.rgb, pose: pose)
-        let capacity = frame.width * frame.height
-        if scratch.count < 3 * capacity { scratch = [Float](repeating: 0, count: 3 * capacity) }
-        scratch.withUnsafeMutableBufferPointer { buffer in
-            let n = filtered.backproject(.all(filtered), to: .world, points: buffer.baseAddress, pixels: nil, normals: nil, capacity: capacity)
-            grid.insert(buffer.baseAddress!, count: Swift.min(n, capacity))
-        }
+        filtered.worldPoints(into: &scratch) { grid.insert($0, count: $1) }
     }
 
     /// The fused cloud: one point per voxel (the mean of its samples), in the order voxels were first filled.
-    public func cloud() -> PointCloud {
-        var points = [Float]()
-        points.reserveCapacity(3 * grid.count)
-        for i in 0..<grid.count {
-            let p = grid.centroid(i)
-            points += [p.x, p.y, p.z]
-        }
-        return PointCloud(unchecked: points)
-    }
+    public func cloud() -> PointCloud { grid.cloud() }
 
     /// The box now: the given one, or the estimate from the cloud so far (nil before an object is found).
     public func currentBox() throws(FathomError) -> Box? {

@@ -113,4 +113,28 @@ struct VoxelGrid {
 
     /// How many points fell in voxel `index`.
     func points(_ index: Int) -> Int { Int(sums[index].w) }
+
+    /// One point per voxel, the mean of its points, in the order voxels were first met.
+    func cloud() -> PointCloud {
+        var points = [Float]()
+        points.reserveCapacity(3 * count)
+        for i in 0..<count {
+            let p = centroid(i)
+            points += [p.x, p.y, p.z]
+        }
+        return PointCloud(unchecked: points)
+    }
+}
+
+extension DepthFrame {
+    /// Back-projects every valid sample to world points in `scratch` (resized to hold the whole grid) and calls
+    /// `body` with them and their count.
+    func worldPoints(into scratch: inout [Float], _ body: (UnsafePointer<Float>, Int) -> Void) {
+        let capacity = width * height
+        if scratch.count < 3 * capacity { scratch = [Float](repeating: 0, count: 3 * capacity) }
+        scratch.withUnsafeMutableBufferPointer { buffer in
+            let n = backproject(.all(self), to: .world, points: buffer.baseAddress, pixels: nil, normals: nil, capacity: capacity)
+            body(buffer.baseAddress!, Swift.min(n, capacity))
+        }
+    }
 }

@@ -1,0 +1,27 @@
+/// A scan's depth as one world point cloud.
+extension Scan {
+    /// The valid depth samples of every `step`-th frame as world points: samples of confidence >= `minConfidence`
+    /// (scans without confidence keep all) and depth <= `maxDepth`; with `voxel`, one point per voxel of that
+    /// edge (the mean of its samples, meters), else every sample, frame by frame and row by row. Throws
+    /// `.outOfRange` for step < 1, voxel < 1e-4 m or maxDepth <= 0.
+    public func pointCloud(minConfidence: UInt8 = 2, maxDepth: Float = .infinity, voxel: Float? = nil,
+                           step: Int = 1) throws(FathomError) -> PointCloud {
+        guard step >= 1 else { throw FathomError(.outOfRange, "step must be >= 1, got \(step)") }
+        guard maxDepth > 0 else { throw FathomError(maxDepth.isNaN ? .notFinite : .outOfRange, "max_depth must be > 0, got \(maxDepth)") }
+        if let voxel {
+            guard voxel.isFinite, voxel >= 1e-4 else { throw FathomError(.outOfRange, "voxel must be finite and >= 1e-4 m, got \(voxel)") }
+        }
+        var grid = voxel.map { VoxelGrid(size: $0) }
+        var points = [Float]()
+        var scratch = [Float]()
+        for i in stride(from: 0, to: count, by: step) {
+            let frame = try ScanFrame(self, i)
+            try frame.withDepthFrame(minConfidence: minConfidence, maxDepth: maxDepth) { (depth) throws(FathomError) in
+                depth.worldPoints(into: &scratch) { p, n in
+                    if grid != nil { grid?.insert(p, count: n) } else { points.append(contentsOf: UnsafeBufferPointer(start: p, count: 3 * n)) }
+                }
+            }
+        }
+        return grid?.cloud() ?? PointCloud(unchecked: points)
+    }
+}
