@@ -7,10 +7,7 @@ extension Box {
     /// corner order, entity_anchor_4x4). Numbers are the shortest text that reads back as the same
     /// Float, as JSONEncoder writes a Float.
     public func manifestJSON() -> String {
-        func number(_ v: Float) -> String {
-            let text = "\(v)"
-            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
-        }
+        let number = NumberText.float
         func point(_ p: SIMD3<Float>) -> String { "{\"x\":\(number(p.x)),\"y\":\(number(p.y)),\"z\":\(number(p.z))}" }
         let positions = zip(Box.cornerNames, corners).map { "\"\($0)\":\(point($1))" }.joined(separator: ",")
         return "{\"center\":\(point(center)),\"rad_rot_about_y\":\(number(rotY)),\"positions\":{\(positions)},"

@@ -49,7 +49,7 @@ extension MeshData {
         var text = "# written by Fathom: \(vertexCount) vertices, \(triangleCount) triangles\n"
         text.reserveCapacity(64 + vertexCount * 40 + triangleCount * 24)
         for i in 0..<vertexCount {
-            text += "v \(PLYText.number(vertices[3 * i])) \(PLYText.number(vertices[3 * i + 1])) \(PLYText.number(vertices[3 * i + 2]))\n"
+            text += "v \(NumberText.float(vertices[3 * i])) \(NumberText.float(vertices[3 * i + 1])) \(NumberText.float(vertices[3 * i + 2]))\n"
         }
         for t in 0..<triangleCount {
             text += "f \(UInt64(indices[3 * t]) + 1) \(UInt64(indices[3 * t + 1]) + 1) \(UInt64(indices[3 * t + 2]) + 1)\n"

@@ -118,9 +118,9 @@ extension PointCloud {
             var text = ""
             text.reserveCapacity(n * (normals != nil ? 80 : 40))
             for i in 0..<n {
-                text += PLYText.number(points[3 * i]) + " " + PLYText.number(points[3 * i + 1]) + " " + PLYText.number(points[3 * i + 2])
+                text += NumberText.float(points[3 * i]) + " " + NumberText.float(points[3 * i + 1]) + " " + NumberText.float(points[3 * i + 2])
                 if let normals {
-                    text += " " + PLYText.number(normals[3 * i]) + " " + PLYText.number(normals[3 * i + 1]) + " " + PLYText.number(normals[3 * i + 2])
+                    text += " " + NumberText.float(normals[3 * i]) + " " + NumberText.float(normals[3 * i + 1]) + " " + NumberText.float(normals[3 * i + 2])
                 }
                 if let colors { text += " \(colors[3 * i]) \(colors[3 * i + 1]) \(colors[3 * i + 2])" }
                 if let confidence { text += " \(confidence[i])" }
@@ -134,16 +134,6 @@ extension PointCloud {
     public func savePLY(path: String, encoding: PLYEncoding = .binary) throws(FathomError) {
         try validateForWriting()
         try FileIO.write(plyBytes(encoding), to: path)
-    }
-}
-
-/// Decimal text of floats for the text writers (ascii PLY, OBJ).
-enum PLYText {
-    /// The shortest decimal text that reads back as the same float (Swift's description), without a trailing
-    /// ".0" ("1" rather than "1.0"). Only called with finite values.
-    static func number(_ v: Float) -> String {
-        let text = v.description
-        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 }
 

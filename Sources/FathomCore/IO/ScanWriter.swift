@@ -86,8 +86,8 @@ public final class ScanWriter {
             guard values == nil else { throw FathomError(.invalidState, "the writer was made without a confidence stream") }
             try self.depth.write(samples)
         }
-        let k = [rgb.fx, 0, 0, 0, rgb.fy, 0, rgb.cx, rgb.cy, 1].map(ScanWriter.number).joined(separator: ",")
-        let m = pose.columnMajor.map(ScanWriter.number).joined(separator: ",")
+        let k = [rgb.fx, 0, 0, 0, rgb.fy, 0, rgb.cx, rgb.cy, 1].map(NumberText.float).joined(separator: ",")
+        let m = pose.columnMajor.map(NumberText.float).joined(separator: ",")
         let line = "{\"timestamp\":\(timestamp),\"intrinsics\":[\(k)],\"transform\":[\(m)]}\n"
         guard fputs(line, cameraInfo) >= 0 else { throw FathomError(.io, "cannot write '\(directory)/\(scanID).jsonl'") }
         lastTimestamp = timestamp
@@ -101,7 +101,7 @@ public final class ScanWriter {
         try confidence?.finish()
         guard fflush(cameraInfo) == 0 else { throw FathomError(.io, "cannot write '\(directory)/\(scanID).jsonl'") }
         // Whole numbers print without a fraction; only those that fit an Int exactly go through Int.
-        let f = frequency.rounded() == frequency && frequency < 1e15 ? "\(Int(frequency))" : "\(frequency)"
+        let f = NumberText.double(frequency)
         let depthEncoding: String
         switch depthFormat {
         case .float16: depthEncoding = "\"encoding\":\"float16_zlib\""
@@ -120,11 +120,5 @@ public final class ScanWriter {
         let text = "{\"streams\":[\(streams.joined(separator: ","))],\"device\":{\"type\":\"fathom\",\"name\":\"Fathom ScanWriter\"},\"number_of_files\":\(files)}\n"
         try FileIO.write(Array(text.utf8), to: "\(directory)/\(scanID).json")
         finished = true
-    }
-
-    /// The shortest text that reads back as the same Float (JSON numbers: no "inf" or "nan" reach here).
-    static func number(_ v: Float) -> String {
-        let text = "\(v)"
-        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 }

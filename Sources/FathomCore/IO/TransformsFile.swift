@@ -94,8 +94,8 @@ public struct TransformsFile: Sendable, Equatable {
     /// the shortest text that reads back as the same float. `file_path` is written for frames that have one.
     public func jsonBytes() -> [UInt8] {
         func camera(_ k: Intrinsics, indent: String) -> String {
-            "\(indent)\"w\": \(k.width),\n\(indent)\"h\": \(k.height),\n\(indent)\"fl_x\": \(PLYText.number(k.fx)),\n"
-                + "\(indent)\"fl_y\": \(PLYText.number(k.fy)),\n\(indent)\"cx\": \(PLYText.number(k.cx)),\n\(indent)\"cy\": \(PLYText.number(k.cy)),\n"
+            "\(indent)\"w\": \(k.width),\n\(indent)\"h\": \(k.height),\n\(indent)\"fl_x\": \(NumberText.float(k.fx)),\n"
+                + "\(indent)\"fl_y\": \(NumberText.float(k.fy)),\n\(indent)\"cx\": \(NumberText.float(k.cx)),\n\(indent)\"cy\": \(NumberText.float(k.cy)),\n"
         }
         let shared = frames.first.map { first in frames.allSatisfy { $0.intrinsics == first.intrinsics } ? first.intrinsics : nil } ?? nil
         var text = "{\n"
@@ -107,12 +107,12 @@ public struct TransformsFile: Sendable, Equatable {
         text += "  \"frames\": ["
         for (i, frame) in frames.enumerated() {
             text += i == 0 ? "\n    {\n" : ",\n    {\n"
-            if let path = frame.filePath { text += "      \"file_path\": \(Self.quoted(path)),\n" }
+            if let path = frame.filePath { text += "      \"file_path\": \(JSONObject.string(path)),\n" }
             if shared == nil { text += camera(frame.intrinsics, indent: "      ") }
             let m = frame.pose.rowMajor
             text += "      \"transform_matrix\": [\n"
             for r in 0..<4 {
-                text += "        [" + (0..<4).map { PLYText.number(m[4 * r + $0]) }.joined(separator: ", ") + (r < 3 ? "],\n" : "]\n")
+                text += "        [" + (0..<4).map { NumberText.float(m[4 * r + $0]) }.joined(separator: ", ") + (r < 3 ? "],\n" : "]\n")
             }
             text += "      ]\n    }"
         }
@@ -123,25 +123,6 @@ public struct TransformsFile: Sendable, Equatable {
     /// Writes `jsonBytes()` to `path`; `.io` when the file cannot be written.
     public func save(path: String) throws(FathomError) {
         try FileIO.write(jsonBytes(), to: path)
-    }
-
-    /// A JSON string literal.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     // MARK: - Reading
