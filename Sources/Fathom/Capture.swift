@@ -10,19 +10,11 @@ final class ReportHandle {
     init(_ report: ScanReport) { self.report = report }
 }
 
-private func capture(_ handle: OpaquePointer?) throws -> CaptureBuilder {
-    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "capture must not be NULL") }
-    return Unmanaged<CaptureBuilder>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-}
+private func capture(_ handle: OpaquePointer?) throws -> CaptureBuilder { try object(handle, "capture") }
 
-private func report(_ handle: OpaquePointer?) throws -> ScanReport {
-    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "report must not be NULL") }
-    return Unmanaged<ReportHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue().report
-}
+private func report(_ handle: OpaquePointer?) throws -> ScanReport { try object(handle, "report", as: ReportHandle.self).report }
 
-private func reportHandle(_ report: ScanReport) -> OpaquePointer {
-    OpaquePointer(Unmanaged.passRetained(ReportHandle(report)).toOpaque())
-}
+private func reportHandle(_ report: ScanReport) -> OpaquePointer { retainedHandle(ReportHandle(report)) }
 
 extension fathom_capture_options {
     init(_ o: CaptureOptions) {
@@ -75,15 +67,12 @@ public func fathom_capture_create(_ options: UnsafePointer<fathom_capture_option
         let o = try captureOptions(options)
         let b = try box.map { try Box($0.pointee) }
         let out = try required(out, "out")
-        out.pointee = OpaquePointer(Unmanaged.passRetained(try CaptureBuilder(options: o, box: b)).toOpaque())
+        out.pointee = retainedHandle(try CaptureBuilder(options: o, box: b))
     }
 }
 
 @_cdecl("fathom_capture_destroy")
-public func fathom_capture_destroy(_ handle: OpaquePointer?) {
-    guard let handle else { return }
-    Unmanaged<CaptureBuilder>.fromOpaque(UnsafeRawPointer(handle)).release()
-}
+public func fathom_capture_destroy(_ handle: OpaquePointer?) { releaseHandle(handle, as: CaptureBuilder.self) }
 
 @_cdecl("fathom_capture_add_frame")
 public func fathom_capture_add_frame(_ handle: OpaquePointer?, _ timestamp: Int64, _ frame: UnsafePointer<fathom_depth_frame>?,
@@ -150,7 +139,7 @@ public func fathom_capture_coverage(_ handle: OpaquePointer?, _ box: UnsafePoint
             guard let current = try c.currentBox() else { throw FathomError(.noData, "no box given and no object found yet") }
             chosen = current
         }
-        out.pointee = OpaquePointer(Unmanaged.passRetained(try c.coverage(of: chosen)).toOpaque())
+        out.pointee = retainedHandle(try c.coverage(of: chosen))
     }
 }
 
@@ -176,8 +165,7 @@ public func fathom_scan_report(_ scanHandle: OpaquePointer?, _ options: UnsafePo
                                _ box: UnsafePointer<fathom_box>?, _ progress: fathom_progress_fn?, _ user: UnsafeMutableRawPointer?,
                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
     abiCall("fathom_scan_report") {
-        guard let scanHandle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "scan must not be NULL") }
-        let scan = Unmanaged<Scan>.fromOpaque(UnsafeRawPointer(scanHandle)).takeUnretainedValue()
+        let scan = try scan(scanHandle)
         let o = try captureOptions(options)
         let b = try box.map { try Box($0.pointee) }
         let out = try required(out, "out")
@@ -187,10 +175,7 @@ public func fathom_scan_report(_ scanHandle: OpaquePointer?, _ options: UnsafePo
 }
 
 @_cdecl("fathom_report_destroy")
-public func fathom_report_destroy(_ handle: OpaquePointer?) {
-    guard let handle else { return }
-    Unmanaged<ReportHandle>.fromOpaque(UnsafeRawPointer(handle)).release()
-}
+public func fathom_report_destroy(_ handle: OpaquePointer?) { releaseHandle(handle, as: ReportHandle.self) }
 
 @_cdecl("fathom_report_get_summary")
 public func fathom_report_get_summary(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_report_summary>?) -> fathom_status {

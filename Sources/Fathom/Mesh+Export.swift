@@ -4,10 +4,7 @@ import FathomCore
 // A mesh's vertices, triangles and classes as given, and saving it to PLY or OBJ — see include/fathom.h
 // ("Triangle meshes and their BVH").
 
-private func exportedMesh(_ handle: OpaquePointer?) throws -> Mesh {
-    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "mesh must not be NULL") }
-    return Unmanaged<Mesh>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-}
+private func exportedMesh(_ handle: OpaquePointer?) throws -> Mesh { try object(handle, "mesh") }
 
 @_cdecl("fathom_mesh_vertices")
 public func fathom_mesh_vertices(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Float>?, _ capacity: Int) -> fathom_status {

@@ -11,14 +11,9 @@ final class PointCloudHandle {
 }
 
 /// A new `fathom_point_cloud *` holding `cloud` (retained: the caller frees it with fathom_point_cloud_destroy).
-func pointCloudHandle(_ cloud: PointCloud) -> OpaquePointer {
-    OpaquePointer(Unmanaged.passRetained(PointCloudHandle(cloud)).toOpaque())
-}
+func pointCloudHandle(_ cloud: PointCloud) -> OpaquePointer { retainedHandle(PointCloudHandle(cloud)) }
 
-private func pointCloud(_ handle: OpaquePointer?) throws -> PointCloud {
-    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "cloud must not be NULL") }
-    return Unmanaged<PointCloudHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue().cloud
-}
+private func pointCloud(_ handle: OpaquePointer?) throws -> PointCloud { try object(handle, "cloud", as: PointCloudHandle.self).cloud }
 
 /// The PLY encoding named by a `fathom_ply_format` value.
 private func plyEncoding(_ format: UInt32) throws -> PointCloud.PLYEncoding {
@@ -51,10 +46,7 @@ public func fathom_point_cloud_load_ply(_ path: UnsafePointer<CChar>?, _ out: Un
 }
 
 @_cdecl("fathom_point_cloud_destroy")
-public func fathom_point_cloud_destroy(_ handle: OpaquePointer?) {
-    guard let handle else { return }
-    Unmanaged<PointCloudHandle>.fromOpaque(UnsafeRawPointer(handle)).release()
-}
+public func fathom_point_cloud_destroy(_ handle: OpaquePointer?) { releaseHandle(handle, as: PointCloudHandle.self) }
 
 @_cdecl("fathom_point_cloud_get_info")
 public func fathom_point_cloud_get_info(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_point_cloud_info>?) -> fathom_status {

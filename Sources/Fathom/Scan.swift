@@ -3,10 +3,7 @@ import FathomCore
 
 // Scans: the scanner app's capture files, read and written — see include/fathom.h.
 
-private func scan(_ handle: OpaquePointer?) throws -> Scan {
-    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "scan must not be NULL") }
-    return Unmanaged<Scan>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-}
+func scan(_ handle: OpaquePointer?) throws -> Scan { try object(handle, "scan") }
 
 /// Writes `text` NUL-terminated into (buffer, capacity); the length without the NUL into out_length.
 func writeText(_ text: String, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
@@ -34,15 +31,12 @@ public func fathom_scan_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutable
     abiCall("fathom_scan_open") {
         let path = String(cString: try required(path, "path"))
         let out = try required(out, "out")
-        out.pointee = OpaquePointer(Unmanaged.passRetained(try Scan(path: path)).toOpaque())
+        out.pointee = retainedHandle(try Scan(path: path))
     }
 }
 
 @_cdecl("fathom_scan_close")
-public func fathom_scan_close(_ handle: OpaquePointer?) {
-    guard let handle else { return }
-    Unmanaged<Scan>.fromOpaque(UnsafeRawPointer(handle)).release()
-}
+public func fathom_scan_close(_ handle: OpaquePointer?) { releaseHandle(handle, as: Scan.self) }
 
 @_cdecl("fathom_scan_get_info")
 public func fathom_scan_get_info(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_scan_info>?) -> fathom_status {
@@ -185,10 +179,7 @@ extension fathom_scan_writer_options {
     }
 }
 
-private func writer(_ handle: OpaquePointer?) throws -> ScanWriter {
-    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "writer must not be NULL") }
-    return Unmanaged<ScanWriter>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-}
+private func writer(_ handle: OpaquePointer?) throws -> ScanWriter { try object(handle, "writer") }
 
 @_cdecl("fathom_scan_writer_options_init")
 public func fathom_scan_writer_options_init(_ options: UnsafeMutablePointer<fathom_scan_writer_options>?) -> fathom_status {
@@ -212,7 +203,7 @@ public func fathom_scan_writer_create(_ directory: UnsafePointer<CChar>?, _ scan
         let w = try ScanWriter(directory: directory, scanID: id, depthWidth: Int(o.depth_width), depthHeight: Int(o.depth_height),
                                rgbWidth: Int(o.rgb_width), rgbHeight: Int(o.rgb_height), depthFormat: format,
                                frequency: o.frequency, withConfidence: o.with_confidence == 1, wrapped: o.zlib_wrapped == 1)
-        out.pointee = OpaquePointer(Unmanaged.passRetained(w).toOpaque())
+        out.pointee = retainedHandle(w)
     }
 }
 
@@ -241,10 +232,7 @@ public func fathom_scan_writer_finish(_ handle: OpaquePointer?) -> fathom_status
 }
 
 @_cdecl("fathom_scan_writer_destroy")
-public func fathom_scan_writer_destroy(_ handle: OpaquePointer?) {
-    guard let handle else { return }
-    Unmanaged<ScanWriter>.fromOpaque(UnsafeRawPointer(handle)).release()
-}
+public func fathom_scan_writer_destroy(_ handle: OpaquePointer?) { releaseHandle(handle, as: ScanWriter.self) }
 
 // MARK: - Point cloud
 
