@@ -72,15 +72,24 @@ struct SceneEstimate {
         return f.isFinite ? f : nil
     }
 
+    /// RANSAC scores its planes on at most this many points (every k-th of the cloud): a floor's support shows as
+    /// well on a sample, and the plane is then refitted on its inliers among every point.
+    static let ransacSample = 20_000
+
     /// The largest near-horizontal plane: RANSAC, and if the best plane is tilted (a wall), again without its inliers.
     static func floor(_ points: [SIMD3<Float>], near focus: SIMD3<Float>?, options: CaptureOptions) throws(FathomError) -> FloorEstimate? {
         var remaining = points.map { SIMD3<Double>($0) }
+        let threshold = Double(options.floorThreshold)
         for _ in 0..<4 {
             guard remaining.count >= 3 else { return nil }
-            let ransac = try RansacOptions(threshold: Double(options.floorThreshold), iterations: options.floorIterations, seed: options.seed)
+            let ransac = try RansacOptions(threshold: threshold, iterations: options.floorIterations, seed: options.seed)
+            let step = (remaining.count + ransacSample - 1) / ransacSample
+            let sample = step == 1 ? remaining : Swift.stride(from: 0, to: remaining.count, by: step).map { remaining[$0] }
             let plane: PlaneFit
             do throws(FathomError) {
-                plane = try FitPoints.with(remaining, dimensions: 3) { (p) throws(FathomError) in try PlaneFit.ransac(p, ransac) }
+                let found = try FitPoints.with(sample, dimensions: 3) { (p) throws(FathomError) in try PlaneFit.ransac(p, ransac) }
+                let inliers = remaining.filter { abs(found.distance($0)) <= threshold }
+                plane = try FitPoints.with(inliers, dimensions: 3) { (p) throws(FathomError) in try PlaneFit.fit(p) }
             } catch {
                 return nil
             }
@@ -90,7 +99,6 @@ struct SceneEstimate {
                 let height = plane.point.y - (n.x * (at.x - plane.point.x) + n.z * (at.z - plane.point.z)) / n.y
                 return FloorEstimate(height: Float(height), normal: SIMD3<Float>(n), inliers: plane.used, rms: Float(plane.rms))
             }
-            let threshold = Double(options.floorThreshold)
             remaining.removeAll { abs(plane.distance($0)) <= threshold }
         }
         return nil
