@@ -3,10 +3,12 @@ import Glibc
 /// A DEFLATE-compressed file read as a sequence of fixed-size records (the frames of a scan stream).
 ///
 /// Opening inflates the file once with ISA-L, in bounded memory, to count the whole records and find damage;
-/// on that pass it keeps a checkpoint every `span` bytes of output (a copy of the inflater's state, which holds
-/// its 32 KiB window: the idea of zlib's zran example, with ISA-L's state in place of zlib's bit position and
-/// window), so reading record i later inflates at most `span` bytes before it. Reading in order continues from
-/// where the last read stopped.
+/// on that pass it keeps checkpoints (copies of the inflater's state, which holds its 32 KiB window: the idea of
+/// zlib's zran example, with ISA-L's state in place of zlib's bit position and window): one after every 256 KiB
+/// of output, thinned to every other one whenever there are more than `maxCheckpoints`, so they stay evenly
+/// spread in bounded memory. Reading record i later inflates only from the checkpoint before it: a short scan's
+/// frames are read almost independently, a long one's at most 1/`maxCheckpoints` of the stream away. Reading in
+/// order continues from where the last read stopped.
 ///
 /// Raw DEFLATE (what the scanner app writes) and zlib-wrapped streams are both read; a valid zlib header
 /// in the first two bytes decides. Thread-safe: reads are serialized on one lock.
@@ -17,9 +19,8 @@ import Glibc
 /// (its whole records are kept, some may be wrong); a zlib-wrapped stream's Adler-32 catches the rest, again
 /// without saying where. Bytes after the end of the stream are ignored.
 public final class CompressedStream: @unchecked Sendable {
-    /// Output bytes between checkpoints: a checkpoint holds 85 KiB, so a 10-minute depth stream of 3.5 GB
-    /// keeps about 420 of them, 36 MB.
-    public static let span = 8 << 20
+    /// Checkpoints kept at most (a checkpoint holds 85 KiB: 22 MB per stream).
+    public static let maxCheckpoints = 256
 
     public let path: String
     public let recordBytes: Int
@@ -36,7 +37,7 @@ public final class CompressedStream: @unchecked Sendable {
     public let problems: [String]
 
     public var recordCount: Int { inflatedBytes / recordBytes }
-    /// Places reads can start from: the stream's start and one every `span` bytes of output.
+    /// Places reads can start from: the stream's start and the checkpoints.
     public var checkpointCount: Int { checkpoints.count + 1 }
 
     private struct Checkpoint {
@@ -48,8 +49,9 @@ public final class CompressedStream: @unchecked Sendable {
     /// After the stream's start (which needs none).
     private let checkpoints: [Checkpoint]
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
-    private var cursor: Inflater?
-    private var cursorOut = 0
+    /// The inflater reads continue from, at output offset `cursorOut` (when `cursorValid`).
+    private let cursor: Inflater
+    private var cursorOut = 0, cursorValid = false
     private let scratch: UnsafeMutableRawBufferPointer
 
     /// Opens and indexes `path` as records of `recordBytes`. Throws `.io` for a missing or unreadable file
@@ -75,6 +77,7 @@ public final class CompressedStream: @unchecked Sendable {
         self.compressedBytes = size
         self.fd = fd
         scratch = .allocate(byteCount: 1 << 18, alignment: 64)
+        cursor = Inflater(fd: fd, fileSize: size, wrapped: wrapped)
         lock = .allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
         do {
@@ -90,7 +93,6 @@ public final class CompressedStream: @unchecked Sendable {
     }
 
     deinit {
-        cursor = nil
         close(fd)
         scratch.deallocate()
         pthread_mutex_destroy(lock)
@@ -107,16 +109,19 @@ public final class CompressedStream: @unchecked Sendable {
         let inflater = Inflater(fd: fd, fileSize: size, wrapped: wrapped)
         var checkpoints = [Checkpoint]()
         var problems = [String]()
-        var out = 0, lastCheckpoint = 0, fast = 0
+        var out = 0, fast = 0, calls = 0, every = 1
         var cut = false, lengthDamaged = false
         pass: while true {
             let (outcome, n) = try inflater.skip()
             out += n
             switch outcome {
             case .progressed:
-                if out - lastCheckpoint >= span {
-                    checkpoints.append(Checkpoint(out: out, snapshot: inflater.snapshot()))
-                    lastCheckpoint = out
+                calls += 1
+                guard calls % every == 0 else { continue }
+                checkpoints.append(Checkpoint(out: out, snapshot: inflater.snapshot()))
+                if checkpoints.count > maxCheckpoints {
+                    checkpoints = Swift.stride(from: 1, to: checkpoints.count, by: 2).map { checkpoints[$0] }
+                    every *= 2
                 }
             case .streamEnd:
                 let trailing = size - inflater.endOffset
@@ -228,10 +233,10 @@ public final class CompressedStream: @unchecked Sendable {
             if checkpoints[mid].out <= target { lo = mid } else { hi = mid - 1 }
         }
         let start = lo >= 0 ? checkpoints[lo].out : 0
-        if cursor == nil || cursorOut > target || start > cursorOut {
-            cursor = lo >= 0 ? Inflater(fd: fd, fileSize: compressedBytes, snapshot: checkpoints[lo].snapshot)
-                             : Inflater(fd: fd, fileSize: compressedBytes, wrapped: wrapped)
+        if !cursorValid || cursorOut > target || start > cursorOut {
+            if lo >= 0 { cursor.restart(from: checkpoints[lo].snapshot) } else { cursor.restart(wrapped: wrapped) }
             cursorOut = start
+            cursorValid = true
         }
         while cursorOut < target {
             try fill(UnsafeMutableRawBufferPointer(rebasing: scratch[0..<Swift.min(scratch.count, target - cursorOut)]))
@@ -240,16 +245,15 @@ public final class CompressedStream: @unchecked Sendable {
 
     /// Inflates exactly `buffer.count` bytes at the cursor.
     private func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(FathomError) {
-        guard let cursor else { return }
         let (outcome, n) = try cursor.read(into: buffer)
         cursorOut += n
         guard n < buffer.count else {
             // The frame is whole; if the stream ended or failed right after it (a zlib trailer checked after the
             // last frame, as when the index was made), the next read starts afresh.
-            if case .progressed = outcome {} else { self.cursor = nil }
+            if case .progressed = outcome {} else { cursorValid = false }
             return
         }
-        self.cursor = nil
+        cursorValid = false
         throw FathomError(.io, "'\(path)' changed since it was opened: frame data ends or is corrupt at output byte \(cursorOut)")
     }
 }

@@ -44,27 +44,33 @@ final class Inflater {
     var endOffset: Int { inOffset - Int(state.pointee.read_in_length) / 8 }
 
     /// Starts at the beginning of the file: a zlib-wrapped stream when `wrapped`, otherwise raw DEFLATE.
-    convenience init(fd: Int32, fileSize: Int, wrapped: Bool) {
-        self.init(fd: fd, fileSize: fileSize, offset: 0)
-        isal_inflate_init(state)
-        state.pointee.crc_flag = UInt32(wrapped ? ISAL_ZLIB : ISAL_DEFLATE)
-    }
-
-    /// Resumes where `snapshot` was taken.
-    convenience init(fd: Int32, fileSize: Int, snapshot: Snapshot) {
-        self.init(fd: fd, fileSize: fileSize, offset: snapshot.inOffset)
-        snapshot.state.withUnsafeBytes { UnsafeMutableRawPointer(state).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        state.pointee.next_in = nil
-        state.pointee.avail_in = 0
-    }
-
-    private init(fd: Int32, fileSize: Int, offset: Int) {
+    init(fd: Int32, fileSize: Int, wrapped: Bool) {
         self.fd = fd
         self.fileSize = fileSize
-        nextRead = offset
+        nextRead = 0
         state = .allocate(capacity: 1)
         input = .allocate(byteCount: 1 << 16, alignment: 64)
         output = .allocate(byteCount: Inflater.outputBytes, alignment: 64)
+        restart(wrapped: wrapped)
+    }
+
+    /// Starts again at the beginning of the file.
+    func restart(wrapped: Bool) {
+        isal_inflate_init(state)
+        state.pointee.crc_flag = UInt32(wrapped ? ISAL_ZLIB : ISAL_DEFLATE)
+        nextRead = 0
+        pending = 0..<0
+        ended = nil
+    }
+
+    /// Resumes where `snapshot` was taken.
+    func restart(from snapshot: Snapshot) {
+        snapshot.state.withUnsafeBytes { UnsafeMutableRawPointer(state).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        state.pointee.next_in = nil
+        state.pointee.avail_in = 0
+        nextRead = snapshot.inOffset
+        pending = 0..<0
+        ended = nil
     }
 
     deinit {

@@ -78,18 +78,26 @@ struct SceneEstimate {
 
     /// The largest near-horizontal plane: RANSAC, and if the best plane is tilted (a wall), again without its inliers.
     static func floor(_ points: [SIMD3<Float>], near focus: SIMD3<Float>?, options: CaptureOptions) throws(FathomError) -> FloorEstimate? {
-        var remaining = points.map { SIMD3<Double>($0) }
+        var remaining = points
         let threshold = Double(options.floorThreshold)
         for _ in 0..<4 {
             guard remaining.count >= 3 else { return nil }
             let ransac = try RansacOptions(threshold: threshold, iterations: options.floorIterations, seed: options.seed)
             let step = (remaining.count + ransacSample - 1) / ransacSample
-            let sample = step == 1 ? remaining : Swift.stride(from: 0, to: remaining.count, by: step).map { remaining[$0] }
+            let sample = Swift.stride(from: 0, to: remaining.count, by: step).map { SIMD3<Double>(remaining[$0]) }
             let plane: PlaneFit
             do throws(FathomError) {
                 let found = try FitPoints.with(sample, dimensions: 3) { (p) throws(FathomError) in try PlaneFit.ransac(p, ransac) }
-                let inliers = remaining.filter { abs(found.distance($0)) <= threshold }
-                plane = try FitPoints.with(inliers, dimensions: 3) { (p) throws(FathomError) in try PlaneFit.fit(p) }
+                var inliers = [Double]()
+                inliers.reserveCapacity(3 * remaining.count)
+                for p in remaining {
+                    let q = SIMD3<Double>(p)
+                    if abs(found.distance(q)) <= threshold { inliers.append(q.x); inliers.append(q.y); inliers.append(q.z) }
+                }
+                guard inliers.count >= 9 else { return nil }
+                plane = try inliers.withUnsafeBufferPointer { (b) throws(FathomError) in
+                    try PlaneFit.fit(FitPoints(base: b.baseAddress!, count: b.count / 3, strideBytes: 24, dimensions: 3))
+                }
             } catch {
                 return nil
             }
@@ -99,7 +107,7 @@ struct SceneEstimate {
                 let height = plane.point.y - (n.x * (at.x - plane.point.x) + n.z * (at.z - plane.point.z)) / n.y
                 return FloorEstimate(height: Float(height), normal: SIMD3<Float>(n), inliers: plane.used, rms: Float(plane.rms))
             }
-            remaining.removeAll { abs(plane.distance($0)) <= threshold }
+            remaining.removeAll { abs(plane.distance(SIMD3<Double>($0))) <= threshold }
         }
         return nil
     }
