@@ -147,14 +147,16 @@ extension ScanTests {
 
         @Test("stored blocks written by hand, raw and zlib-wrapped (Adler-32 computed here)", arguments: [false, true])
         func storedBlocks(wrapped: Bool) throws {
-            let size = 1000, count = 10_000  // 10 MB: one checkpoint past 8 MiB; records straddle the blocks
+            // 40 MB in 40 kB stored blocks: more ISA-L calls than `maxCheckpoints`, so the index is thinned; records
+            // straddle the blocks.
+            let size = 1000, count = 40_000
             let data = records(count, bytes: size, seed: 9)
             let path = try write(storedStream(data, block: 40_000, wrapped: wrapped), "stored-\(wrapped).zlib")
             defer { unlink(path) }
             let stream = try CompressedStream(path: path, recordBytes: size)
             #expect(stream.wrapped == wrapped)
             #expect(stream.recordCount == count && stream.problems == [])
-            #expect(stream.checkpointCount == 2)
+            #expect(stream.checkpointCount > CompressedStream.maxCheckpoints / 2 && stream.checkpointCount <= CompressedStream.maxCheckpoints + 1)
             var rng = SplitMix64(seed: 4)
             for _ in 0..<40 {
                 let i = rng.int(0...count - 1)
