@@ -1,2 +1,3 @@
-/* ISA-L's igzip (Debian libisal-dev): raw DEFLATE and zlib streams inflated about twice as fast as zlib. */
+/* ISA-L's igzip (Debian libisal-dev): the inflater of the scan streams, raw DEFLATE and zlib-wrapped (why ISA-L
+ * rather than zlib: README "Dependencies, and why"; the numbers: bench/README.md "scan.py"). */
 #include <isa-l/igzip_lib.h>

@@ -7,7 +7,7 @@ let scanBuiltins: [String: Builtin] = [
         try a.expect(1...1)
         return .scan(try Scan(path: a.string(0, "path")))
     },
-    "scan_frame": Builtin(usage: "scan_frame(scan, i)", summary: "frame i's depth map (meters; its confidence, pose: scan_pose)") { a in
+    "scan_frame": Builtin(usage: "scan_frame(scan, i)", summary: "frame i's depth map in meters (its pose: scan_pose)") { a in
         try a.expect(2...2)
         let scan = try a.scan(0, "scan"), i = try a.integer(1, "i")
         let frame = try ScanFrame(scan, i)
