@@ -23,7 +23,6 @@ captures and reports may be used on different threads at once (the library relea
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 import math
 import os
@@ -56,7 +55,7 @@ from ._lib import (
     status_function,
 )
 from .box import Box
-from .camera import Intrinsics, _intrinsics
+from .camera import _intrinsics
 from .depth import DepthFrame
 from .errors import InvalidStateError
 from .geometry import Pose
@@ -66,7 +65,6 @@ from .guidance import (
     MotionOptions,
     MotionState,
     TrajectorySummary,
-    _coverage_defaults,
 )
 from .pointcloud import PointCloud
 from .scan import Scan
