@@ -170,3 +170,35 @@ func intrinsics(_ pointer: UnsafePointer<fathom_intrinsics>?, _ name: String = "
     let k = try required(pointer, name).pointee
     return try Intrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: Int(k.width), height: Int(k.height))
 }
+
+/// Writes `text` NUL-terminated into (buffer, capacity); the length without the NUL into out_length.
+func writeText(_ text: String, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
+               _ outLength: UnsafeMutablePointer<Int>?) throws {
+    let bytes = Array(text.utf8)
+    let length = try required(outLength, "out_length")
+    length.pointee = bytes.count
+    guard capacity < 0 || capacity > bytes.count else {
+        throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(bytes.count + 1) bytes needed")
+    }
+    let out = try required(buffer, "buffer")
+    for (i, b) in bytes.enumerated() { out[i] = CChar(bitPattern: b) }
+    out[bytes.count] = 0
+}
+
+/// Checks that an array argument of `capacity` elements holds `needed` (a capacity that arrives negative is a
+/// size_t above Int.max: certainly large enough).
+func requireCapacity(_ capacity: Int, _ needed: Int, _ what: String = "elements") throws {
+    guard capacity < 0 || capacity >= needed else {
+        throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(needed) \(what) needed")
+    }
+}
+
+/// Copies `values` (`width` values an element) into a caller's array of `capacity` elements, after the same
+/// capacity check (`what` names the elements); `out` may be NULL when there is nothing to copy.
+func copyOut<T>(_ values: [T], width: Int = 1, to out: UnsafeMutablePointer<T>?, capacity: Int, what: String) throws {
+    let count = values.count / width
+    try requireCapacity(capacity, count, what)
+    guard count > 0 else { return }
+    let out = try required(out, "out")
+    values.withUnsafeBufferPointer { out.update(from: $0.baseAddress.unsafelyUnwrapped, count: $0.count) }
+}

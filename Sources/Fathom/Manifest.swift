@@ -7,19 +7,7 @@ import FathomCore
 public func fathom_box_manifest_write(_ box: UnsafePointer<fathom_box>?, _ buffer: UnsafeMutablePointer<CChar>?,
                                       _ capacity: Int, _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
     abiCall("fathom_box_manifest_write") {
-        let json = Array(try Box(required(box, "box").pointee).manifestJSON().utf8)
-        let length = try required(outLength, "out_length")
-        length.pointee = json.count
-        // capacity arrives negative when the size_t exceeds Int.max: then it is certainly large enough.
-        guard capacity < 0 || capacity > json.count else {
-            throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL,
-                                message: "capacity \(capacity) is less than the \(json.count + 1) bytes needed")
-        }
-        let buffer = try required(buffer, "buffer")
-        json.withUnsafeBytes { raw in
-            UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress!, byteCount: json.count)
-        }
-        buffer[json.count] = 0
+        try writeText(Box(required(box, "box").pointee).manifestJSON(), buffer, capacity, outLength)
     }
 }
 

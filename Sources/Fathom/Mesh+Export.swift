@@ -10,10 +10,7 @@ private func exportedMesh(_ handle: OpaquePointer?) throws -> Mesh { try object(
 public func fathom_mesh_vertices(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Float>?, _ capacity: Int) -> fathom_status {
     abiCall("fathom_mesh_vertices") {
         let m = try exportedMesh(handle)
-        try requireCapacity(capacity, m.vertexCount, "vertices")
-        guard m.vertexCount > 0 else { return }
-        let out = try required(out, "out")
-        m.vertices.withUnsafeBufferPointer { out.update(from: $0.baseAddress.unsafelyUnwrapped, count: $0.count) }
+        try copyOut(m.vertices, width: 3, to: out, capacity: capacity, what: "vertices")
     }
 }
 
@@ -21,10 +18,7 @@ public func fathom_mesh_vertices(_ handle: OpaquePointer?, _ out: UnsafeMutableP
 public func fathom_mesh_triangles(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<UInt32>?, _ capacity: Int) -> fathom_status {
     abiCall("fathom_mesh_triangles") {
         let m = try exportedMesh(handle)
-        try requireCapacity(capacity, m.triangleCount, "triangles")
-        guard m.triangleCount > 0 else { return }
-        let out = try required(out, "out")
-        m.indices.withUnsafeBufferPointer { out.update(from: $0.baseAddress.unsafelyUnwrapped, count: $0.count) }
+        try copyOut(m.indices, width: 3, to: out, capacity: capacity, what: "triangles")
     }
 }
 
@@ -33,10 +27,7 @@ public func fathom_mesh_classes(_ handle: OpaquePointer?, _ out: UnsafeMutablePo
     abiCall("fathom_mesh_classes") {
         let m = try exportedMesh(handle)
         guard let classes = m.triangleClasses else { throw FathomError(.noData, "the mesh has no classes") }
-        try requireCapacity(capacity, m.triangleCount, "triangles")
-        guard m.triangleCount > 0 else { return }
-        let out = try required(out, "out")
-        classes.withUnsafeBufferPointer { out.update(from: $0.baseAddress.unsafelyUnwrapped, count: $0.count) }
+        try copyOut(classes, to: out, capacity: capacity, what: "triangles")
     }
 }
 

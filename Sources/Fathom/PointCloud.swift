@@ -24,17 +24,6 @@ private func plyEncoding(_ format: UInt32) throws -> PointCloud.PLYEncoding {
     }
 }
 
-/// Copies `values` (whole points of `width` values each, `count` points) to `out` after checking `capacity`
-/// (in points); `out` may be NULL only when there is nothing to copy.
-private func copyOut<T>(_ values: [T], width: Int, count: Int, _ out: UnsafeMutablePointer<T>?, _ capacity: Int) throws {
-    try requireCapacity(capacity, count, "points")
-    guard count > 0 else { return }
-    let out = try required(out, "out")
-    values.withUnsafeBufferPointer { source in
-        guard let base = source.baseAddress else { return }
-        out.update(from: base, count: width * count)
-    }
-}
 
 @_cdecl("fathom_point_cloud_load_ply")
 public func fathom_point_cloud_load_ply(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
@@ -66,7 +55,7 @@ public func fathom_point_cloud_get_info(_ handle: OpaquePointer?, _ out: UnsafeM
 public func fathom_point_cloud_points(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Float>?, _ capacity: Int) -> fathom_status {
     abiCall("fathom_point_cloud_points") {
         let cloud = try pointCloud(handle)
-        try copyOut(cloud.points, width: 3, count: cloud.count, out, capacity)
+        try copyOut(cloud.points, width: 3, to: out, capacity: capacity, what: "points")
     }
 }
 
@@ -75,7 +64,7 @@ public func fathom_point_cloud_normals(_ handle: OpaquePointer?, _ out: UnsafeMu
     abiCall("fathom_point_cloud_normals") {
         let cloud = try pointCloud(handle)
         guard let normals = cloud.normals else { throw FathomError(.noData, "the cloud has no normals") }
-        try copyOut(normals, width: 3, count: cloud.count, out, capacity)
+        try copyOut(normals, width: 3, to: out, capacity: capacity, what: "points")
     }
 }
 
@@ -84,7 +73,7 @@ public func fathom_point_cloud_colors(_ handle: OpaquePointer?, _ out: UnsafeMut
     abiCall("fathom_point_cloud_colors") {
         let cloud = try pointCloud(handle)
         guard let colors = cloud.colors else { throw FathomError(.noData, "the cloud has no colors") }
-        try copyOut(colors, width: 3, count: cloud.count, out, capacity)
+        try copyOut(colors, width: 3, to: out, capacity: capacity, what: "points")
     }
 }
 
@@ -93,7 +82,7 @@ public func fathom_point_cloud_confidence(_ handle: OpaquePointer?, _ out: Unsaf
     abiCall("fathom_point_cloud_confidence") {
         let cloud = try pointCloud(handle)
         guard let confidence = cloud.confidence else { throw FathomError(.noData, "the cloud has no confidence") }
-        try copyOut(confidence, width: 1, count: cloud.count, out, capacity)
+        try copyOut(confidence, to: out, capacity: capacity, what: "points")
     }
 }
 

@@ -5,27 +5,6 @@ import FathomCore
 
 func scan(_ handle: OpaquePointer?) throws -> Scan { try object(handle, "scan") }
 
-/// Writes `text` NUL-terminated into (buffer, capacity); the length without the NUL into out_length.
-func writeText(_ text: String, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
-               _ outLength: UnsafeMutablePointer<Int>?) throws {
-    let bytes = Array(text.utf8)
-    let length = try required(outLength, "out_length")
-    length.pointee = bytes.count
-    guard capacity < 0 || capacity > bytes.count else {
-        throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(bytes.count + 1) bytes needed")
-    }
-    let out = try required(buffer, "buffer")
-    for (i, b) in bytes.enumerated() { out[i] = CChar(bitPattern: b) }
-    out[bytes.count] = 0
-}
-
-/// Checks that an array argument of `capacity` elements holds `needed`.
-func requireCapacity(_ capacity: Int, _ needed: Int, _ what: String = "elements") throws {
-    guard capacity < 0 || capacity >= needed else {
-        throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(needed) \(what) needed")
-    }
-}
-
 @_cdecl("fathom_scan_open")
 public func fathom_scan_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
     abiCall("fathom_scan_open") {
@@ -72,9 +51,7 @@ public func fathom_scan_warning(_ handle: OpaquePointer?, _ index: UInt32, _ buf
 public func fathom_scan_timestamps(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?, _ capacity: Int) -> fathom_status {
     abiCall("fathom_scan_timestamps") {
         let s = try scan(handle)
-        try requireCapacity(capacity, s.count)
-        let out = try required(out, "out")
-        for (i, t) in s.timestamps.enumerated() { out[i] = t }
+        try copyOut(s.timestamps, to: out, capacity: capacity, what: "elements")
     }
 }
 
@@ -82,9 +59,7 @@ public func fathom_scan_timestamps(_ handle: OpaquePointer?, _ out: UnsafeMutabl
 public func fathom_scan_poses(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_pose>?, _ capacity: Int) -> fathom_status {
     abiCall("fathom_scan_poses") {
         let s = try scan(handle)
-        try requireCapacity(capacity, s.count)
-        let out = try required(out, "out")
-        for (i, p) in s.poses.enumerated() { out[i] = fathom_pose(p) }
+        try copyOut(s.poses.map(fathom_pose.init), to: out, capacity: capacity, what: "elements")
     }
 }
 
@@ -98,9 +73,7 @@ extension fathom_intrinsics {
 public func fathom_scan_intrinsics(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_intrinsics>?, _ capacity: Int) -> fathom_status {
     abiCall("fathom_scan_intrinsics") {
         let s = try scan(handle)
-        try requireCapacity(capacity, s.count)
-        let out = try required(out, "out")
-        for (i, k) in s.intrinsics.enumerated() { out[i] = fathom_intrinsics(k) }
+        try copyOut(s.intrinsics.map(fathom_intrinsics.init), to: out, capacity: capacity, what: "elements")
     }
 }
 

@@ -62,6 +62,7 @@ from .geometry import Pose
 from .guidance import (
     Coverage,
     CoverageOptions,
+    CoverageSummary,
     MotionOptions,
     MotionState,
     TrajectorySummary,
@@ -318,24 +319,17 @@ def _pose(pose: Any) -> Pose:
 
 
 @dataclass(frozen=True)
-class ReportCoverage:
-    """Face coverage of a report's box by the captured views (the capture app's counts).
+class ReportCoverage(CoverageSummary):
+    """Face coverage of a report's box by the captured views (the capture app's counts): the totals of a
+    :class:`fathom.CoverageSummary`, and
 
     Attributes:
         faces: per face (front, left, right, bottom, top, back): dicts with count, progress, color, opacity,
             complete, needed.
-        views, counted: captured views, and those counted on a face.
-        faces_complete, faces_needed, complete, angular_score: as :class:`fathom.CoverageSummary`.
         bins: view-direction bin counts; next_view: ``(direction, position)`` arrays or None.
     """
 
     faces: list
-    views: int
-    counted: int
-    faces_complete: int
-    faces_needed: int
-    complete: bool
-    angular_score: float
     bins: np.ndarray
     next_view: Optional[tuple]
 
