@@ -203,8 +203,8 @@ struct BVHBuilder {
                 }
                 var best: (cost: Float, axis: Int, position: Int)?
                 // The sweeps grow boxes with one vminps / vmaxps each (`fathom_lanes_min4`, as Swift.min per lane):
-                // Swift's per-lane min stayed scalar there (sphere5 builds 12% faster). The binning loop above keeps
-                // it: the same change there made the build 1.3x slower (measured).
+                // Swift's per-lane min stayed scalar there. The binning loop above keeps Swift.min, which was faster
+                // there (bench/README.md, "What limits Fathom's ray casting today").
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { rightArea in
                     for axis in 0..<3 where extent[axis] > 0 && extent[axis].isFinite {
                         var rLo = SIMD4<Float>(repeating: .infinity), rHi = SIMD4<Float>(repeating: -.infinity)

@@ -29,7 +29,7 @@ extension Mesh {
     /// The nearest hit among a leaf's triangles within [tmin, tmax] as (t, u, v, leaf position), or nil.
     /// Of equally near hits the later triangle wins, as when they are tested one by one with tmax
     /// lowered to each hit. Transparent: the traversal loop is past the optimizer's size limit, where
-    /// @inline(__always) left this a call (its arguments in memory, 3-5% slower).
+    /// @inline(__always) left this a call with its arguments in memory.
     @_transparent
     func nearestHit(in leaf: Range<Int>, _ ray: ShearedRay, tmin: Float, tmax: Float, scratch: LeafScratch) -> (t: Float, u: Float, v: Float, k: Int)? {
         var nearest: (t: Float, u: Float, v: Float, k: Int)?

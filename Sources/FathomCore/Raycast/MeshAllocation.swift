@@ -2,7 +2,7 @@ import Glibc
 
 /// Memory for a mesh's acceleration structure (nodes, triangle blocks, leaf tables), which queries read at random.
 /// Buffers of 2 MiB and more are aligned to 2 MiB and marked for transparent huge pages (`madvise`), so that a
-/// ray's reads miss the TLB far less: on meshes of 50-60 MB random rays ran 3-10% faster. Where the kernel's
+/// ray's reads miss the TLB far less (bench/README.md has the numbers). Where the kernel's
 /// transparent huge pages are `never`, they stay ordinary pages (with `always` it may use huge pages for any
 /// buffer). Smaller buffers are aligned to 64 bytes (a cache line).
 enum MeshAllocation {
