@@ -87,11 +87,7 @@ public final class CaptureBuilder {
     /// The box now: the given one, or the estimate from the cloud so far (nil before an object is found).
     public func currentBox() throws(FathomError) -> Box? {
         if let givenBox { return givenBox }
-        return try estimate().box
-    }
-
-    func estimate() throws(FathomError) -> SceneEstimate {
-        try SceneEstimate(grid: grid, poses: poses, options: options)
+        return try SceneEstimate(grid: grid, cloud: cloud(), poses: poses, options: options).box
     }
 
     /// A coverage tracker for `box` holding the views captured so far (a new tracker; the caller owns it).
@@ -104,9 +100,9 @@ public final class CaptureBuilder {
     /// The report of everything added so far. `source` says where a given box came from.
     public func report(scanID: String? = nil, warnings: [String] = [], boxSource: BoxSource = .given) throws(FathomError) -> ScanReport {
         guard !timestamps.isEmpty else { throw FathomError(.noData, "the capture has no frame") }
-        let scene = try estimate()
-        let box = givenBox ?? scene.box
         let cloud = self.cloud()
+        let scene = try SceneEstimate(grid: grid, cloud: cloud, poses: poses, options: options)
+        let box = givenBox ?? scene.box
         var report = ScanReport(scanID: scanID, frames: frameCount, fusedFrames: fusedFrames.count, timestamps: timestamps,
                                 motion: motionStates, cloud: cloud)
         report.box = box

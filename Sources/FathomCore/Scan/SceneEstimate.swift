@@ -21,9 +21,10 @@ struct SceneEstimate {
     var objectVoxels = 0
 
     /// Finds the floor, the focus and the object in `grid` seen from `poses`.
-    init(grid: VoxelGrid, poses: [Pose], options: CaptureOptions) throws(FathomError) {
+    /// `cloud` is `grid.cloud()`, which the caller has made already.
+    init(grid: VoxelGrid, cloud: PointCloud, poses: [Pose], options: CaptureOptions) throws(FathomError) {
         focus = SceneEstimate.focus(poses)
-        let centroids = (0..<grid.count).map { grid.centroid($0) }
+        let centroids = (0..<cloud.count).map { cloud[$0] }
         floor = try SceneEstimate.floor(centroids, near: focus, options: options)
         guard let floor else { return }
         // Object voxels: enough points, above the floor by the clearance.
