@@ -921,24 +921,32 @@ typedef enum fathom_keypoint_depth {
     FATHOM_KEYPOINT_PLANE = 2     /* the keypoint's ray meets a plane fitted by RANSAC to the masked samples */
 } fathom_keypoint_depth;
 
-/** Settings of the length functions; fathom_length_options_init fills the defaults given here. */
+/** Settings of the length functions; fathom_length_options_init fills the defaults given here. The noise
+ *  settings state what the error bars assume: depth readings with independent Gaussian noise
+ *  depth_noise * d^depth_noise_growth at depth d; keypoints placed with pixel_noise in u and in v; a mask's
+ *  outline placed with edge_noise perpendicular to itself. Under that noise, about 68% of true lengths lie
+ *  within one sigma and 95% within two (README, "Uncertainty", has the validation table). */
 typedef struct fathom_length_options {
     uint32_t keypoint_depth;        /**< fathom_keypoint_depth, default FATHOM_KEYPOINT_MEDIAN */
     uint32_t window;                /**< median window, odd >= 1, default 5 */
     uint32_t out_frame;             /**< fathom_frame of the reported endpoints, default FATHOM_FRAME_CAMERA */
-    uint32_t trim_points;           /**< mask/line lengths: extreme projections dropped at each end, default 2 */
-    double trim_fraction;           /**< ... or this fraction of the points at each end if more, in [0, 0.25), default 0.005 */
-    fathom_ransac_options plane;    /**< the keypoint plane: threshold 0.005 m, 100 iterations, seed 0 */
-    double depth_noise;             /**< depth noise at 1 m, meters (1 sigma), default 0.005 (see below) */
+    uint32_t trim_points;           /**< mask lengths: outline pixels dropped at each end, default 0 */
+    double trim_fraction;           /**< ... or this fraction of the outline pixels if more, in [0, 0.25), default 0 */
+    fathom_ransac_options plane;    /**< the body plane: threshold 0.005 m (raised to 3x the depth noise at the
+                                         samples' median depth when larger), 100 iterations, seed 0 */
+    double depth_noise;             /**< depth noise at 1 m, meters (1 sigma), default 0.005 */
     double depth_noise_growth;      /**< exponent: noise(d) = depth_noise * d^growth, default 2 */
-    double pixel_noise;             /**< keypoint localisation noise, RGB pixels (1 sigma), default 1 */
+    double pixel_noise;             /**< keypoint placement noise, RGB pixels (1 sigma) in u and in v, default 1 */
+    double edge_noise;              /**< mask outline placement noise, mask pixels (1 sigma), default 1 */
 } fathom_length_options;
 
-/** A measured length, with its 1-sigma uncertainty. The uncertainty model: each depth reading has noise
- *  depth_noise * d^growth (meters); a keypoint's pixel has pixel_noise in u and v; a fitted plane's depth
- *  error is its residual RMS over sqrt(inliers) plus the depth noise over sqrt(inliers); a line length's ends
- *  are known within the sample spacing at their depth (uniform: spacing / sqrt(12)) plus the projected depth
- *  noise of the end samples. These propagate to the length to first order (see README, "Uncertainty"). */
+/** A measured length, with its 1-sigma uncertainty. The uncertainty model (first order):
+ *  - a keypoint moves with its pixel noise, and with its depth's noise (reduced by sqrt(pi / 2n) for the median
+ *    of n samples) or the plane's;
+ *  - a plane's offset and tilt errors (RMS / sqrt(inliers), and over the inliers' spread) are shared by both ends;
+ *  - a mask end lies half a mask pixel beyond the last inside pixel centre, uniform across that pixel
+ *    (footprint / sqrt(12)), and moves with the outline's edge_noise, amplified at a tip that narrows at
+ *    half-angle a by 1 / sin(a) (measured from the outline, at most 4). */
 typedef struct fathom_length {
     double length;          /**< meters */
     double sigma;           /**< one standard deviation, meters */
@@ -961,14 +969,32 @@ fathom_status fathom_length_keypoints(const fathom_depth_frame *frame, float hea
                                       float tail_v, const fathom_mask *mask, const fathom_length_options *options,
                                       fathom_length *out);
 
-/** Length of the object under a mask: every valid masked sample is back-projected, a 3D line is fitted (total
- *  least squares), the points are projected on it, and the length is the extent between the trimmed extreme
- *  projections (options->trim_*), widened by half a sample footprint at each end (the outermost sample centres
- *  lie on average that far inside the object's ends; the footprint is the length along the line that one
- *  depth-grid pixel covers there). The endpoints are on the line (head: the smaller projection).
- *  FATHOM_ERR_NO_DATA for fewer than 2 valid samples. `options` may be NULL. */
+/** Straight length of the object under a mask (any resolution; mask pixel (x, y) is centred at RGB
+ *  ((x + 0.5) W / w, (y + 0.5) H / h)). The mask's body is its largest connected region, where pixels within one
+ *  empty pixel of each other connect: stray pixels and blobs further away are left out. The body plane is fitted
+ *  by RANSAC to the valid depth samples under the body (flying pixels and background samples fall outside its
+ *  threshold), and the body's pixels are laid on it along their RGB rays. The axis is the principal direction of
+ *  the body's area on the plane; the length is the extent of the outline along it, each end half a mask pixel
+ *  beyond the last inside pixel centre. No outline pixel is dropped unless options->trim_* say so. head and tail
+ *  are on the axis line through the body's centroid (head: the end toward the image's left, or top).
+ *  FATHOM_ERR_NO_DATA for an empty mask or fewer than 3 valid samples under it; FATHOM_ERR_DEGENERATE when the
+ *  plane is seen edge-on. `options` may be NULL. */
 fathom_status fathom_length_mask(const fathom_depth_frame *frame, const fathom_mask *mask,
                                  const fathom_length_options *options, fathom_length *out);
+
+/** Length along the midline of the object under a mask: for a bent fish, beside fathom_length_mask's straight
+ *  snout-to-tail length (which is what FishSense and the fish app measure). The body is laid on its plane as for
+ *  fathom_length_mask and cut into slices across its axis (about two mask pixels wide, 8 to 64); the slices'
+ *  area-weighted centres are fitted by weighted least squares with a polynomial of degree up to 4 along the axis
+ *  (a C or an S bend: the midline must stay a function along the axis, each end within about 60 degrees of it).
+ *  Each end is the outline pixel furthest along the curve's direction there, half a mask pixel outward; the
+ *  length is the curve's arc length between them. The error bar adds the fit's coefficient covariance to the
+ *  ends' and the plane's terms. out->rms is the RMS of the slice centres about the curve (meters); head and tail
+ *  are the curve's ends. `curve` may be NULL, else it receives `curve_count` (>= 2) points (x, y, z, in
+ *  options->out_frame) at evenly spaced arc lengths from head to tail. Errors as fathom_length_mask. */
+fathom_status fathom_length_midline(const fathom_depth_frame *frame, const fathom_mask *mask,
+                                    const fathom_length_options *options, fathom_length *out, double *curve,
+                                    size_t curve_count);
 
 /** Length along a traced centre line: `count` RGB pixels (u, v pairs) each get depth as keypoints do (pixels
  *  without valid depth are skipped), a 3D line is fitted, and the length is the extent of the projections

@@ -9,7 +9,8 @@ extension fathom_length_options {
                   trim_points: UInt32(o.trimPoints), trim_fraction: o.trimFraction,
                   plane: fathom_ransac_options(threshold: o.plane.threshold, iterations: UInt32(o.plane.iterations),
                                                reserved: 0, seed: o.plane.seed),
-                  depth_noise: o.depthNoise, depth_noise_growth: o.depthNoiseGrowth, pixel_noise: o.pixelNoise)
+                  depth_noise: o.depthNoise, depth_noise_growth: o.depthNoiseGrowth, pixel_noise: o.pixelNoise,
+                  edge_noise: o.edgeNoise)
     }
 }
 
@@ -29,6 +30,7 @@ func lengthOptions(_ pointer: UnsafePointer<fathom_length_options>?) throws -> L
     options.depthNoise = o.depth_noise
     options.depthNoiseGrowth = o.depth_noise_growth
     options.pixelNoise = o.pixel_noise
+    options.edgeNoise = o.edge_noise
     try options.validate()
     return options
 }
@@ -80,6 +82,30 @@ public func fathom_length_mask(_ frame: UnsafePointer<fathom_depth_frame>?, _ ma
         let o = try lengthOptions(options)
         let result = try required(out, "out")
         result.pointee = fathom_length(try f.measure(mask: m, options: o))
+    }
+}
+
+@_cdecl("fathom_length_midline")
+public func fathom_length_midline(_ frame: UnsafePointer<fathom_depth_frame>?, _ maskPointer: UnsafePointer<fathom_mask>?,
+                                  _ options: UnsafePointer<fathom_length_options>?,
+                                  _ out: UnsafeMutablePointer<fathom_length>?, _ curve: UnsafeMutablePointer<Double>?,
+                                  _ curveCount: Int) -> fathom_status {
+    abiCall("fathom_length_midline") {
+        let f = try depthFrame(frame)
+        let m = try mask(maskPointer)
+        let o = try lengthOptions(options)
+        let result = try required(out, "out")
+        if curve != nil {
+            guard curveCount >= 2 else { throw FathomError(.outOfRange, "curve_count must be >= 2, got \(UInt(bitPattern: curveCount))") }
+            guard curveCount <= Int.max / 24 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "curve_count \(curveCount) is too large") }
+        }
+        let midline = try f.measureMidline(mask: m, options: o)
+        result.pointee = fathom_length(midline.length)
+        if let curve {
+            midline.forEachCurvePoint(curveCount) { k, p in
+                curve[3 * k] = p.x; curve[3 * k + 1] = p.y; curve[3 * k + 2] = p.z
+            }
+        }
     }
 }
 

@@ -18,7 +18,8 @@ capture app's tap flows :func:`tap_floor_height`, :func:`tap_place_box` and :fun
 
 Depth and length: :class:`DepthFrame` borrows a depth map (with confidence, range and the RGB intrinsics)
 and back-projects it to points, samples the depth under an RGB pixel, and measures the length of an object
-(:func:`length_keypoints`, :func:`length_mask`, :func:`length_polyline`, with a 1-sigma error bar);
+(:func:`length_keypoints`, :func:`length_mask`, :func:`length_polyline`, straight, and :func:`length_midline`
+along a bent body, each with a 1-sigma error bar);
 :func:`mask_endpoints` finds head and tail candidates in a segmentation mask. Least-squares and RANSAC fits:
 :func:`fit_line_2d`, :func:`fit_line_3d`, :func:`fit_line_ransac`, :func:`fit_plane`, :func:`fit_plane_ransac`.
 
@@ -104,6 +105,7 @@ from .length import (
     LengthOptions,
     length_keypoints,
     length_mask,
+    length_midline,
     length_polyline,
     mask_endpoints,
 )
@@ -242,6 +244,7 @@ __all__ = [
     "hit_mask",
     "length_keypoints",
     "length_mask",
+    "length_midline",
     "length_polyline",
     "library_path",
     "make_rays",

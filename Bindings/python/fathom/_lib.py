@@ -270,6 +270,7 @@ class LengthOptionsStruct(ctypes.Structure):
         ("depth_noise", c_double),
         ("depth_noise_growth", c_double),
         ("pixel_noise", c_double),
+        ("edge_noise", c_double),
     ]
 
 

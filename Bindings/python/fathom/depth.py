@@ -443,6 +443,13 @@ class DepthFrame:
 
         return length_mask(self, mask, options=options, **overrides)
 
+    def length_midline(self, mask: Any, *, points: int = 64, options: Optional["LengthOptions"] = None,
+                       **overrides: Any) -> "Length":
+        """The length along the midline of the object under a mask; see :func:`fathom.length_midline`."""
+        from .length import length_midline
+
+        return length_midline(self, mask, points=points, options=options, **overrides)
+
     def length_polyline(
         self, pixels: Any, mask: Optional[Any] = None, method: Optional[str] = None,
         options: Optional["LengthOptions"] = None, **overrides: Any,

@@ -5,8 +5,10 @@ Three ways to measure, all on a :class:`fathom.DepthFrame`:
 - :func:`length_keypoints`: two RGB keypoints (head, tail), each given a depth (``"nearest"`` sample,
   ``"median"`` of a window, or ``"plane"``: its ray meets a plane fitted by RANSAC to the depth samples under
   a mask), back-projected with the RGB intrinsics; the length is their distance.
-- :func:`length_mask`: every valid depth sample under a mask is back-projected, a 3D line is fitted (total
-  least squares), and the length is the extent of the trimmed projections on it.
+- :func:`length_mask`: the straight length of the object under a mask: the mask's body (its largest connected
+  region) is laid on the plane of the depth samples under it, and the length is its extent along its axis.
+- :func:`length_midline`: the length along the body's midline (a curve through the middle of the mask, on the
+  plane), for bent fish; the other methods measure straight snout-to-tail lengths.
 - :func:`length_polyline`: a traced centre line (RGB pixels), each pixel given a depth as a keypoint is;
   a 3D line is fitted and the length is the untrimmed extent of the projections.
 
@@ -14,9 +16,10 @@ Three ways to measure, all on a :class:`fathom.DepthFrame`:
 
 Settings are a :class:`LengthOptions`, whose defaults are the library's (``fathom_length_options_init``);
 each function also takes the settings as keyword arguments (``window=7, depth_noise=0.01``). The error
-bar's model: each depth reading has noise ``depth_noise * d ** depth_noise_growth``; a keypoint's pixel has
-``pixel_noise`` in u and v; a fitted plane adds its residual; a line length's ends are known within the
-sample spacing at their depth. These propagate to the length to first order.
+bar assumes the noise the options state: each depth reading has Gaussian noise
+``depth_noise * d ** depth_noise_growth``; keypoints are placed with ``pixel_noise`` RGB pixels in u and in v;
+a mask's outline is placed with ``edge_noise`` mask pixels perpendicular to itself. These propagate to the
+length to first order (with a fitted plane's errors, and half a mask pixel of quantisation at each mask end).
 """
 
 from __future__ import annotations
@@ -31,14 +34,14 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from ._defaults import default_field, library_defaults
-from ._lib import DepthFramePtr, FloatPtr, LengthOptionsPtr, LengthOptionsStruct, LengthPtr, LengthStruct, LineFitPtr
+from ._lib import DepthFramePtr, DoublePtr, FloatPtr, LengthOptionsPtr, LengthOptionsStruct, LengthPtr, LengthStruct, LineFitPtr
 from ._lib import LineFitStruct, MaskPtr, RansacOptionsStruct, status_function
 from .camera import _size
 from .depth import DepthFrame, PointFrame, _enum, _mask_struct, _real
 from .fits import LineFit
 
-__all__ = ["KeypointDepth", "Length", "LengthOptions", "length_keypoints", "length_mask", "length_polyline",
-           "mask_endpoints"]
+__all__ = ["KeypointDepth", "Length", "LengthOptions", "length_keypoints", "length_mask", "length_midline",
+           "length_polyline", "mask_endpoints"]
 
 
 class KeypointDepth(IntEnum):
@@ -54,6 +57,9 @@ _length_keypoints = status_function(
     "fathom_length_keypoints", DepthFramePtr, c_float, c_float, c_float, c_float, MaskPtr, LengthOptionsPtr, LengthPtr
 )
 _length_mask = status_function("fathom_length_mask", DepthFramePtr, MaskPtr, LengthOptionsPtr, LengthPtr)
+_length_midline = status_function(
+    "fathom_length_midline", DepthFramePtr, MaskPtr, LengthOptionsPtr, LengthPtr, DoublePtr, c_size_t
+)
 _length_polyline = status_function(
     "fathom_length_polyline", DepthFramePtr, FloatPtr, c_size_t, MaskPtr, LengthOptionsPtr, LengthPtr
 )
@@ -77,11 +83,13 @@ class LengthOptions:
             ``"median"``, ``"plane"``).
         window: the median window, odd >= 1.
         out_frame: the :class:`fathom.PointFrame` of the reported endpoints (``"camera"`` by default).
-        trim_points, trim_fraction: mask lengths drop ``max(trim_points, trim_fraction * n)`` extreme
-            projections at each end.
-        plane_threshold, plane_iterations, plane_seed: the keypoint plane's RANSAC.
+        trim_points, trim_fraction: mask lengths drop ``max(trim_points, trim_fraction * n)`` of the n
+            outline pixels at each end (none by default: a tapered tip's last pixels are the tip).
+        plane_threshold, plane_iterations, plane_seed: the body plane's RANSAC (the threshold is raised to
+            three times the depth noise at the samples' median depth when that is larger).
         depth_noise: depth noise at 1 m, meters (1 sigma); ``depth_noise_growth``: its exponent in depth.
-        pixel_noise: keypoint localisation noise, RGB pixels (1 sigma).
+        pixel_noise: keypoint placement noise, RGB pixels (1 sigma in u and in v).
+        edge_noise: mask outline placement noise, mask pixels (1 sigma, perpendicular to the outline).
     """
 
     keypoint_depth: KeypointDepth = _default("keypoint_depth")
@@ -95,6 +103,7 @@ class LengthOptions:
     depth_noise: float = _default("depth_noise")
     depth_noise_growth: float = _default("depth_noise_growth")
     pixel_noise: float = _default("pixel_noise")
+    edge_noise: float = _default("edge_noise")
 
     def __post_init__(self) -> None:
         set_ = functools.partial(object.__setattr__, self)
@@ -106,7 +115,8 @@ class LengthOptions:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
             raise ValueError(f"plane_seed must be an int in 0..2**64-1, got {seed!r}")
         set_("plane_seed", int(seed))
-        for name in ("trim_fraction", "plane_threshold", "depth_noise", "depth_noise_growth", "pixel_noise"):
+        for name in ("trim_fraction", "plane_threshold", "depth_noise", "depth_noise_growth", "pixel_noise",
+                     "edge_noise"):
             set_(name, _real(getattr(self, name), name))
 
     @classmethod
@@ -117,13 +127,14 @@ class LengthOptions:
             plane_threshold=float(c.plane.threshold), plane_iterations=int(c.plane.iterations),
             plane_seed=int(c.plane.seed), depth_noise=float(c.depth_noise),
             depth_noise_growth=float(c.depth_noise_growth), pixel_noise=float(c.pixel_noise),
+            edge_noise=float(c.edge_noise),
         )
 
     def _to_c(self) -> LengthOptionsStruct:
         return LengthOptionsStruct(
             int(self.keypoint_depth), self.window, int(self.out_frame), self.trim_points, self.trim_fraction,
             RansacOptionsStruct(self.plane_threshold, self.plane_iterations, 0, self.plane_seed),
-            self.depth_noise, self.depth_noise_growth, self.pixel_noise,
+            self.depth_noise, self.depth_noise_growth, self.pixel_noise, self.edge_noise,
         )
 
     def replace(self, **changes: Any) -> "LengthOptions":
@@ -145,8 +156,10 @@ class Length:
         head, tail: the endpoints ((3,) float64) in the options' ``out_frame``: the head keypoint (or the
             line's start, the smaller projection) and the tail.
         head_pixel, tail_pixel: the endpoints' RGB pixel coordinates (u, v), (2,) float32.
-        rms: the fit's RMS residual (plane or line), meters; 0 for nearest or median keypoints.
+        rms: the fit's RMS residual (plane, line or midline), meters; 0 for nearest or median keypoints.
         samples: the number of depth samples the result rests on.
+        curve: for :func:`length_midline`, the midline's points ((K, 3) float64, evenly spaced by arc length
+            from head to tail, in ``out_frame``); else None.
     """
 
     value: float
@@ -157,13 +170,14 @@ class Length:
     tail_pixel: np.ndarray
     rms: float
     samples: int
+    curve: Optional[np.ndarray] = None
 
     @classmethod
-    def _from_c(cls, c: LengthStruct) -> "Length":
+    def _from_c(cls, c: LengthStruct, curve: Optional[np.ndarray] = None) -> "Length":
         return cls(
             float(c.length), float(c.sigma), np.array(c.head[:], np.float64), np.array(c.tail[:], np.float64),
             np.array(c.head_pixel[:], np.float32), np.array(c.tail_pixel[:], np.float32), float(c.rms),
-            int(c.samples),
+            int(c.samples), curve,
         )
 
     def __float__(self) -> float:
@@ -228,16 +242,44 @@ def length_keypoints(
 
 
 def length_mask(frame: DepthFrame, mask: Any, *, options: Optional[LengthOptions] = None, **overrides: Any) -> Length:
-    """The length of the object under ``mask`` (any resolution): every valid masked depth sample is
-    back-projected, a 3D line is fitted by total least squares, and the length is the extent of the points'
-    projections between the trimmed extremes (``trim_points`` / ``trim_fraction``). The head is the end with
-    the smaller projection. :class:`fathom.NoDataError` for fewer than 2 valid samples under the mask."""
+    """The straight length of the object under ``mask`` (any resolution).
+
+    The mask's body is its largest connected region (pixels within one empty pixel of each other connect,
+    so stray pixels and blobs further away are left out). A plane is fitted by RANSAC to the valid depth
+    samples under the body (flying pixels and the background fall outside its threshold) and the body's
+    pixels are laid on it along their RGB rays; the length is the extent of the outline along the body's
+    principal axis there, each end half a mask pixel beyond the last inside pixel centre. The head is the
+    end toward the image's left (or top); ``head`` and ``tail`` are on the axis line.
+    :class:`fathom.NoDataError` for an empty mask or fewer than 3 valid samples under it."""
     f = _frame(frame)
     o = _options(options, None, overrides)
     m, _keep = _mask_struct(mask)
     out = LengthStruct()
     _length_mask(f, byref(m), byref(o._to_c()), byref(out))
     return Length._from_c(out)
+
+
+def length_midline(
+    frame: DepthFrame, mask: Any, *, points: int = 64, options: Optional[LengthOptions] = None, **overrides: Any,
+) -> Length:
+    """The length along the midline of the object under ``mask``: for a bent fish, beside
+    :func:`length_mask`'s straight snout-to-tail length (what FishSense and the fish app measure).
+
+    The body is laid on its plane as in :func:`length_mask`, cut into slices across its axis, and the
+    slices' centres are fitted with a polynomial of degree up to 4 (a C or an S bend; each end within about
+    60 degrees of the axis). Each end is the outline point furthest along the curve there; the length is the
+    arc length between them. ``points`` (>= 2) curve points are returned in ``Length.curve``.
+    """
+    f = _frame(frame)
+    o = _options(options, None, overrides)
+    count = _size(points, "points")
+    if count < 2:
+        raise ValueError(f"points must be >= 2, got {count}")
+    m, _keep = _mask_struct(mask)
+    out = LengthStruct()
+    curve = np.empty((count, 3), dtype=np.float64)
+    _length_midline(f, byref(m), byref(o._to_c()), byref(out), curve.ctypes.data_as(DoublePtr), count)
+    return Length._from_c(out, curve)
 
 
 def length_polyline(

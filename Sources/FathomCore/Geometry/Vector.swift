@@ -24,6 +24,13 @@ public func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
 @inlinable
 public func length(_ a: SIMD3<Double>) -> Double { dot(a, a).squareRoot() }
 
+/// `v` scaled to unit length (NaN for a zero vector: callers pass nonzero vectors).
+@inlinable
+func normalize(_ v: SIMD3<Float>) -> SIMD3<Float> { v / length(v) }
+
+@inlinable
+func normalize(_ v: SIMD3<Double>) -> SIMD3<Double> { v / length(v) }
+
 extension SIMD3 where Scalar == Float {
     /// True when x, y and z are all finite.
     @inlinable public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }

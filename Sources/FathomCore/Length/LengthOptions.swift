@@ -17,9 +17,9 @@ public struct LengthOptions: Equatable, Sendable {
     public var window: Int = 5
     /// Frame of the reported endpoints.
     public var frame: PointFrame = .camera
-    /// Extreme projections dropped at each end of a mask length: max(trimPoints, trimFraction * n).
-    public var trimPoints: Int = 2
-    public var trimFraction: Double = 0.005
+    /// Outline points dropped at each end of a mask length: max(trimPoints, trimFraction * n); none by default.
+    public var trimPoints: Int = 0
+    public var trimFraction: Double = 0
     /// The keypoint plane's RANSAC: 5 mm, 100 iterations (the fish projects' settings).
     public var plane = try! RansacOptions(threshold: 0.005, iterations: 100, seed: 0)
     /// Depth noise (1 sigma, meters) at 1 m, growing as depth^depthNoiseGrowth.
@@ -27,6 +27,8 @@ public struct LengthOptions: Equatable, Sendable {
     public var depthNoiseGrowth: Double = 2
     /// Keypoint localisation noise, RGB pixels (1 sigma).
     public var pixelNoise: Double = 1
+    /// Placement noise of the mask's outline, perpendicular to it, mask pixels (1 sigma).
+    public var edgeNoise: Double = 1
 
     public init() {}
 
@@ -34,14 +36,19 @@ public struct LengthOptions: Equatable, Sendable {
     public func validate() throws(FathomError) {
         guard window >= 1, window % 2 == 1 else { throw FathomError(.outOfRange, "window must be odd and >= 1, got \(window)") }
         guard trimPoints >= 0 else { throw FathomError(.outOfRange, "trim_points must be >= 0, got \(trimPoints)") }
-        guard trimFraction.isFinite, depthNoise.isFinite, depthNoiseGrowth.isFinite, pixelNoise.isFinite else {
-            throw FathomError(.notFinite, "trim_fraction, depth_noise, depth_noise_growth and pixel_noise must be finite")
+        guard trimFraction.isFinite, depthNoise.isFinite, depthNoiseGrowth.isFinite, pixelNoise.isFinite, edgeNoise.isFinite else {
+            throw FathomError(.notFinite, "trim_fraction, depth_noise, depth_noise_growth, pixel_noise and edge_noise must be finite")
         }
         guard trimFraction >= 0, trimFraction < 0.25 else { throw FathomError(.outOfRange, "trim_fraction must be in [0, 0.25), got \(trimFraction)") }
         guard depthNoise >= 0 else { throw FathomError(.outOfRange, "depth_noise must be >= 0, got \(depthNoise)") }
         guard depthNoiseGrowth >= 0 else { throw FathomError(.outOfRange, "depth_noise_growth must be >= 0, got \(depthNoiseGrowth)") }
         guard pixelNoise >= 0 else { throw FathomError(.outOfRange, "pixel_noise must be >= 0, got \(pixelNoise)") }
+        guard edgeNoise >= 0 else { throw FathomError(.outOfRange, "edge_noise must be >= 0, got \(edgeNoise)") }
     }
+
+    /// Empty mask pixels bridged when finding the mask's body: 1, or 3 * edgeNoise when larger (an outline
+    /// moved that much can cut a narrow part such as a fish's tail stalk), at most 64.
+    var bodyGap: Int { Int(min(64, max(1, (3 * edgeNoise).rounded(.up)))) }
 
     /// The depth noise (1 sigma, meters) of one reading at depth d.
     public func noise(atDepth d: Double) -> Double { depthNoise * pow(d, depthNoiseGrowth) }

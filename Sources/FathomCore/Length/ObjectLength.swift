@@ -24,6 +24,11 @@ struct KeypointEstimate {
     /// dPoint per meter of shift of the fitted plane along its normal (plane keypoints only).
     var dPlane: SIMD3<Double>
     var samples: Int
+
+    /// The variance of the point's position along unit `e` from its pixel and depth noise.
+    func variance(along e: SIMD3<Double>, _ options: LengthOptions) -> Double {
+        square(dot(e, du) * options.pixelNoise) + square(dot(e, dv) * options.pixelNoise) + square(dot(e, dDepth) * depthSigma)
+    }
 }
 
 extension DepthFrame {
@@ -33,11 +38,7 @@ extension DepthFrame {
         try options.validate()
         try require(options.frame)
         guard head != tail else { throw FathomError(.degenerate, "head and tail are the same pixel (\(head.x), \(head.y))") }
-        var plane: KeypointPlane?
-        if options.keypointDepth == .plane {
-            guard let mask else { throw FathomError(.invalidState, "plane keypoint depth needs a mask") }
-            plane = try KeypointPlane(self, mask: mask, options: options)
-        }
+        let plane = try keypointPlane(mask, options)
         let h = try keypoint(head, "head", plane, options), t = try keypoint(tail, "tail", plane, options)
         let offset = h.point - t.point
         let distance = length(offset)
@@ -46,33 +47,36 @@ extension DepthFrame {
         }
         let e = offset / distance
         // First-order propagation: L = |h - t|, dL = e . dh - e . dt.
-        var variance = 0.0
-        for k in [h, t] {
-            let pixel = options.pixelNoise
-            variance += square(dot(e, k.du) * pixel) + square(dot(e, k.dv) * pixel) + square(dot(e, k.dDepth) * k.depthSigma)
-        }
-        if let plane { variance += plane.lengthVariance(e: e, head: h, tail: t) }
+        var variance = h.variance(along: e, options) + t.variance(along: e, options)
+        if let plane { variance += plane.lengthVariance(e: e, head: (h.point, h.dPlane), tail: (t.point, t.dPlane)) }
         return ObjectLength(length: distance, sigma: variance.squareRoot(),
                             head: convert(h.point, to: options.frame), tail: convert(t.point, to: options.frame),
                             headPixel: head, tailPixel: tail, rms: plane?.fit.rms ?? 0,
                             samples: plane?.fit.used ?? (h.samples + t.samples))
     }
 
+    /// The body plane keypoints meet when they take their depth from a plane (which needs `mask`), else nil.
+    func keypointPlane(_ mask: Mask?, _ options: LengthOptions) throws(FathomError) -> BodyPlane? {
+        guard options.keypointDepth == .plane else { return nil }
+        guard let mask else { throw FathomError(.invalidState, "plane keypoint depth needs a mask") }
+        return try BodyPlane(self, body: mask.body(gap: options.bodyGap), options: options)
+    }
+
     /// The optical-frame point of an RGB keypoint and its sensitivities.
-    func keypoint(_ pixel: SIMD2<Float>, _ name: String, _ plane: KeypointPlane?, _ options: LengthOptions) throws(FathomError) -> KeypointEstimate {
+    func keypoint(_ pixel: SIMD2<Float>, _ name: String, _ plane: BodyPlane?, _ options: LengthOptions) throws(FathomError) -> KeypointEstimate {
         _ = try gridCoordinates(u: pixel.x, v: pixel.y, name)
         let ray = SIMD3(Double((pixel.x - rgb.cx) / rgb.fx), Double((pixel.y - rgb.cy) / rgb.fy), 1)
         let fx = Double(rgb.fx), fy = Double(rgb.fy)
         if let plane {
-            let point = try plane.intersect(ray, name)
+            let point = try plane.intersect(ray, "\(name) keypoint's")
             // The intersection moves with the pixel: differentiate t(u) * ray(u) by central differences.
             let step = 0.5
             func at(_ du: Double, _ dv: Double) -> SIMD3<Double> {
-                (try? plane.intersect(ray + SIMD3(du / fx, dv / fy, 0), name)) ?? point
+                plane.intersection(ray + SIMD3(du / fx, dv / fy, 0)) ?? point
             }
             return KeypointEstimate(point: point, du: (at(step, 0) - at(-step, 0)) / (2 * step),
                                     dv: (at(0, step) - at(0, -step)) / (2 * step),
-                                    dDepth: .zero, depthSigma: 0, dPlane: ray / dot(plane.fit.normal, ray), samples: 0)
+                                    dDepth: .zero, depthSigma: 0, dPlane: plane.shift(ray), samples: 0)
         }
         let reading = try sample(u: pixel.x, v: pixel.y, options.keypointDepth == .nearest ? .nearest : .median,
                                  window: options.keypointDepth == .nearest ? 1 : options.window, name)

@@ -1,0 +1,41 @@
+/// The straight length of the object under a mask: the extent of its body along its axis, on its plane.
+extension DepthFrame {
+    /// The mask's body (`Mask.body`: stray pixels and blobs apart from it are left out) is laid on the body
+    /// plane (`BodyPlane`: the depth samples under it, flying pixels and the background rejected by their
+    /// residuals), the axis is the principal direction of its area there, and the length is the extent of its
+    /// outline along the axis, each end half a mask pixel beyond the last inside pixel centre. Head: the end
+    /// toward the image's left (smaller optical x; the top when vertical). The endpoints are reported on the
+    /// axis line through the body's centroid.
+    public func measure(mask: Mask, options: LengthOptions) throws(FathomError) -> ObjectLength {
+        try options.validate()
+        try require(options.frame)
+        let body = try mask.body(gap: options.bodyGap)
+        let planar = try PlanarBody(self, body: body, plane: BodyPlane(self, body: body, options: options))
+        let e = planar.axis
+        let trim = options.trimCount(planar.outline.count)
+        let reach = planar.endReach
+        let tail = planar.end(along: e, among: planar.outline, trim: trim, edgeNoise: options.edgeNoise, reach: reach, options: options)
+        let head = planar.end(along: -e, among: planar.outline, trim: trim, edgeNoise: options.edgeNoise, reach: reach, options: options)
+        let tHead = planar.along(head.point), tTail = planar.along(tail.point)
+        guard tTail > tHead else { throw FathomError(.degenerate, "the mask's body has no extent along its axis") }
+        let variance = head.variance + tail.variance
+            + planar.plane.lengthVariance(e: e, head: (head.point, head.shift), tail: (tail.point, tail.shift))
+        let headPoint = planar.centre + tHead * e, tailPoint = planar.centre + tTail * e
+        return ObjectLength(length: tTail - tHead, sigma: variance.squareRoot(),
+                            head: convert(headPoint, to: options.frame), tail: convert(tailPoint, to: options.frame),
+                            headPixel: rgbPixel(headPoint), tailPixel: rgbPixel(tailPoint), rms: planar.plane.fit.rms,
+                            samples: planar.plane.fit.used)
+    }
+
+    /// The RGB pixel an optical-frame point projects to.
+    func rgbPixel(_ p: SIMD3<Double>) -> SIMD2<Float> {
+        SIMD2(Float(Double(rgb.fx) * p.x / p.z + Double(rgb.cx)), Float(Double(rgb.fy) * p.y / p.z + Double(rgb.cy)))
+    }
+}
+
+extension LengthOptions {
+    /// Outline points dropped at each end: max(trimPoints, trimFraction * count), leaving at least one.
+    func trimCount(_ count: Int) -> Int {
+        min(max(trimPoints, Int(trimFraction * Double(count))), (count - 1) / 2)
+    }
+}
