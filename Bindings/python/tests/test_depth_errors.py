@@ -27,10 +27,11 @@ def _raises(exc, call, *words: str):
 
 def test_empty_mask_is_no_data() -> None:
     empty = np.zeros((192, 256), bool)
-    _raises(fathom.NoDataError, lambda: _frame().length_mask(empty), "fathom_length_mask", "0 valid depth samples")
+    _raises(fathom.NoDataError, lambda: _frame().length_mask(empty), "fathom_length_mask", "the mask is empty")
+    _raises(fathom.NoDataError, lambda: _frame().length_midline(empty), "fathom_length_midline", "the mask is empty")
     _raises(fathom.NoDataError, lambda: fathom.mask_endpoints(empty), "fathom_mask_endpoints", "empty")
     _raises(fathom.NoDataError, lambda: _frame().length_keypoints((100, 100), (900, 900), empty, method="plane"),
-            "fathom_length_keypoints", "plane needs at least 3")
+            "fathom_length_keypoints", "the mask is empty")
 
 
 def test_all_invalid_under_the_mask_is_no_data() -> None:

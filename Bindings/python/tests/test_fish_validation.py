@@ -15,19 +15,45 @@ GRID = Grid()
 K = fathom.Intrinsics(fx=GRID.fx, fy=GRID.fy, cx=GRID.cx, cy=GRID.cy, width=GRID.rgb_w, height=GRID.rgb_h)
 
 
+# Coverage bands for 300 trials: 68 +- 5% for one sigma (the binomial sd is 2.7%) and >= 93% for two; with
+# fixed seeds the draws are the same on every run.
+ONE_SIGMA = (0.63, 0.73)
+TWO_SIGMA = 0.93
+
+
 @pytest.fixture(scope="module")
-def at_half_meter() -> dict[str, np.ndarray]:
-    return trials(Scenario("0.5 m", STRAIGHT + BENT, (0.45, 0.55)), 150, 7)
+def tapered() -> dict[str, np.ndarray]:
+    """Ellipses and bent ellipses at 0.3 to 1.5 m, flat or tilted up to 0.6 rad, with the default noise."""
+    return trials(Scenario("tapered", (Shape("ellipse"), Shape("ellipse", bend=0.8)), (0.3, 1.5)), 300, 21)
+
+
+@pytest.fixture(scope="module")
+def every_shape() -> dict[str, np.ndarray]:
+    """Ellipses, fusiform bodies, forked tails and bent bodies at 0.45 to 0.55 m."""
+    return trials(Scenario("0.5 m", STRAIGHT + BENT, (0.45, 0.55)), 300, 22)
+
+
+@pytest.mark.parametrize("method", ["keypoints median", "keypoints plane", "polyline", "mask"])
+def test_error_bars_cover_the_truth_on_tapered_fish(tapered: dict[str, np.ndarray], method: str) -> None:
+    median, one, two = summary(tapered[method])
+    print(f"{method}: median |error| {median:.2f} mm, {one:.1%} within 1 sigma, {two:.1%} within 2")
+    assert ONE_SIGMA[0] <= one <= ONE_SIGMA[1] and two >= TWO_SIGMA, (one, two)
+
+
+@pytest.mark.parametrize("method", ["keypoints median", "keypoints plane", "polyline"])
+def test_keypoint_error_bars_cover_the_truth_on_every_shape(every_shape: dict[str, np.ndarray], method: str) -> None:
+    median, one, two = summary(every_shape[method])
+    assert ONE_SIGMA[0] <= one <= ONE_SIGMA[1] and two >= TWO_SIGMA, (one, two)
 
 
 @pytest.mark.parametrize("method", ["keypoints median", "keypoints plane", "polyline", "mask", "midline"])
-def test_median_error_at_half_a_meter(at_half_meter: dict[str, np.ndarray], method: str) -> None:
-    median, one, two = summary(at_half_meter[method])
-    print(f"{method}: median |error| {median:.2f} mm, {one:.0%} within 1 sigma, {two:.0%} within 2")
+def test_median_error_at_half_a_meter(every_shape: dict[str, np.ndarray], method: str) -> None:
+    median, one, two = summary(every_shape[method])
+    print(f"{method}: median |error| {median:.2f} mm, {one:.1%} within 1 sigma, {two:.1%} within 2")
     assert median <= 3.0
-    # Floors of the current model (README, "Uncertainty"): the issue's 68 +- 5% / >= 93% is not met by every
-    # method yet.
-    assert one >= 0.45 and two >= 0.80, (one, two)
+    # Floors for the mask methods on every shape: a blunt or forked tail's ragged outline biases its extreme
+    # outward, which the model does not yet include (README, "Uncertainty").
+    assert one >= 0.50 and two >= 0.80, (one, two)
 
 
 def _scene(seed: int, damage: Damage = Damage()) -> tuple:

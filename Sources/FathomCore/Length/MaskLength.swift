@@ -13,9 +13,8 @@ extension DepthFrame {
         let planar = try PlanarBody(self, body: body, plane: BodyPlane(self, body: body, options: options))
         let e = planar.axis
         let trim = options.trimCount(planar.outline.count)
-        let reach = planar.endReach
-        let tail = planar.end(along: e, among: planar.outline, trim: trim, edgeNoise: options.edgeNoise, reach: reach, options: options)
-        let head = planar.end(along: -e, among: planar.outline, trim: trim, edgeNoise: options.edgeNoise, reach: reach, options: options)
+        let tail = planar.end(along: e, among: planar.outline, trim: trim, options: options)
+        let head = planar.end(along: -e, among: planar.outline, trim: trim, options: options)
         let tHead = planar.along(head.point), tTail = planar.along(tail.point)
         guard tTail > tHead else { throw FathomError(.degenerate, "the mask's body has no extent along its axis") }
         let variance = head.variance + tail.variance

@@ -19,51 +19,48 @@ extension DepthFrame {
     /// The length of the curve through the middle of the mask's body, on the body plane (`measure(mask:)`).
     ///
     /// The body's area on the plane is cut into slices across its axis (about two mask pixels wide, 8 to 64
-    /// of them); the area-weighted centres of the slices are fitted by weighted least squares with a
-    /// polynomial of degree up to 4 in the position along the axis (a C or an S bend; the midline must stay a
-    /// function along the axis, each end within about 60 degrees of it). Each end is the outline point
-    /// furthest along the curve's direction there, half a mask pixel outward, and the curve runs to where it
-    /// meets that end. The error bar adds to the ends' and the plane's terms the first-order effect of the
-    /// polynomial's coefficient covariance on the arc length.
+    /// of them), and the slices' area-weighted centres are fitted by weighted least squares with a polynomial
+    /// of degree up to 4 in the position along the axis (a C or an S bend: the midline must stay a function
+    /// along the axis, each end within about 60 degrees of it). Then twice the body is sliced across that curve
+    /// instead, each pixel weighted for the curvature, and the curve refitted. Each end is the outline's end
+    /// along the curve's direction there (as `end(along:)`), and the curve runs to where it is level with it.
+    /// The error bar adds to the ends' and the plane's terms the first-order effect of the polynomial's
+    /// coefficient covariance on the arc length.
     public func measureMidline(mask: Mask, options: LengthOptions) throws(FathomError) -> MidlineLength {
         try options.validate()
         try require(options.frame)
         let body = try mask.body(gap: options.bodyGap)
         let planar = try PlanarBody(self, body: body, plane: BodyPlane(self, body: body, options: options))
-        let e = planar.axis
         let trim = options.trimCount(planar.outline.count)
-        let straightHead = planar.along(planar.end(along: -e, among: planar.outline, trim: trim, edgeNoise: 0, reach: 0, options: options).point)
-        let straightTail = planar.along(planar.end(along: e, among: planar.outline, trim: trim, edgeNoise: 0, reach: 0, options: options).point)
-        let span = straightTail - straightHead
-        guard span > 0 else { throw FathomError(.degenerate, "the mask's body has no extent along its axis") }
-        let curve = try MidlineCurve(planar, from: straightHead, to: straightTail)
-        let reach = planar.endReach
-
-        // Each end: the outline point furthest along the curve's direction there, among the outline's last quarter.
-        let headCandidates = planar.outline.filter { planar.along($0.point) <= straightHead + 0.25 * span }
-        let tailCandidates = planar.outline.filter { planar.along($0.point) >= straightTail - 0.25 * span }
-        var tHead = straightHead, tTail = straightTail
-        var head = planar.end(along: -e, among: headCandidates, trim: trim, edgeNoise: options.edgeNoise, reach: reach, options: options)
-        var tail = planar.end(along: e, among: tailCandidates, trim: trim, edgeNoise: options.edgeNoise, reach: reach, options: options)
+        let positions = planar.outline.map { planar.along($0.point) }
+        let start = positions.min() ?? 0, end = positions.max() ?? 0
+        guard end > start else { throw FathomError(.degenerate, "the mask's body has no extent along its axis") }
+        let curve = try MidlineCurve(planar, from: start, to: end)
+        // Each end: the outline point furthest along the curve's direction there (as fathom_length_mask's ends
+        // are along the axis), among the outline's last quarter; the curve runs to where it meets it.
+        let headCandidates = planar.outline.filter { planar.along($0.point) <= start + 0.25 * (end - start) }
+        let tailCandidates = planar.outline.filter { planar.along($0.point) >= end - 0.25 * (end - start) }
+        var tHead = start, tTail = end
+        var head = planar.end(along: -planar.axis, among: headCandidates, trim: trim, options: options)
+        var tail = planar.end(along: planar.axis, among: tailCandidates, trim: trim, options: options)
         for _ in 0..<3 {
-            head = planar.end(along: -curve.tangent(tHead), among: headCandidates, trim: trim, edgeNoise: options.edgeNoise, reach: reach, options: options)
-            tail = planar.end(along: curve.tangent(tTail), among: tailCandidates, trim: trim, edgeNoise: options.edgeNoise, reach: reach, options: options)
+            head = planar.end(along: -curve.tangent(tHead), among: headCandidates, trim: trim, options: options)
+            tail = planar.end(along: curve.tangent(tTail), among: tailCandidates, trim: trim, options: options)
             tHead = curve.parameter(meeting: head.point, near: tHead)
             tTail = curve.parameter(meeting: tail.point, near: tTail)
         }
         guard tTail > tHead else { throw FathomError(.degenerate, "the midline's ends cross") }
         let arc = curve.arcLength(from: tHead, to: tTail)
-        let headPoint = curve.point(tHead), tailPoint = curve.point(tTail)
-        let chord = length(tailPoint - headPoint)
+        let chord = length(tail.point - head.point)
         var variance = head.variance + tail.variance + curve.arcLengthVariance(from: tHead, to: tTail)
         if chord > 0 {
-            let planeVariance = planar.plane.lengthVariance(e: (tailPoint - headPoint) / chord, head: (head.point, head.shift),
+            let planeVariance = planar.plane.lengthVariance(e: (tail.point - head.point) / chord, head: (head.point, head.shift),
                                                             tail: (tail.point, tail.shift))
             variance += planeVariance * square(arc / chord)  // the plane's errors scale the whole curve
         }
         let result = ObjectLength(length: arc, sigma: variance.squareRoot(),
-                                  head: convert(headPoint, to: options.frame), tail: convert(tailPoint, to: options.frame),
-                                  headPixel: rgbPixel(headPoint), tailPixel: rgbPixel(tailPoint), rms: curve.rms,
+                                  head: convert(head.point, to: options.frame), tail: convert(tail.point, to: options.frame),
+                                  headPixel: rgbPixel(head.point), tailPixel: rgbPixel(tail.point), rms: curve.rms,
                                   samples: planar.plane.fit.used)
         let frame = options.frame
         return MidlineLength(length: result, curve: curve, range: (tHead, tTail)) { self.convert($0, to: frame) }
@@ -85,51 +82,92 @@ struct MidlineCurve {
         middle = (start + end) / 2
         half = (end - start) / 2
         let pixelSize = planar.footprint(planar.maskPixel(planar.centre), along: planar.axis)
-        let slices = min(64, max(8, Int((end - start) / max(2 * pixelSize, 1e-9 * (end - start)))))
-        var weight = [Double](repeating: 0, count: slices), sumT = weight, sumN = weight
-        let middle = self.middle, half = self.half
-        planar.forEachPixel { p, w in
-            let t = planar.along(p)
-            let k = min(slices - 1, max(0, Int(((t - middle) / half + 1) / 2 * Double(slices))))
-            weight[k] += w
-            sumT[k] += w * t
-            sumN[k] += w * dot(p - planar.centre, planar.lateral)
+        let count = min(64, max(8, Int((end - start) / max(2 * pixelSize, 1e-9 * (end - start)))))
+        // First slices across the axis; then, twice, across the fitted curve itself: where a bent body crosses a
+        // slice obliquely and narrows along it, the slice's centre lies off the midline toward the wider part.
+        var fit = try Self.fit(Self.slices(planar, count, middle, half, across: nil), middle, half)
+        for _ in 0..<2 {
+            fit = try Self.fit(Self.slices(planar, count, middle, half, across: fit.beta), middle, half)
         }
-        let used = weight.indices.filter { weight[$0] > 0 }
-        let degree = min(4, used.count - 2)
-        guard degree >= 1 else { throw FathomError(.degenerate, "the mask's body is too short for a midline (\(used.count) slices)") }
+        (beta, covariance, rms) = (fit.beta, fit.covariance, fit.rms)
+    }
+
+    /// A slice's area-weighted centre (t along the axis, n lateral) and its weight.
+    private typealias Slice = (t: Double, n: Double, weight: Double)
+
+    /// The body's pixels in `count` slices of the axis range middle +- half: across the axis (`beta` nil), or
+    /// across the curve `beta`, each pixel binned at its nearest point on the curve (one Gauss-Newton step) by
+    /// its signed distance from it, the slice's centre put back on the curve's normal.
+    private static func slices(_ planar: PlanarBody, _ count: Int, _ middle: Double, _ half: Double,
+                               across beta: [Double]?) -> [Slice] {
+        var weight = [Double](repeating: 0, count: count), sumT = weight, sumN = weight
+        planar.forEachPixel { p, w in
+            let t = planar.along(p), n = dot(p - planar.centre, planar.lateral)
+            var position = t, offset = n, w = w
+            if let beta {
+                let (c, slope) = Self.evaluate(beta, t, middle, half)
+                position = t + (n - c) * slope / (1 + slope * slope)
+                let (cc, ss) = Self.evaluate(beta, position, middle, half)
+                let stretch = (1 + ss * ss).squareRoot()
+                offset = (n - cc) / stretch
+                // Across a curve of curvature k, area grows as 1 - k * offset: unweighted, a slice's centre would
+                // lie W^2 k / 12 toward the outside of the bend.
+                let curvature = Self.curvature(beta, position, middle, half) / (stretch * stretch * stretch)
+                w /= max(0.1, 1 - curvature * offset)
+            }
+            let k = min(count - 1, max(0, Int(((position - middle) / half + 1) / 2 * Double(count))))
+            weight[k] += w
+            sumT[k] += w * position
+            sumN[k] += w * offset
+        }
+        return weight.indices.filter { weight[$0] > 0 }.map { k -> Slice in
+            let t = sumT[k] / weight[k], n = sumN[k] / weight[k]
+            guard let beta else { return (t, n, weight[k]) }
+            let (c, slope) = Self.evaluate(beta, t, middle, half)
+            let norm = (1 + slope * slope).squareRoot()
+            return (t - n * slope / norm, c + n / norm, weight[k])
+        }
+    }
+
+    /// Weighted least squares of n = sum beta_k s^k, degree up to 4, over the slices.
+    private static func fit(_ slices: [Slice], _ middle: Double, _ half: Double) throws(FathomError)
+        -> (beta: [Double], covariance: [Double], rms: Double) {
+        let degree = min(4, slices.count - 2)
+        guard degree >= 1 else { throw FathomError(.degenerate, "the mask's body is too short for a midline (\(slices.count) slices)") }
         let p = degree + 1
         var normal = [Double](repeating: 0, count: p * p), rhs = [Double](repeating: 0, count: p)
-        let total = used.reduce(0) { $0 + weight[$1] }
-        for k in used {
-            let w = weight[k] / total, s = (sumT[k] / weight[k] - middle) / half, n = sumN[k] / weight[k]
+        let total = slices.reduce(0) { $0 + $1.weight }
+        for slice in slices {
+            let w = slice.weight / total, s = (slice.t - middle) / half
             let powers = (0..<p).map { pow(s, Double($0)) }
             for a in 0..<p {
-                rhs[a] += w * powers[a] * n
+                rhs[a] += w * powers[a] * slice.n
                 for b in 0..<p { normal[b * p + a] += w * powers[a] * powers[b] }
             }
         }
         let inverse = try LinearAlgebra.inverseSPD(normal, n: p)
-        beta = (0..<p).map { a in (0..<p).reduce(0) { $0 + inverse[$1 * p + a] * rhs[$1] } }
+        let beta = (0..<p).map { a in (0..<p).reduce(0) { $0 + inverse[$1 * p + a] * rhs[$1] } }
         var squares = 0.0
-        for k in used {
-            let s = (sumT[k] / weight[k] - middle) / half
-            squares += weight[k] / total * square(sumN[k] / weight[k] - Self.value(beta, s))
+        for slice in slices {
+            squares += slice.weight / total * square(slice.n - Self.evaluate(beta, slice.t, middle, half).n)
         }
-        rms = squares.squareRoot()
         // Weighted least squares with weights summing to 1 over m slices: unit-weight variance
         // rms^2 * m / (m - p), coefficient covariance that over m times the inverse normal matrix.
-        let m = Double(used.count)
-        let scale = used.count > p ? squares / (m - Double(p)) : 0
-        covariance = inverse.map { $0 * scale }
+        let m = Double(slices.count)
+        let scale = slices.count > p ? squares / (m - Double(p)) : 0
+        return (beta, inverse.map { $0 * scale }, squares.squareRoot())
     }
 
-    private static func value(_ beta: [Double], _ s: Double) -> Double {
-        beta.reversed().reduce(0) { $0 * s + $1 }
+    /// The polynomial's second derivative d2n/dt2 at t.
+    private static func curvature(_ beta: [Double], _ t: Double, _ middle: Double, _ half: Double) -> Double {
+        let s = (t - middle) / half
+        var second = 0.0
+        for k in stride(from: beta.count - 1, through: 2, by: -1) { second = second * s + Double(k * (k - 1)) * beta[k] }
+        return second / (half * half)
     }
 
-    /// The lateral offset and its slope dn/dt at t.
-    func offset(_ t: Double) -> (n: Double, slope: Double) {
+    /// The polynomial's value and slope dn/dt at t.
+    private static func evaluate(_ beta: [Double], _ t: Double, _ middle: Double, _ half: Double) -> (n: Double, slope: Double) {
         let s = (t - middle) / half
         var n = 0.0, slope = 0.0
         for k in stride(from: beta.count - 1, through: 0, by: -1) {
@@ -138,6 +176,9 @@ struct MidlineCurve {
         }
         return (n, slope / half)
     }
+
+    /// The lateral offset and its slope dn/dt at t.
+    func offset(_ t: Double) -> (n: Double, slope: Double) { Self.evaluate(beta, t, middle, half) }
 
     /// The optical-frame point of the curve at t.
     func point(_ t: Double) -> SIMD3<Double> { planar.centre + t * planar.axis + offset(t).n * planar.lateral }

@@ -78,14 +78,52 @@ extension DepthFrame {
                                     dv: (at(0, step) - at(0, -step)) / (2 * step),
                                     dDepth: .zero, depthSigma: 0, dPlane: plane.shift(ray), samples: 0)
         }
-        let reading = try sample(u: pixel.x, v: pixel.y, options.keypointDepth == .nearest ? .nearest : .median,
-                                 window: options.keypointDepth == .nearest ? 1 : options.window, name)
-        let d = Double(reading.depth)
+        let reading = try keypointDepth(pixel, name, options)
+        let d = reading.depth
+        // The point follows the surface as the pixel moves: d(u, v) changes at the window's gradient.
+        let perU = Double(width) / Double(rgb.width), perV = Double(height) / Double(rgb.height)
+        return KeypointEstimate(point: ray * d, du: SIMD3(d / fx, 0, 0) + ray * (reading.gradient.x * perU),
+                                dv: SIMD3(0, d / fy, 0) + ray * (reading.gradient.y * perV),
+                                dDepth: ray, depthSigma: reading.sigma, dPlane: .zero, samples: reading.samples)
+    }
+
+    /// The depth under a keypoint from the valid samples of a window centred on the sample under it (5 x 5 by
+    /// default; 3 x 3 for `.nearest`, whose window only gives the gradient), and the window's least-squares
+    /// depth gradient (meters per depth-grid pixel; zero when the samples do not span a plane).
+    ///
+    /// `.median`: the median of the samples, each first moved to the keypoint along the gradient (on a tilted
+    /// surface the plain median is the depth at the window's centre sample, up to half a sample away), with
+    /// sigma noise * sqrt(pi / 2n). `.nearest`: the sample under the keypoint, with the depth noise and the
+    /// depth change across its cell (gradient^2 / 12 per axis).
+    func keypointDepth(_ pixel: SIMD2<Float>, _ name: String, _ options: LengthOptions) throws(FathomError)
+        -> (depth: Double, sigma: Double, gradient: SIMD2<Double>, samples: Int) {
+        let (x, y) = try gridCoordinates(u: pixel.x, v: pixel.y, name)
+        let i = Swift.min(Int(x), width - 1), j = Swift.min(Int(y), height - 1)
+        let nearest = options.keypointDepth == .nearest
+        let r = nearest ? 1 : options.window / 2
+        var readings: [(offset: SIMD2<Double>, depth: Double)] = []
+        for jj in Swift.max(0, j - r)...Swift.min(height - 1, j + r) {
+            for ii in Swift.max(0, i - r)...Swift.min(width - 1, i + r) {
+                guard let d = depth(ii, jj) else { continue }
+                readings.append((SIMD2(Double(ii) + 0.5 - Double(x), Double(jj) + 0.5 - Double(y)), Double(d)))
+            }
+        }
+        let gradient = leastSquaresGradient(readings)
+        if nearest {
+            guard let d = depth(i, j) else {
+                throw FathomError(.noData, "\(name) (\(pixel.x), \(pixel.y)) has no valid depth at depth sample (\(i), \(j))")
+            }
+            let noise = options.noise(atDepth: Double(d))
+            return (Double(d), (noise * noise + (gradient * gradient).sum() / 12).squareRoot(), gradient, 1)
+        }
+        guard !readings.isEmpty else {
+            throw FathomError(.noData, "\(name) (\(pixel.x), \(pixel.y)) has no valid depth in the \(options.window)x\(options.window) window around depth sample (\(i), \(j))")
+        }
+        let moved = readings.map { $0.depth - (gradient * $0.offset).sum() }.sorted()
+        let d = moved[(moved.count - 1) / 2]
         // The median of n readings with Gaussian noise has sigma ~ noise * sqrt(pi / (2 n)).
-        let averaging = min(1, (Double.pi / (2 * Double(reading.samples))).squareRoot())
-        return KeypointEstimate(point: ray * d, du: SIMD3(d / fx, 0, 0), dv: SIMD3(0, d / fy, 0),
-                                dDepth: ray, depthSigma: options.noise(atDepth: d) * averaging, dPlane: .zero,
-                                samples: reading.samples)
+        let averaging = Swift.min(1, (Double.pi / (2 * Double(moved.count))).squareRoot())
+        return (d, options.noise(atDepth: d) * averaging, gradient, moved.count)
     }
 
     /// An optical-frame point in `frame`, in double precision.
@@ -103,3 +141,20 @@ extension DepthFrame {
 }
 
 @inline(__always) func square(_ x: Double) -> Double { x * x }
+
+/// The gradient (g_x, g_y) of the least-squares plane depth = a + g . offset through the readings, or zero when
+/// they do not span a plane (fewer than 3, or collinear offsets).
+private func leastSquaresGradient(_ readings: [(offset: SIMD2<Double>, depth: Double)]) -> SIMD2<Double> {
+    guard readings.count >= 3 else { return .zero }
+    let n = Double(readings.count)
+    let meanOffset = readings.reduce(SIMD2<Double>.zero) { $0 + $1.offset } / n
+    let meanDepth = readings.reduce(0) { $0 + $1.depth } / n
+    var sxx = 0.0, sxy = 0.0, syy = 0.0, sxd = 0.0, syd = 0.0
+    for reading in readings {
+        let o = reading.offset - meanOffset, d = reading.depth - meanDepth
+        sxx += o.x * o.x; sxy += o.x * o.y; syy += o.y * o.y; sxd += o.x * d; syd += o.y * d
+    }
+    let determinant = sxx * syy - sxy * sxy
+    guard determinant > 1e-9 * Swift.max(1, sxx * syy) else { return .zero }
+    return SIMD2((syy * sxd - sxy * syd) / determinant, (sxx * syd - sxy * sxd) / determinant)
+}

@@ -59,10 +59,13 @@ struct PlanarBody {
         let angle = 0.5 * atan2(2 * b, a - c)
         var e = cos(angle) * b1 + sin(angle) * b2
         if e.x < 0 || (e.x == 0 && e.y < 0) { e = -e }  // head: the end toward the image's left (or top)
-        centre = origin + mean.x * b1 + mean.y * b2
+        let centre = origin + mean.x * b1 + mean.y * b2
+        self.centre = centre
         axis = e
         lateral = cross(n, e)
         self.outline = outline
+        let positions = outline.map { dot($0.point - centre, e) }
+        endReach = 0.1 * ((positions.max() ?? 0) - (positions.min() ?? 0))
     }
 
     /// The optical ray (z = 1) through the RGB point under mask coordinates `pixel`.
@@ -78,11 +81,9 @@ struct PlanarBody {
         SIMD2(Double(rgb.fx) * p.x / p.z + Double(rgb.cx), Double(rgb.fy) * p.y / p.z + Double(rgb.cy)) / rgbPerMask
     }
 
-    /// How far from an end the depth samples that set its height reach: a tenth of the outline's extent.
-    var endReach: Double {
-        let positions = outline.map { along($0.point) }
-        return 0.1 * ((positions.max() ?? 0) - (positions.min() ?? 0))
-    }
+    /// How far from an end the depth samples that set its height reach: a tenth of the outline's extent
+    /// along the axis.
+    let endReach: Double
 
     /// The position of a point along the axis, from the centre.
     func along(_ p: SIMD3<Double>) -> Double { dot(p - centre, axis) }
