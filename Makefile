@@ -22,7 +22,7 @@ LIB := $(BUILD_DIR)/libfathom.so
 CLI := $(BUILD_DIR)/fathom-cli
 export FATHOM_LIBRARY := $(CURDIR)/$(LIB)
 
-.PHONY: all deps build lib demo test test-swift test-c test-python test-repl test-readme test-abi bench install clean
+.PHONY: all deps build lib demo test test-swift test-c test-python test-repl test-readme test-abi fish-table bench install clean
 
 all: build
 
@@ -69,6 +69,10 @@ test-repl:
 
 test-readme:
 	sh Tests/readme/check_c_example.sh README.md $(CURDIR)/$(BUILD_DIR) $(CURDIR)/include
+
+## fish-table: the README's validation table of the length methods (Monte Carlo over fish-shaped scenes, ~1 min).
+fish-table: build
+	cd Bindings/python && PYTHONPATH=. $(PYTHON) tests/_fish_validation.py
 
 ## bench: side-by-side speed against the anchors (installs numpy/open3d into bench/.venv).
 bench: build

@@ -917,8 +917,9 @@ fathom_status fathom_fit_plane_ransac(const double *points, size_t count, size_t
 /** How a keypoint gets its depth. */
 typedef enum fathom_keypoint_depth {
     FATHOM_KEYPOINT_NEAREST = 0,  /* the nearest depth sample */
-    FATHOM_KEYPOINT_MEDIAN = 1,   /* the median of the valid samples in a window */
-    FATHOM_KEYPOINT_PLANE = 2     /* the keypoint's ray meets a plane fitted by RANSAC to the masked samples */
+    FATHOM_KEYPOINT_MEDIAN = 1,   /* the median of the valid samples in a window, each moved to the keypoint along
+                                     the window's depth gradient (the median of the slopes between its samples) */
+    FATHOM_KEYPOINT_PLANE = 2     /* the keypoint's ray meets the body plane of the mask (fathom_length_mask) */
 } fathom_keypoint_depth;
 
 /** Settings of the length functions; fathom_length_options_init fills the defaults given here. The noise
@@ -941,12 +942,15 @@ typedef struct fathom_length_options {
 } fathom_length_options;
 
 /** A measured length, with its 1-sigma uncertainty. The uncertainty model (first order):
- *  - a keypoint moves with its pixel noise, and with its depth's noise (reduced by sqrt(pi / 2n) for the median
- *    of n samples) or the plane's;
+ *  - a keypoint moves with its pixel noise along the surface (the window's depth gradient, or the plane), and
+ *    with its depth's noise (reduced by sqrt(pi / 2n) for the median of n samples; a nearest sample adds the
+ *    depth change across its cell) or the plane's;
  *  - a plane's offset and tilt errors (RMS / sqrt(inliers), and over the inliers' spread) are shared by both ends;
- *  - a mask end lies half a mask pixel beyond the last inside pixel centre, uniform across that pixel
- *    (footprint / sqrt(12)), and moves with the outline's edge_noise, amplified at a tip that narrows at
- *    half-angle a by 1 / sin(a) (measured from the outline, at most 4). */
+ *  - a mask end lies a gap beyond the last inside pixel centre whose mean and spread depend on the tip's radius
+ *    (measured from the outline; fitted to disc-shaped tips on the pixel grid: 0.47 pixel for a one-pixel tip,
+ *    0.15 for a blunt end), and moves with the outline's edge_noise, amplified at a tip sharper than the noise by
+ *    1 / sin(a) for its half-angle a (at most 4); it sits at the body's height there (the median distance from
+ *    the plane of the depth samples within a tenth of the length). */
 typedef struct fathom_length {
     double length;          /**< meters */
     double sigma;           /**< one standard deviation, meters */
@@ -970,15 +974,16 @@ fathom_status fathom_length_keypoints(const fathom_depth_frame *frame, float hea
                                       fathom_length *out);
 
 /** Straight length of the object under a mask (any resolution; mask pixel (x, y) is centred at RGB
- *  ((x + 0.5) W / w, (y + 0.5) H / h)). The mask's body is its largest connected region, where pixels within one
- *  empty pixel of each other connect: stray pixels and blobs further away are left out. The body plane is fitted
- *  by RANSAC to the valid depth samples under the body (flying pixels and background samples fall outside its
- *  threshold), and the body's pixels are laid on it along their RGB rays. The axis is the principal direction of
- *  the body's area on the plane; the length is the extent of the outline along it, each end half a mask pixel
- *  beyond the last inside pixel centre. No outline pixel is dropped unless options->trim_* say so. head and tail
- *  are on the axis line through the body's centroid (head: the end toward the image's left, or top).
- *  FATHOM_ERR_NO_DATA for an empty mask or fewer than 3 valid samples under it; FATHOM_ERR_DEGENERATE when the
- *  plane is seen edge-on. `options` may be NULL. */
+ *  ((x + 0.5) W / w, (y + 0.5) H / h)). The mask's body is its largest connected region, where pixels with up to
+ *  max(1, 3 * edge_noise) empty pixels between them connect: stray pixels and blobs further away are left out.
+ *  The body plane is fitted by RANSAC to the valid depth samples under the body (flying pixels and background
+ *  samples fall outside its threshold), and the body's pixels are laid on it along their RGB rays. The axis is
+ *  the principal direction of the body's area on the plane; the length is the extent of the outline along it,
+ *  each end a gap beyond the last inside pixel centre (set by the tip's shape, see fathom_length) and at the
+ *  body's height there. No outline pixel is dropped unless options->trim_* say so. head and tail are on the axis
+ *  line through the body's centroid (head: the end toward the image's left, or top). FATHOM_ERR_NO_DATA for an
+ *  empty mask or fewer than 3 valid samples under it; FATHOM_ERR_DEGENERATE when the plane is seen edge-on.
+ *  `options` may be NULL. */
 fathom_status fathom_length_mask(const fathom_depth_frame *frame, const fathom_mask *mask,
                                  const fathom_length_options *options, fathom_length *out);
 
@@ -986,12 +991,14 @@ fathom_status fathom_length_mask(const fathom_depth_frame *frame, const fathom_m
  *  snout-to-tail length (which is what FishSense and the fish app measure). The body is laid on its plane as for
  *  fathom_length_mask and cut into slices across its axis (about two mask pixels wide, 8 to 64); the slices'
  *  area-weighted centres are fitted by weighted least squares with a polynomial of degree up to 4 along the axis
- *  (a C or an S bend: the midline must stay a function along the axis, each end within about 60 degrees of it).
- *  Each end is the outline pixel furthest along the curve's direction there, half a mask pixel outward; the
- *  length is the curve's arc length between them. The error bar adds the fit's coefficient covariance to the
- *  ends' and the plane's terms. out->rms is the RMS of the slice centres about the curve (meters); head and tail
- *  are the curve's ends. `curve` may be NULL, else it receives `curve_count` (>= 2) points (x, y, z, in
- *  options->out_frame) at evenly spaced arc lengths from head to tail. Errors as fathom_length_mask. */
+ *  (a C or an S bend: the midline must stay a function along the axis, each end within about 60 degrees of it),
+ *  then twice sliced across that curve (pixels weighted for its curvature) and refitted. Each end is where the
+ *  curve leaves the body; where that is well before the outline's end along the curve (a forked tail's notch), it
+ *  is level with the outline's end along the curve's direction, so the length runs to the lobes' tips. The length
+ *  is the curve's arc length between the ends; the error bar adds the fit's coefficient covariance to the ends'
+ *  and the plane's terms. out->rms is the RMS of the slice centres about the curve (meters); head and tail are the
+ *  ends. `curve` may be NULL, else it receives `curve_count` (>= 2) points (x, y, z, in options->out_frame) at
+ *  evenly spaced arc lengths from head to tail, on the plane. Errors as fathom_length_mask. */
 fathom_status fathom_length_midline(const fathom_depth_frame *frame, const fathom_mask *mask,
                                     const fathom_length_options *options, fathom_length *out, double *curve,
                                     size_t curve_count);

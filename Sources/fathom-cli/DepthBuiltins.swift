@@ -109,11 +109,21 @@ let depthBuiltins: [String: Builtin] = [
             }
         })
     },
-    "measure_mask": Builtin(usage: "measure_mask(depth, mask)",
-                            summary: "length of the masked object: 3D line fit of its samples, trimmed extent") { a in
-        try a.expect(2...2)
+    "measure_mask": Builtin(usage: "measure_mask(depth, mask [, edge_noise])",
+                            summary: "straight length of the masked object: its outline's extent along its axis, on its plane") { a in
+        try a.expect(2...3)
+        let options = try edgeNoiseOptions(a, 2)
         let mask = try a.mask(1, "mask")
-        return describe(try a.depth(0, "depth").withFrame { frame in try mask.withMask { try frame.measure(mask: $0, options: LengthOptions()) } })
+        return describe(try a.depth(0, "depth").withFrame { frame in try mask.withMask { try frame.measure(mask: $0, options: options) } })
+    },
+    "measure_midline": Builtin(usage: "measure_midline(depth, mask [, edge_noise])",
+                               summary: "length along the masked object's midline (a bent fish), with its ends") { a in
+        try a.expect(2...3)
+        let options = try edgeNoiseOptions(a, 2)
+        let mask = try a.mask(1, "mask")
+        return describe(try a.depth(0, "depth").withFrame { frame in
+            try mask.withMask { try frame.measureMidline(mask: $0, options: options).length }
+        })
     },
     "mask_ends": Builtin(usage: "mask_ends(mask)", summary: "head/tail candidates: extreme mask pixels along its principal axis") { a in
         try a.expect(1...1)
@@ -173,6 +183,14 @@ private func keypointDepth(_ name: String) throws -> KeypointDepth {
         throw FathomError(.outOfRange, "method must be \"median\", \"nearest\" or \"plane\", got \"\(name)\"")
     }
     return method
+}
+
+/// Default length options, with the mask outline's noise (mask pixels) from argument `index` when given.
+private func edgeNoiseOptions(_ a: Arguments, _ index: Int) throws -> LengthOptions {
+    var options = LengthOptions()
+    if a.count > index { options.edgeNoise = try a.number(index, "edge_noise") }
+    try options.validate()
+    return options
 }
 
 private func withOptionalMask<R>(_ mask: MaskImage?, _ body: (Mask?) throws -> R) throws -> R {

@@ -320,7 +320,8 @@ static void test_strip(void) {
         CHECK_OK(fathom_length_midline(&f, &m, NULL, &M, curve, 9));
         CHECK_NEAR(M.length, L.length, 0.003);
         CHECK(M.sigma > 0 && M.sigma < 0.01);
-        CHECK(dist3(curve, M.head) < 1e-9 && dist3(curve + 24, M.tail) < 1e-9);
+        /* the curve lies on the plane; the ends sit at the body's height there, within the noise */
+        CHECK(dist3(curve, M.head) < 2e-3 && dist3(curve + 24, M.tail) < 2e-3);
         for (j = 1; j < 9; j++) CHECK_NEAR(dist3(curve + 3 * j, curve + 3 * (j - 1)), M.length / 8, 0.002);
         CHECK_OK(fathom_length_midline(&f, &m, NULL, &M, NULL, 0));
         CHECK_STATUS(fathom_length_midline(&f, &m, NULL, &M, curve, 1), FATHOM_ERR_OUT_OF_RANGE);

@@ -48,8 +48,8 @@ class KeypointDepth(IntEnum):
     """How a keypoint gets its depth (``fathom_keypoint_depth``)."""
 
     NEAREST = 0  # the nearest depth sample
-    MEDIAN = 1  # the median of the valid samples in a window
-    PLANE = 2  # the keypoint's ray meets a plane fitted by RANSAC to the masked samples
+    MEDIAN = 1  # the median of the valid samples in a window, each moved to the keypoint along its depth gradient
+    PLANE = 2  # the keypoint's ray meets the body plane of the mask (as length_mask's)
 
 
 _length_options_init = status_function("fathom_length_options_init", LengthOptionsPtr)
@@ -227,8 +227,9 @@ def length_keypoints(
     """The length between two RGB keypoints ``head`` and ``tail`` (u, v).
 
     ``method`` (or ``options.keypoint_depth``) says how each keypoint gets its depth: ``"nearest"``,
-    ``"median"`` (the default: a ``window`` x ``window`` median) or ``"plane"`` (needs ``mask``: the
-    keypoint's ray meets a RANSAC plane fitted to the masked depth samples). Other settings as keyword
+    ``"median"`` (the default: a ``window`` x ``window`` median, each sample moved to the keypoint along the
+    window's depth gradient) or ``"plane"`` (needs ``mask``: the keypoint's ray meets the plane RANSAC fits to
+    the depth samples under the mask's body). Other settings as keyword
     arguments override ``options``. Raises :class:`fathom.OutOfRangeError` for a keypoint outside the RGB
     image and :class:`fathom.NoDataError` when there is no valid depth there.
     """
@@ -267,8 +268,9 @@ def length_midline(
 
     The body is laid on its plane as in :func:`length_mask`, cut into slices across its axis, and the
     slices' centres are fitted with a polynomial of degree up to 4 (a C or an S bend; each end within about
-    60 degrees of the axis). Each end is the outline point furthest along the curve there; the length is the
-    arc length between them. ``points`` (>= 2) curve points are returned in ``Length.curve``.
+    60 degrees of the axis), then sliced across that curve and refitted. Each end is where the curve leaves
+    the body, or at a forked tail the level of the lobes' tips; the length is the arc length between the
+    ends. ``points`` (>= 2) curve points are returned in ``Length.curve``.
     """
     f = _frame(frame)
     o = _options(options, None, overrides)

@@ -377,10 +377,13 @@ def plot_length_points(
     if length is not None:
         if not isinstance(length, Length):
             raise TypeError(f"length must be a fathom.Length, got {type(length).__name__}")
-        ends = np.stack([length.head, length.tail])
-        x, y, z = _yup(ends)
-        ax.plot(x, y, z, "-o", color="tab:orange", linewidth=2, markersize=5,
+        # a midline length draws its curve, the others the segment between their ends
+        path = length.curve if length.curve is not None else np.stack([length.head, length.tail])
+        x, y, z = _yup(path)
+        ax.plot(x, y, z, "-", color="tab:orange", linewidth=2,
                 label=f"length {length.value * 100:.1f} ± {length.sigma * 100:.1f} cm")
+        x, y, z = _yup(np.stack([length.head, length.tail]))
+        ax.plot(x, y, z, "o", color="tab:orange", markersize=5)
     if line is not None or length is not None:
         ax.legend(loc="upper right", fontsize="small")
     return ax

@@ -51,13 +51,18 @@ def test_plot_length_points_with_line() -> None:
     line = fathom.fit_line_3d(points)
     length = frame.length_mask(mask)
     ax = plot.plot_length_points(points, line, length)
-    fitted, measured = ax.get_lines()
+    fitted, measured, ends = ax.get_lines()
     x, y, z = fitted.get_data_3d()
     start, end = line.start, line.end  # drawn with +y up: (x, -z, y)
     np.testing.assert_allclose([x[0], y[0], z[0]], [start[0], -start[2], start[1]], atol=1e-6)
     np.testing.assert_allclose([x[1], y[1], z[1]], [end[0], -end[2], end[1]], atol=1e-6)
     x, y, z = measured.get_data_3d()
     np.testing.assert_allclose([x[0], y[0], z[0]], [length.head[0], -length.head[2], length.head[1]], atol=1e-6)
+    # a midline length draws its curve through its points
+    midline = frame.length_midline(mask, points=16)
+    curve = plot.plot_length_points(points, length=midline).get_lines()[0]
+    x, y, z = curve.get_data_3d()
+    np.testing.assert_allclose(np.stack([x, z, -y], 1), midline.curve, atol=1e-6)  # drawn as (x, -z, y)
     with pytest.raises(TypeError, match="3D"):
         plot.plot_length_points(points, fathom.fit_line_2d(points[:, :2]))
     matplotlib.pyplot.close("all")

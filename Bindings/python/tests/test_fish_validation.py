@@ -33,7 +33,7 @@ def every_shape() -> dict[str, np.ndarray]:
     return trials(Scenario("0.5 m", STRAIGHT + BENT, (0.45, 0.55)), 300, 22)
 
 
-@pytest.mark.parametrize("method", ["keypoints median", "keypoints plane", "polyline", "mask"])
+@pytest.mark.parametrize("method", ["keypoints median", "keypoints plane", "polyline", "mask", "midline"])
 def test_error_bars_cover_the_truth_on_tapered_fish(tapered: dict[str, np.ndarray], method: str) -> None:
     median, one, two = summary(tapered[method])
     print(f"{method}: median |error| {median:.2f} mm, {one:.1%} within 1 sigma, {two:.1%} within 2")

@@ -27,6 +27,17 @@ public struct MaskBody: Sendable {
 
     /// The body's runs in row y.
     func runs(inRow y: Int) -> ArraySlice<MaskRun> { runs[rowStart[y]..<rowStart[y + 1]] }
+
+    /// Whether pixel (x, y) of the mask belongs to the body.
+    func contains(_ x: Int, _ y: Int) -> Bool {
+        let row = runs(inRow: y)
+        var low = row.startIndex, high = row.endIndex
+        while low < high {  // the first run ending after x
+            let mid = (low + high) / 2
+            if row[mid].x1 <= x { low = mid + 1 } else { high = mid }
+        }
+        return low < row.endIndex && row[low].x0 <= x
+    }
 }
 
 extension Mask {

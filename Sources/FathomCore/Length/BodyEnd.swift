@@ -27,37 +27,66 @@ extension PlanarBody {
         ordered.sort { $0.position > $1.position }
         let extreme = ordered[min(trim, ordered.count - 1)].point
         let footprint = self.footprint(extreme.pixel, along: direction)
-        let tipWidth = width(at: extreme.point, along: direction, behind: 2 * footprint, among: candidates) + footprint
-        let radius = max(0.1, square(tipWidth / footprint) / 16)
+        let radius = tipRadius(at: extreme.point, along: direction, footprint: footprint, among: candidates)
         let gap = 0.467 * pow(radius, -0.283) * footprint, gapSigma = 0.240 * pow(radius, -0.176) * footprint
+        return settle(extreme.point + gap * direction, extreme.pixel, along: direction, footprint: footprint,
+                      radius: radius, quantisation: gapSigma, among: candidates, options: options)
+    }
+
+    /// The end where a curve through the body crosses its outline at `point` (mask coordinates `pixel`) going
+    /// along `direction`: the pixels' inside test places the outline within half a pixel either way, uniformly
+    /// (footprint / sqrt(12)); the outline's placement error and the body's height as for `end(along:)`.
+    func crossing(at point: SIMD3<Double>, _ pixel: SIMD2<Double>, along direction: SIMD3<Double>,
+                  among candidates: [OutlinePoint], options: LengthOptions) -> BodyEnd {
+        let footprint = self.footprint(pixel, along: direction)
+        let radius = tipRadius(at: point, along: direction, footprint: footprint, among: candidates)
+        return settle(point, pixel, along: direction, footprint: footprint, radius: radius,
+                      quantisation: footprint / 12.0.squareRoot(), among: candidates, options: options)
+    }
+
+    /// The radius (mask pixels, at least 0.1) of the tip at `point`: R = w^2 / 16 from the outline's width w
+    /// (plus a pixel for the pixels' own width) two pixels behind it.
+    private func tipRadius(at point: SIMD3<Double>, along direction: SIMD3<Double>, footprint: Double,
+                           among candidates: [OutlinePoint]) -> Double {
+        let width = self.width(at: point, along: direction, behind: 2 * footprint, among: candidates) + footprint
+        return max(0.1, square(width / footprint) / 16)
+    }
+
+    /// The end at `point` with its variance: the quantisation, the outline's placement error (a tip sharper
+    /// than the noise amplifying it), and the body's height there.
+    private func settle(_ point: SIMD3<Double>, _ pixel: SIMD2<Double>, along direction: SIMD3<Double>, footprint: Double,
+                        radius: Double, quantisation: Double, among candidates: [OutlinePoint], options: LengthOptions) -> BodyEnd {
         var taper = 1.0
         if radius < max(1, options.edgeNoise) {
             let behind = 2 * max(1, options.edgeNoise) * footprint
-            let spread = width(at: extreme.point, along: direction, behind: behind, among: candidates) + footprint
+            let spread = width(at: point, along: direction, behind: behind, among: candidates) + footprint
             taper = min(4, (1 + square(2 * behind / spread)).squareRoot())
         }
-        let shift = plane.shift(ray(extreme.pixel))
-        let (height, heightVariance) = self.height(at: extreme.point, along: direction, shift: shift, options: options)
-        return BodyEnd(point: extreme.point + gap * direction + height * shift,
-                       variance: gapSigma * gapSigma + square(options.edgeNoise * footprint * taper) + heightVariance,
+        let shift = plane.shift(ray(pixel))
+        let (height, heightVariance) = self.height(at: point, along: direction, shift: shift, options: options)
+        return BodyEnd(point: point + height * shift,
+                       variance: quantisation * quantisation + square(options.edgeNoise * footprint * taper) + heightVariance,
                        shift: shift)
     }
 
-    /// The lateral width (meters) of the outline points between `behind` meters behind `point` along `direction`
-    /// and `point`, within 4 * behind of it sideways (not a fork's other lobe); 0 for fewer than two.
+    /// The lateral width (meters) of the outline behind `point`: of the outline points up to `behind` meters
+    /// behind it along `direction`, those reached from it sideways through the body (neighbours in lateral order that are
+    /// at most two pixels apart or have body between them), so a fork's other lobe is not counted; 0 for fewer
+    /// than two.
     func width(at point: SIMD3<Double>, along direction: SIMD3<Double>, behind: Double, among candidates: [OutlinePoint]) -> Double {
         let side = cross(plane.fit.normal, direction)
         let position = dot(point, direction), lateral = dot(point, side)
-        var low = Double.infinity, high = -Double.infinity
-        for candidate in candidates {
-            let along = dot(candidate.point, direction)
-            guard along >= position - behind, along <= position + behind else { continue }
-            let offset = dot(candidate.point, side)
-            guard abs(offset - lateral) <= 4 * behind else { continue }
-            low = min(low, offset)
-            high = max(high, offset)
+        let band = candidates.filter { dot($0.point, direction) <= position && dot($0.point, direction) >= position - behind }
+            .map { (offset: dot($0.point, side) - lateral, point: $0.point) }.sorted { $0.offset < $1.offset }
+        guard let nearest = band.indices.min(by: { abs(band[$0].offset) < abs(band[$1].offset) }) else { return 0 }
+        let step = 2 * footprint(maskPixel(point), along: side)
+        func joined(_ a: Int, _ b: Int) -> Bool {
+            band[b].offset - band[a].offset <= step || contains((band[a].point + band[b].point) / 2)
         }
-        return high > low ? high - low : 0
+        var low = nearest, high = nearest
+        while low > 0, joined(low - 1, low) { low -= 1 }
+        while high < band.count - 1, joined(high, high + 1) { high += 1 }
+        return band[high].offset - band[low].offset
     }
 
     /// The body's height over its plane near an end, and that height's variance along `direction`: the plane

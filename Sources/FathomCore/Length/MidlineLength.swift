@@ -22,8 +22,10 @@ extension DepthFrame {
     /// of them), and the slices' area-weighted centres are fitted by weighted least squares with a polynomial
     /// of degree up to 4 in the position along the axis (a C or an S bend: the midline must stay a function
     /// along the axis, each end within about 60 degrees of it). Then twice the body is sliced across that curve
-    /// instead, each pixel weighted for the curvature, and the curve refitted. Each end is the outline's end
-    /// along the curve's direction there (as `end(along:)`), and the curve runs to where it is level with it.
+    /// instead, each pixel weighted for the curvature, and the curve refitted. Each end is where the curve
+    /// leaves the body (past holes up to the body's gap); where that is well before the outline's end along the
+    /// curve's direction (the notch of a forked tail), the outline's end (as `end(along:)`), the curve running
+    /// to where it is level with it.
     /// The error bar adds to the ends' and the plane's terms the first-order effect of the polynomial's
     /// coefficient covariance on the arc length.
     public func measureMidline(mask: Mask, options: LengthOptions) throws(FathomError) -> MidlineLength {
@@ -36,21 +38,34 @@ extension DepthFrame {
         let start = positions.min() ?? 0, end = positions.max() ?? 0
         guard end > start else { throw FathomError(.degenerate, "the mask's body has no extent along its axis") }
         let curve = try MidlineCurve(planar, from: start, to: end)
-        // Each end: the outline point furthest along the curve's direction there (as fathom_length_mask's ends
-        // are along the axis), among the outline's last quarter; the curve runs to where it meets it.
-        let headCandidates = planar.outline.filter { planar.along($0.point) <= start + 0.25 * (end - start) }
-        let tailCandidates = planar.outline.filter { planar.along($0.point) >= end - 0.25 * (end - start) }
-        var tHead = start, tTail = end
-        var head = planar.end(along: -planar.axis, among: headCandidates, trim: trim, options: options)
-        var tail = planar.end(along: planar.axis, among: tailCandidates, trim: trim, options: options)
-        for _ in 0..<3 {
-            head = planar.end(along: -curve.tangent(tHead), among: headCandidates, trim: trim, options: options)
-            tail = planar.end(along: curve.tangent(tTail), among: tailCandidates, trim: trim, options: options)
-            tHead = curve.parameter(meeting: head.point, near: tHead)
-            tTail = curve.parameter(meeting: tail.point, near: tTail)
+        let step = 0.1 * planar.footprint(planar.maskPixel(planar.centre), along: planar.axis)
+        let run = 10 * (options.bodyGap + 1)
+        let reach = 0.1 * (end - start)
+        /// One end, going by `sign` along the axis from the middle, among the outline's last quarter there.
+        func midlineEnd(_ sign: Double, _ candidates: [PlanarBody.OutlinePoint]) throws(FathomError) -> (t: Double, end: BodyEnd) {
+            // The outline's end along the curve's direction there (as fathom_length_mask's ends along the axis),
+            // and the curve's parameter level with it.
+            var t = sign < 0 ? start : end
+            var extreme = planar.end(along: sign * planar.axis, among: candidates, trim: trim, options: options)
+            for _ in 0..<3 {
+                extreme = planar.end(along: sign * curve.tangent(t), among: candidates, trim: trim, options: options)
+                t = curve.parameter(meeting: extreme.point, near: t)
+            }
+            // Where the curve leaves the body: one crossing, which a blunt ragged tail's corners cannot move. If
+            // it leaves well before the outline's end (a forked tail's notch), the outline's end counts.
+            guard let exit = curve.exit(from: curve.middle, step: sign * step, limit: t + sign * reach, run: run) else {
+                throw FathomError(.degenerate, "the midline does not run through the mask's body")
+            }
+            let direction = sign * curve.tangent(exit), p = curve.point(exit), pixel = planar.maskPixel(p)
+            guard sign * (t - exit) <= 3 * planar.footprint(pixel, along: direction) else { return (t, extreme) }
+            return (exit, planar.crossing(at: p, pixel, along: direction, among: candidates, options: options))
         }
+        let (tHead, head) = try midlineEnd(-1, planar.outline.filter { planar.along($0.point) <= start + 0.25 * (end - start) })
+        let (tTail, tail) = try midlineEnd(1, planar.outline.filter { planar.along($0.point) >= end - 0.25 * (end - start) })
         guard tTail > tHead else { throw FathomError(.degenerate, "the midline's ends cross") }
-        let arc = curve.arcLength(from: tHead, to: tTail)
+        // The ends' height over the plane moves them along their rays; the part along the curve adds to it.
+        let arc = curve.arcLength(from: tHead, to: tTail) + dot(tail.point - curve.point(tTail), curve.tangent(tTail))
+            - dot(head.point - curve.point(tHead), curve.tangent(tHead))
         let chord = length(tail.point - head.point)
         var variance = head.variance + tail.variance + curve.arcLengthVariance(from: tHead, to: tTail)
         if chord > 0 {
@@ -185,6 +200,24 @@ struct MidlineCurve {
 
     /// The curve's unit direction at t (toward the tail).
     func tangent(_ t: Double) -> SIMD3<Double> { normalize(planar.axis + offset(t).slope * planar.lateral) }
+
+    /// Where the curve leaves the body going from `start` by `step` (signed) at a time: half a step past the
+    /// last t whose mask pixel is in the body before `run` steps in a row outside it, going at most to `limit`;
+    /// nil if no step is inside.
+    func exit(from start: Double, step: Double, limit: Double, run: Int) -> Double? {
+        var t = start, lastInside: Double?, outside = 0
+        while step > 0 ? t <= limit : t >= limit {
+            if planar.contains(point(t)) {
+                lastInside = t
+                outside = 0
+            } else if lastInside != nil {
+                outside += 1
+                if outside >= run { break }
+            }
+            t += step
+        }
+        return lastInside.map { $0 + step / 2 }
+    }
 
     /// The t where the curve crosses the line through `p` perpendicular to the curve's direction there
     /// (Newton from `guess`).

@@ -88,8 +88,8 @@ extension DepthFrame {
     }
 
     /// The depth under a keypoint from the valid samples of a window centred on the sample under it (5 x 5 by
-    /// default; 3 x 3 for `.nearest`, whose window only gives the gradient), and the window's least-squares
-    /// depth gradient (meters per depth-grid pixel; zero when the samples do not span a plane).
+    /// default; 3 x 3 for `.nearest`, whose window only gives the gradient), and the window's depth gradient
+    /// (meters per depth-grid pixel, `robustGradient`).
     ///
     /// `.median`: the median of the samples, each first moved to the keypoint along the gradient (on a tilted
     /// surface the plain median is the depth at the window's centre sample, up to half a sample away), with
@@ -108,7 +108,7 @@ extension DepthFrame {
                 readings.append((SIMD2(Double(ii) + 0.5 - Double(x), Double(jj) + 0.5 - Double(y)), Double(d)))
             }
         }
-        let gradient = leastSquaresGradient(readings)
+        let gradient = robustGradient(readings)
         if nearest {
             guard let d = depth(i, j) else {
                 throw FathomError(.noData, "\(name) (\(pixel.x), \(pixel.y)) has no valid depth at depth sample (\(i), \(j))")
@@ -142,19 +142,22 @@ extension DepthFrame {
 
 @inline(__always) func square(_ x: Double) -> Double { x * x }
 
-/// The gradient (g_x, g_y) of the least-squares plane depth = a + g . offset through the readings, or zero when
-/// they do not span a plane (fewer than 3, or collinear offsets).
-private func leastSquaresGradient(_ readings: [(offset: SIMD2<Double>, depth: Double)]) -> SIMD2<Double> {
-    guard readings.count >= 3 else { return .zero }
-    let n = Double(readings.count)
-    let meanOffset = readings.reduce(SIMD2<Double>.zero) { $0 + $1.offset } / n
-    let meanDepth = readings.reduce(0) { $0 + $1.depth } / n
-    var sxx = 0.0, sxy = 0.0, syy = 0.0, sxd = 0.0, syd = 0.0
-    for reading in readings {
-        let o = reading.offset - meanOffset, d = reading.depth - meanDepth
-        sxx += o.x * o.x; sxy += o.x * o.y; syy += o.y * o.y; sxd += o.x * d; syd += o.y * d
+/// The window's depth gradient (g_x, g_y), robustly: the median of the slopes between the pairs of readings in
+/// a row (for g_x) and in a column (for g_y), so flying pixels at an outline do not tilt it (Theil-Sen); zero
+/// along an axis without such a pair.
+private func robustGradient(_ readings: [(offset: SIMD2<Double>, depth: Double)]) -> SIMD2<Double> {
+    var alongX: [Double] = [], alongY: [Double] = []
+    for a in readings.indices {
+        for b in readings.indices where b > a {
+            let d = readings[b].offset - readings[a].offset, change = readings[b].depth - readings[a].depth
+            if d.y == 0, d.x != 0 { alongX.append(change / d.x) }
+            if d.x == 0, d.y != 0 { alongY.append(change / d.y) }
+        }
     }
-    let determinant = sxx * syy - sxy * sxy
-    guard determinant > 1e-9 * Swift.max(1, sxx * syy) else { return .zero }
-    return SIMD2((syy * sxd - sxy * syd) / determinant, (sxx * syd - sxy * sxd) / determinant)
+    func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+    return SIMD2(median(alongX), median(alongY))
 }

@@ -98,6 +98,13 @@ struct PlanarBody {
         return (du * du + dv * dv).squareRoot()
     }
 
+    /// Whether the body holds the mask pixel under an optical-frame point.
+    func contains(_ p: SIMD3<Double>) -> Bool {
+        let pixel = maskPixel(p)
+        guard pixel.x >= 0, pixel.y >= 0, pixel.x < Double(body.width), pixel.y < Double(body.height) else { return false }
+        return body.contains(Int(pixel.x), Int(pixel.y))
+    }
+
     /// Calls `visit` with every body pixel's point on the plane and its area weight (relative).
     func forEachPixel(_ visit: (SIMD3<Double>, Double) -> Void) {
         let n = plane.fit.normal
