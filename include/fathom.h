@@ -945,7 +945,8 @@ typedef struct fathom_length_options {
  *  - a keypoint moves with its pixel noise along the surface (the window's depth gradient, or the plane), and
  *    with its depth's noise (reduced by sqrt(pi / 2n) for the median of n samples; a nearest sample adds the
  *    depth change across its cell) or the plane's;
- *  - a plane's offset and tilt errors (RMS / sqrt(inliers), and over the inliers' spread) are shared by both ends;
+ *  - a plane's offset and tilt errors (RMS / sqrt(inliers), and over the inliers' spread) are shared by both ends
+ *    (for mask ends only the tilt: their height is measured where they are);
  *  - a mask end lies a gap beyond the last inside pixel centre whose mean and spread depend on the tip's radius
  *    (measured from the outline; fitted to disc-shaped tips on the pixel grid: 0.47 pixel for a one-pixel tip,
  *    0.15 for a blunt end), and moves with the outline's edge_noise, amplified at a tip sharper than the noise by

@@ -63,14 +63,15 @@ struct BodyPlane {
     func shift(_ ray: SIMD3<Double>) -> SIMD3<Double> { ray / dot(fit.normal, ray) }
 
     /// The variance of a length along `e` between two points on the plane (with their `shift`s) from the
-    /// plane's offset and tilt errors, which both points share: offset sigma^2 = rms^2 / n, tilt about each
-    /// in-plane axis sigma^2 = rms^2 / (n * variance along it).
+    /// plane's offset and tilt errors, which both points share: offset sigma^2 = rms^2 / n (unless the points'
+    /// heights were measured where they are: `offset` false), tilt about each in-plane axis
+    /// sigma^2 = rms^2 / (n * variance along it).
     func lengthVariance(e: SIMD3<Double>, head: (point: SIMD3<Double>, shift: SIMD3<Double>),
-                        tail: (point: SIMD3<Double>, shift: SIMD3<Double>)) -> Double {
+                        tail: (point: SIMD3<Double>, shift: SIMD3<Double>), offset: Bool = true) -> Double {
         let n = Double(fit.used), residual = fit.rms * fit.rms
         let gh = dot(e, head.shift), gt = dot(e, tail.shift)
         func lever(_ p: SIMD3<Double>, _ axis: SIMD3<Double>) -> Double { dot(p - fit.point, axis) }
-        var variance = square(gh - gt) * residual / n
+        var variance = offset ? square(gh - gt) * residual / n : 0
         for (axis, spread) in [(axes.0, variances.0), (axes.1, variances.1)] where spread > 0 {
             variance += square(gh * lever(head.point, axis) - gt * lever(tail.point, axis)) * residual / (n * spread)
         }

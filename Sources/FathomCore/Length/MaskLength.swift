@@ -18,7 +18,7 @@ extension DepthFrame {
         let tHead = planar.along(head.point), tTail = planar.along(tail.point)
         guard tTail > tHead else { throw FathomError(.degenerate, "the mask's body has no extent along its axis") }
         let variance = head.variance + tail.variance
-            + planar.plane.lengthVariance(e: e, head: (head.point, head.shift), tail: (tail.point, tail.shift))
+            + planar.plane.lengthVariance(e: e, head: (head.point, head.shift), tail: (tail.point, tail.shift), offset: false)
         let headPoint = planar.centre + tHead * e, tailPoint = planar.centre + tTail * e
         return ObjectLength(length: tTail - tHead, sigma: variance.squareRoot(),
                             head: convert(headPoint, to: options.frame), tail: convert(tailPoint, to: options.frame),

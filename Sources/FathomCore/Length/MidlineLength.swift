@@ -70,7 +70,7 @@ extension DepthFrame {
         var variance = head.variance + tail.variance + curve.arcLengthVariance(from: tHead, to: tTail)
         if chord > 0 {
             let planeVariance = planar.plane.lengthVariance(e: (tail.point - head.point) / chord, head: (head.point, head.shift),
-                                                            tail: (tail.point, tail.shift))
+                                                            tail: (tail.point, tail.shift), offset: false)
             variance += planeVariance * square(arc / chord)  // the plane's errors scale the whole curve
         }
         let result = ObjectLength(length: arc, sigma: variance.squareRoot(),
