@@ -1,5 +1,3 @@
-import Glibc
-
 /// The plane of the object's body: RANSAC over the valid depth samples under the mask's body (`Mask.body`),
 /// then least squares on the inliers, twice. The fish's body is nearly flat and the depth at its outline is
 /// unreliable (flying pixels, the background), so keypoint rays and the mask's outline are placed on this
@@ -9,9 +7,6 @@ struct BodyPlane {
     /// In-plane principal axes of the inliers and their variances (meters^2).
     let axes: (SIMD3<Double>, SIMD3<Double>)
     let variances: (Double, Double)
-    /// The inlier distance used: options.plane.threshold, or three times the depth noise at the samples'
-    /// median depth when that is larger (a fixed threshold far below the noise would keep a biased slice).
-    let threshold: Double
     /// The valid depth samples under the body (optical frame), outliers included.
     let samples: [SIMD3<Double>]
 
@@ -20,6 +15,8 @@ struct BodyPlane {
         guard points.count >= 3 else {
             throw FathomError(.noData, "the mask holds \(points.count) valid depth samples; a plane needs at least 3")
         }
+        // The inlier distance: options.plane.threshold, or three times the depth noise at the samples' median depth
+        // when that is larger (a fixed threshold far below the noise would keep a biased slice).
         let depths = points.map(\.z).sorted()
         let threshold = max(options.plane.threshold, 3 * options.noise(atDepth: depths[depths.count / 2]))
         var ransac = options.plane
@@ -36,7 +33,6 @@ struct BodyPlane {
             try Moments(p).principalAxes(dimensions: 3)
         }
         fit = plane
-        self.threshold = threshold
         samples = points
         axes = (vectors[2], vectors[1])
         variances = (values[2], values[1])

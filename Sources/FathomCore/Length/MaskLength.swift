@@ -3,14 +3,11 @@ extension DepthFrame {
     /// The mask's body (`Mask.body`: stray pixels and blobs apart from it are left out) is laid on the body
     /// plane (`BodyPlane`: the depth samples under it, flying pixels and the background rejected by their
     /// residuals), the axis is the principal direction of its area there, and the length is the extent of its
-    /// outline along the axis, each end half a mask pixel beyond the last inside pixel centre. Head: the end
-    /// toward the image's left (smaller optical x; the top when vertical). The endpoints are reported on the
-    /// axis line through the body's centroid.
+    /// outline along the axis (`PlanarBody.end`: each end a gap beyond the last inside pixel centre, at the
+    /// body's height there). Head: the end toward the image's left (smaller optical x; the top when vertical).
+    /// The endpoints are reported on the axis line through the body's centroid.
     public func measure(mask: Mask, options: LengthOptions) throws(FathomError) -> ObjectLength {
-        try options.validate()
-        try require(options.frame)
-        let body = try mask.body(gap: options.bodyGap)
-        let planar = try PlanarBody(self, body: body, plane: BodyPlane(self, body: body, options: options))
+        let planar = try planarBody(mask, options)
         let e = planar.axis
         let trim = options.trimCount(planar.outline.count)
         let tail = planar.end(along: e, among: planar.outline, trim: trim, options: options)
@@ -24,6 +21,14 @@ extension DepthFrame {
                             head: convert(headPoint, to: options.frame), tail: convert(tailPoint, to: options.frame),
                             headPixel: rgbPixel(headPoint), tailPixel: rgbPixel(tailPoint), rms: planar.plane.fit.rms,
                             samples: planar.plane.fit.used)
+    }
+
+    /// The mask's body laid on its plane, after validating the options: the mask lengths' first step.
+    func planarBody(_ mask: Mask, _ options: LengthOptions) throws(FathomError) -> PlanarBody {
+        try options.validate()
+        try require(options.frame)
+        let body = try mask.body(gap: options.bodyGap)
+        return try PlanarBody(self, body: body, plane: BodyPlane(self, body: body, options: options))
     }
 
     /// The RGB pixel an optical-frame point projects to.

@@ -25,14 +25,10 @@ extension DepthFrame {
     /// instead, each pixel weighted for the curvature, and the curve refitted. Each end is where the curve
     /// leaves the body (past holes up to the body's gap); where that is well before the outline's end along the
     /// curve's direction (the notch of a forked tail), the outline's end (as `end(along:)`), the curve running
-    /// to where it is level with it.
-    /// The error bar adds to the ends' and the plane's terms the first-order effect of the polynomial's
-    /// coefficient covariance on the arc length.
+    /// to where it is level with it. The error bar adds to the ends' and the plane's terms the first-order
+    /// effect of the polynomial's coefficient covariance on the arc length.
     public func measureMidline(mask: Mask, options: LengthOptions) throws(FathomError) -> MidlineLength {
-        try options.validate()
-        try require(options.frame)
-        let body = try mask.body(gap: options.bodyGap)
-        let planar = try PlanarBody(self, body: body, plane: BodyPlane(self, body: body, options: options))
+        let planar = try planarBody(mask, options)
         let trim = options.trimCount(planar.outline.count)
         let positions = planar.outline.map { planar.along($0.point) }
         let start = positions.min() ?? 0, end = positions.max() ?? 0

@@ -89,7 +89,8 @@ extension DepthFrame {
 
     /// The depth under a keypoint from the valid samples of a window centred on the sample under it (5 x 5 by
     /// default; 3 x 3 for `.nearest`, whose window only gives the gradient), and the window's depth gradient
-    /// (meters per depth-grid pixel, `robustGradient`).
+    /// (meters per depth-grid pixel: the median slope between valid samples 1 to 4 apart along each axis, zero
+    /// without such a pair).
     ///
     /// `.median`: the median of the samples, each first moved to the keypoint along the gradient (on a tilted
     /// surface the plain median is the depth at the window's centre sample, up to half a sample away), with
@@ -102,13 +103,20 @@ extension DepthFrame {
         let nearest = options.keypointDepth == .nearest
         let r = nearest ? 1 : options.window / 2
         var readings: [(offset: SIMD2<Double>, depth: Double)] = []
-        for jj in Swift.max(0, j - r)...Swift.min(height - 1, j + r) {
-            for ii in Swift.max(0, i - r)...Swift.min(width - 1, i + r) {
+        var alongX: [Double] = [], alongY: [Double] = []  // slopes between valid samples 1 to 4 apart in a row or column
+        let columns = Swift.max(0, i - r)...Swift.min(width - 1, i + r), rows = Swift.max(0, j - r)...Swift.min(height - 1, j + r)
+        for jj in rows {
+            for ii in columns {
                 guard let d = depth(ii, jj) else { continue }
                 readings.append((SIMD2(Double(ii) + 0.5 - Double(x), Double(jj) + 0.5 - Double(y)), Double(d)))
+                for step in 1...4 {
+                    if columns.contains(ii + step), let other = depth(ii + step, jj) { alongX.append(Double(other - d) / Double(step)) }
+                    if rows.contains(jj + step), let other = depth(ii, jj + step) { alongY.append(Double(other - d) / Double(step)) }
+                }
             }
         }
-        let gradient = robustGradient(readings)
+        // The median slope along each axis (Theil-Sen): flying pixels at an outline do not tilt it.
+        let gradient = SIMD2(median(alongX), median(alongY))
         if nearest {
             guard let d = depth(i, j) else {
                 throw FathomError(.noData, "\(name) (\(pixel.x), \(pixel.y)) has no valid depth at depth sample (\(i), \(j))")
@@ -142,22 +150,9 @@ extension DepthFrame {
 
 @inline(__always) func square(_ x: Double) -> Double { x * x }
 
-/// The window's depth gradient (g_x, g_y), robustly: the median of the slopes between the pairs of readings in
-/// a row (for g_x) and in a column (for g_y), so flying pixels at an outline do not tilt it (Theil-Sen); zero
-/// along an axis without such a pair.
-private func robustGradient(_ readings: [(offset: SIMD2<Double>, depth: Double)]) -> SIMD2<Double> {
-    var alongX: [Double] = [], alongY: [Double] = []
-    for a in readings.indices {
-        for b in readings.indices where b > a {
-            let d = readings[b].offset - readings[a].offset, change = readings[b].depth - readings[a].depth
-            if d.y == 0, d.x != 0 { alongX.append(change / d.x) }
-            if d.x == 0, d.y != 0 { alongY.append(change / d.y) }
-        }
-    }
-    func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
-    return SIMD2(median(alongX), median(alongY))
+/// The median of `values` (the mean of the middle two for an even count), 0 for none.
+private func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
