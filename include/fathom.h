@@ -994,8 +994,8 @@ fathom_status fathom_length_mask(const fathom_depth_frame *frame, const fathom_m
  *  area-weighted centres are fitted by weighted least squares with a polynomial of degree up to 4 along the axis
  *  (a C or an S bend: the midline must stay a function along the axis, each end within about 60 degrees of it),
  *  then twice sliced across that curve (pixels weighted for its curvature) and refitted. Each end is where the
- *  curve leaves the body; where that is well before the outline's end along the curve (a forked tail's notch), it
- *  is level with the outline's end along the curve's direction, so the length runs to the lobes' tips. The length
+ *  curve leaves the body; where the body goes on beyond that on both sides of the curve (a forked tail's notch),
+ *  it is level with the outline's end along the curve's direction, so the length runs to the lobes' tips. The length
  *  is the curve's arc length between the ends; the error bar adds the fit's coefficient covariance to the ends'
  *  and the plane's terms. out->rms is the RMS of the slice centres about the curve (meters); head and tail are the
  *  ends. `curve` may be NULL, else it receives `curve_count` (>= 2) points (x, y, z, in options->out_frame) at

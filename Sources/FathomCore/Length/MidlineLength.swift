@@ -23,9 +23,9 @@ extension DepthFrame {
     /// of degree up to 4 in the position along the axis (a C or an S bend: the midline must stay a function
     /// along the axis, each end within about 60 degrees of it). Then twice the body is sliced across that curve
     /// instead, each pixel weighted for the curvature, and the curve refitted. Each end is where the curve
-    /// leaves the body (past holes up to the body's gap); where that is well before the outline's end along the
-    /// curve's direction (the notch of a forked tail), the outline's end (as `end(along:)`), the curve running
-    /// to where it is level with it. The error bar adds to the ends' and the plane's terms the first-order
+    /// leaves the body (past holes up to the body's gap); where the body goes on beyond that on both sides of
+    /// the curve (the notch of a forked tail), the outline's end along the curve's direction (as `end(along:)`),
+    /// the curve running to where it is level with it. The error bar adds to the ends' and the plane's terms the first-order
     /// effect of the polynomial's coefficient covariance on the arc length.
     public func measureMidline(mask: Mask, options: LengthOptions) throws(FathomError) -> MidlineLength {
         let planar = try planarBody(mask, options)
@@ -48,12 +48,19 @@ extension DepthFrame {
                 t = curve.parameter(meeting: extreme.point, near: t)
             }
             // Where the curve leaves the body: one crossing, which a blunt ragged tail's corners cannot move. If
-            // it leaves well before the outline's end (a forked tail's notch), the outline's end counts.
+            // the body goes on beyond it on both sides of the curve (a forked tail's notch), the outline's end
+            // counts.
             guard let exit = curve.exit(from: curve.middle, step: sign * step, limit: t + sign * reach, run: run) else {
                 throw FathomError(.degenerate, "the midline does not run through the mask's body")
             }
             let direction = sign * curve.tangent(exit), p = curve.point(exit), pixel = planar.maskPixel(p)
-            guard sign * (t - exit) <= 3 * planar.footprint(pixel, along: direction) else { return (t, extreme) }
+            let side = cross(planar.plane.fit.normal, direction), margin = planar.footprint(pixel, along: direction)
+            var beyond = (left: false, right: false)
+            for candidate in candidates where dot(candidate.point - p, direction) > margin {
+                let offset = dot(candidate.point - p, side)
+                if offset > margin { beyond.left = true } else if offset < -margin { beyond.right = true }
+            }
+            if beyond.left && beyond.right { return (t, extreme) }
             return (exit, planar.crossing(at: p, pixel, along: direction, among: candidates, options: options))
         }
         let (tHead, head) = try midlineEnd(-1, planar.outline.filter { planar.along($0.point) <= start + 0.25 * (end - start) })
