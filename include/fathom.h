@@ -68,7 +68,9 @@ typedef enum fathom_status {
     FATHOM_ERR_PARSE = 9,               /**< text that is not well-formed (truncated or malformed JSON) */
     FATHOM_ERR_FORMAT = 10,             /**< well-formed data with a missing or mistyped field (unknown fields are ignored) */
     FATHOM_ERR_NOT_A_BOX = 11,          /**< eight corners that do not form a box of the kind expected */
-    FATHOM_ERR_IO = 12,                 /**< a file could not be opened, read or written */
+    FATHOM_ERR_IO = 12,                 /**< a file could not be opened, read or written; a path that is not a
+                                             regular file (a device, FIFO or directory) is not read; a file that
+                                             changes size or fails midway is an error and nothing is kept */
     FATHOM_ERR_LAPACK = 13,             /**< a LAPACK routine reported failure */
     FATHOM_ERR_OUT_OF_MEMORY = 14,      /**< an allocation failed */
     FATHOM_ERR_NO_DATA = 15             /**< no valid sample where one is needed (invalid depth under a keypoint, an
@@ -850,7 +852,8 @@ fathom_status fathom_depth_point(const fathom_depth_frame *frame, float u, float
 /* Least-squares fits (double precision)                                                           */
 /* ---------------------------------------------------------------------------------------------- */
 /* Fits take double points: 2D fits (x, y) pairs, 3D fits (x, y, z) triples, `stride` bytes apart (a multiple
- * of 8, at least 16 for 2D and 24 for 3D; 0 = packed). The points must be finite; count 0 is
+ * of 8, at least 16 for 2D and 24 for 3D; 0 = packed). The points must be finite, each coordinate at most 1e100
+ * in magnitude (FATHOM_ERR_OUT_OF_RANGE beyond: squares and sums must stay finite); count 0 is
  * FATHOM_ERR_OUT_OF_RANGE. Degenerate input is FATHOM_ERR_DEGENERATE, never a NaN: fewer points than the fit
  * needs (2 for a line, 3 for a plane), all points coincident (the largest spread, sqrt of the covariance's
  * largest eigenvalue, at most 1e-9 of the largest coordinate magnitude), a plane through collinear points

@@ -110,8 +110,11 @@ struct Moments {
     var xx: Double, xy: Double, xz: Double, yy: Double, yz: Double, zz: Double
     var largestCoordinate: Double
     var count: Int
+    /// The largest coordinate magnitude the fits take: squares and their sums over any count stay finite.
+    static let largestSupported = 1e100
 
-    /// One pass over the points; throws `.notFinite` naming the first point with a NaN or infinite coordinate.
+    /// One pass over the points; throws `.notFinite` naming the first point with a NaN or infinite coordinate,
+    /// `.outOfRange` for a coordinate beyond `largestSupported`.
     init(_ points: FitPoints) throws(FathomError) {
         let n = points.count
         let origin = points[0]
@@ -129,8 +132,13 @@ struct Moments {
         let s = SIMD3(sx.sum(), sy.sum(), sz.sum())
         let squares = SIMD3(sxx.sum(), syy.sum(), szz.sum()), products = SIMD3(sxy.sum(), syz.sum(), szx.sum())
         guard (s + squares + products).sum().isFinite else {
-            let bad = (0..<n).first { !(points[$0] * 0).sum().isZero }!
-            throw FathomError(.notFinite, "points[\(bad)] has a non-finite coordinate: \(points[bad])")
+            if let bad = (0..<n).first(where: { !(points[$0] * 0).sum().isZero }) {
+                throw FathomError(.notFinite, "points[\(bad)] has a non-finite coordinate: \(points[bad])")
+            }
+            throw FathomError(.outOfRange, "coordinates up to \(Self.largestSupported) are supported; the points' squares overflow")
+        }
+        guard largest.max() <= Self.largestSupported else {
+            throw FathomError(.outOfRange, "coordinates up to \(Self.largestSupported) are supported, got one of \(largest.max())")
         }
         let inverse = 1 / Double(n), m = s * inverse
         centroid = origin + m

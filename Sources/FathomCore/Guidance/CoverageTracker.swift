@@ -124,7 +124,7 @@ public final class CoverageTracker {
         default: (local.x, local.y)
         }
         let n = options.cells
-        func index(_ c: Float) -> Int { Swift.min(Swift.max(Int(((c + 0.5) * Float(n)).rounded(.down)), 0), n - 1) }
+        func index(_ c: Float) -> Int { gridCell((c + 0.5) * Float(n), count: n) }
         return index(second) * n + index(first)
     }
 

@@ -18,14 +18,14 @@ public struct ViewBins: Equatable, Sendable {
     /// from its azimuth atan2(z, x) measured from +x toward +z.
     @inlinable @inline(__always)
     public func bin(of d: SIMD3<Float>) -> Int {
-        // Clamped to [0, 1]: a direction that could not be normalized (a camera a hair from the centre) has |y| > 1,
-        // and a negative ring would trap when the bin is returned as uint32.
-        let height = Swift.min(Swift.max(hemisphere ? d.y : (d.y + 1) / 2, 0), 1)
-        let ring = Swift.min(Int(height * Float(rings)), rings - 1)
+        // A direction that could not be normalized (a camera a hair from the centre, or one so far that the
+        // difference overflows) has |y| > 1 or NaN: gridCell clamps it.
+        let height = hemisphere ? d.y : (d.y + 1) / 2
+        let ring = gridCell(height * Float(rings), count: rings)
         // In turns, by the reciprocal of 2 pi (a product where a quotient costs several times more in the batch's lanes).
         var azimuth = fastAtan2(d.z, d.x) * (1 / (2 * .pi))
         if azimuth < 0 { azimuth += 1 }
-        let sector = Swift.min(Int(azimuth * Float(sectors)), sectors - 1)
+        let sector = gridCell(azimuth * Float(sectors), count: sectors)
         return ring * sectors + sector
     }
 

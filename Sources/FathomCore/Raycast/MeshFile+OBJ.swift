@@ -5,7 +5,8 @@ extension MeshFile {
     /// colours, are ignored) and `f` records whose vertices are `i`, `i/t`, `i//n` or `i/t/n`, with
     /// 1-based indices or negative ones counting back from the last vertex read so far. Polygons are fanned
     /// into triangles (v0, vi, vi+1). Every other record (vt, vn, vp, o, g, s, usemtl, mtllib, l, ...),
-    /// comments (`#`, also after a record's values) and blank lines are skipped; lines end with LF or CRLF.
+    /// comments (`#`, also after a record's values) and blank lines are skipped; lines end with LF or CRLF. A
+    /// UTF-8 byte-order mark at the start is skipped.
     ///
     /// Errors name the line: `.parse` for a malformed number or face vertex, a vertex with fewer than three
     /// coordinates, a face with fewer than three vertices, a NUL byte (not a text file); `.format` for a
@@ -14,7 +15,9 @@ extension MeshFile {
     ///
     /// Complexity: one pass, O(bytes); no index of the file is held beyond the output arrays.
     public static func parseOBJ(_ bytes: [UInt8]) throws(FathomError) -> MeshData {
-        try bytes.withUnsafeBufferPointer { (text: UnsafeBufferPointer<UInt8>) throws(FathomError) -> MeshData in
+        try bytes.withUnsafeBufferPointer { (whole: UnsafeBufferPointer<UInt8>) throws(FathomError) -> MeshData in
+            // A UTF-8 byte-order mark is not part of the first record: read past it, or that line would be lost.
+            let text = whole.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeBufferPointer(rebasing: whole[3...]) : whole
             var reader = OBJReader(text)
             try reader.read()
             return MeshData(vertices: reader.vertices, indices: reader.indices, classes: nil)

@@ -1,0 +1,69 @@
+"""Inputs that once killed the host process, by class (issue 15): each now gives a status and an exception.
+
+- fits of finite coordinates whose squares overflow a double: a force-unwrap in the moments trapped;
+- a coverage tracker recording a rigid camera pose far from the box: a Float to Int cell conversion trapped;
+- loading a device such as /dev/zero as a mesh, manifest or point cloud: the whole-file read never ended;
+- an OBJ file starting with a UTF-8 byte-order mark lost its first vertex line (a silent loss).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fathom
+
+
+@pytest.mark.parametrize("scale", [1e154, 1e200, 1e300])
+def test_fits_of_huge_coordinates_are_out_of_range(scale: float) -> None:
+    rng = np.random.default_rng(1)
+    points = rng.normal(size=(50, 3)) * scale
+    for fit in (fathom.fit_line_3d, fathom.fit_plane):
+        with pytest.raises(fathom.OutOfRangeError, match="supported"):
+            fit(points)
+    with pytest.raises(fathom.OutOfRangeError, match="supported"):
+        fathom.fit_line_2d(points[:, :2])
+    with pytest.raises(fathom.OutOfRangeError, match="supported"):
+        fathom.fit_plane_ransac(points, threshold=scale, iterations=10, seed=1)
+    with pytest.raises(fathom.OutOfRangeError, match="supported"):
+        fathom.fit_line_ransac(points, threshold=scale, iterations=10, seed=1)
+
+
+def test_fits_at_the_supported_limit_still_work() -> None:
+    """A line along x through points up to 1e99 (inside the 1e100 limit): direction (1, 0, 0)."""
+    t = np.linspace(-1, 1, 11) * 1e99
+    points = np.stack([t, np.full_like(t, 5e98), np.zeros_like(t)], 1)
+    line = fathom.fit_line_3d(points)
+    np.testing.assert_allclose(line.direction, [1, 0, 0], atol=1e-12)
+
+
+@pytest.mark.parametrize("distance", [1e32, 3e38])
+def test_a_camera_far_from_the_box_records_without_trapping(distance: float) -> None:
+    box = fathom.Box(center=(0, 0.25, 0), scale=(0.4, 0.5, 0.3), floor=0.0)
+    pose = np.eye(4)
+    pose[:3, 3] = (distance, 0.0, 0.0)
+    with fathom.Coverage(box) as coverage:
+        coverage.record(pose)                      # the camera looks along -z: it misses the box
+        assert sum(face.count for face in coverage.faces()) == 0
+        looking = np.eye(4)                        # now facing the box from far along +z
+        looking[:3, 3] = (0.0, 0.25, distance)
+        coverage.record(looking)
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "/dev/null", "/"])
+def test_devices_and_directories_are_refused_not_read(path: str) -> None:
+    for load in (fathom.Mesh.load, fathom.Box.load, fathom.read_ply):
+        with pytest.raises(fathom.FathomIOError, match="not a regular file"):
+            load(path)
+
+
+def test_a_byte_order_mark_does_not_lose_the_first_vertex(tmp_path: Path) -> None:
+    text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"
+    plain, marked = tmp_path / "plain.obj", tmp_path / "marked.obj"
+    plain.write_text(text)
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    with fathom.Mesh.load(marked) as mesh:
+        np.testing.assert_array_equal(mesh.vertices, [[0, 0, 0], [1, 0, 0], [0, 1, 0]])
+        np.testing.assert_array_equal(mesh.triangles, [[0, 1, 2]])
