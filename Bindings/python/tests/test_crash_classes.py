@@ -67,3 +67,13 @@ def test_a_byte_order_mark_does_not_lose_the_first_vertex(tmp_path: Path) -> Non
     with fathom.Mesh.load(marked) as mesh:
         np.testing.assert_array_equal(mesh.vertices, [[0, 0, 0], [1, 0, 0], [0, 1, 0]])
         np.testing.assert_array_equal(mesh.triangles, [[0, 1, 2]])
+
+
+def test_a_mesh_near_floats_limits_builds_and_casts() -> None:
+    """Centroids of vertices near +-3.3e38 overflow to infinity in the BVH's binning: they must not trap."""
+    rng = np.random.default_rng(2)
+    vertices = (rng.uniform(-1, 1, (3000, 3)) * 3.3e38).astype(np.float32)
+    triangles = rng.integers(0, 3000, (2000, 3)).astype(np.uint32)
+    with fathom.Mesh(vertices, triangles) as mesh:
+        assert mesh.bvh_nodes >= 1
+        mesh.cast([[0, 0, 0]], [[0, 0, -1]])  # any answer, as long as it is one

@@ -133,7 +133,7 @@ struct MidlineCurve {
                 let curvature = Self.curvature(beta, position, middle, half) / (stretch * stretch * stretch)
                 w /= max(0.1, 1 - curvature * offset)
             }
-            let k = min(count - 1, max(0, Int(((position - middle) / half + 1) / 2 * Double(count))))
+            let k = gridCell(((position - middle) / half + 1) / 2 * Double(count), count: count)
             weight[k] += w
             sumT[k] += w * position
             sumN[k] += w * offset

@@ -171,7 +171,7 @@ struct BVHBuilder {
 
     @inline(__always)
     private static func bin(_ c: Float, _ lo: Float, _ scale: Float) -> Int {
-        Swift.min(binCount - 1, Swift.max(0, Int((c - lo) * scale)))
+        gridCell((c - lo) * scale, count: binCount)  // vertices near Float's limits overflow the centroids
     }
 
     /// The SAH-best (axis, bin position, scale), or nil when the centroids coincide on every axis.
