@@ -761,8 +761,25 @@ static void test_states_and_manifests(void) {
     }
 }
 
+/* Inputs that once killed the host (issue 15's crash classes): each is a status now, and the outputs stay. */
+static void test_crash_classes(void) {
+    double huge[3 * 4] = {1e154, 0, 0, -1e154, 1, 0, 0, 1e154, 1, 2e154, 2, 3};
+    fathom_line_fit line;
+    fathom_plane_fit plane;
+    fathom_mesh *mesh = (fathom_mesh *)&line; /* any non-NULL sentinel: a failed load leaves it */
+    fathom_box box;
+    check_section("crash classes: overflowing fits, devices as files");
+    CHECK_STATUS(fathom_fit_line3(huge, 4, 0, &line), FATHOM_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(fathom_fit_plane(huge, 4, 0, &plane), FATHOM_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(fathom_mesh_load("/dev/zero", &mesh), FATHOM_ERR_IO);
+    CHECK(mesh == (fathom_mesh *)&line);
+    CHECK_STATUS(fathom_mesh_load("/", &mesh), FATHOM_ERR_IO);
+    CHECK_STATUS(fathom_box_manifest_load("/dev/zero", &box), FATHOM_ERR_IO);
+}
+
 int main(void) {
     init_points();
+    test_crash_classes();
     test_null_pointers();
     test_not_finite();
     test_ranges();
