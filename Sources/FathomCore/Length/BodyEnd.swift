@@ -17,7 +17,7 @@ extension PlanarBody {
     /// a tip of radius R pixels at a random offset and direction on the pixel grid, the gap has mean
     /// 0.467 R^-0.283 and standard deviation 0.240 R^-0.176 pixels (fitted to a Monte Carlo of disc-shaped tips,
     /// tools/tip_gap.py, within 0.01 pixel for R from 1 to 50). R comes from the outline's width w two pixels
-    /// behind the end (R = w^2 / 16, at least 0.1): a blunt end gives a gap near 0.1 pixel, a point about 0.9.
+    /// behind the end (R = w^2 / 16, at least 0.1): a blunt end gives a gap near 0.15 pixel, a point about 0.9.
     /// The outline's placement error, `edgeNoise` mask pixels perpendicular to it, moves a rounded tip (R at
     /// least the noise, and at least a pixel) by as much; a sharper tip of half-angle a by edgeNoise / sin(a)
     /// (a from the width two noise widths behind the end; 1 / sin(a) at most 4). The end is placed at the body's
