@@ -93,8 +93,8 @@ extension DepthFrame {
     /// without such a pair).
     ///
     /// `.median`: the median of the samples, each first moved to the keypoint along the gradient (on a tilted
-    /// surface the plain median is the depth at the window's centre sample, up to half a sample away), with
-    /// sigma noise * sqrt(pi / 2n). `.nearest`: the sample under the keypoint, with the depth noise and the
+    /// surface the plain median is the depth at the window's centre sample, up to half a sample away), again
+    /// without those more than 3 sigma of noise from it, with sigma noise * sqrt(pi / 2n). `.nearest`: the sample under the keypoint, with the depth noise and the
     /// depth change across its cell (gradient^2 / 12 per axis).
     func keypointDepth(_ pixel: SIMD2<Float>, _ name: String, _ options: LengthOptions) throws(FathomError)
         -> (depth: Double, sigma: Double, gradient: SIMD2<Double>, samples: Int) {
@@ -128,10 +128,17 @@ extension DepthFrame {
             throw FathomError(.noData, "\(name) (\(pixel.x), \(pixel.y)) has no valid depth in the \(options.window)x\(options.window) window around depth sample (\(i), \(j))")
         }
         let moved = readings.map { $0.depth - (gradient * $0.offset).sum() }.sorted()
-        let d = moved[(moved.count - 1) / 2]
+        let first = moved[(moved.count - 1) / 2]
+        // Flying pixels at an outline lie one side of the surface and pull a median their way: the readings more
+        // than 3 sigma of noise from the first median are dropped (unless that would drop half), and the median
+        // is taken again.
+        let limit = 3 * options.noise(atDepth: first)
+        let kept = moved.filter { abs($0 - first) <= limit }
+        let used = 2 * kept.count > moved.count ? kept : moved
+        let d = used[(used.count - 1) / 2]
         // The median of n readings with Gaussian noise has sigma ~ noise * sqrt(pi / (2 n)).
-        let averaging = Swift.min(1, (Double.pi / (2 * Double(moved.count))).squareRoot())
-        return (d, options.noise(atDepth: d) * averaging, gradient, moved.count)
+        let averaging = Swift.min(1, (Double.pi / (2 * Double(used.count))).squareRoot())
+        return (d, options.noise(atDepth: d) * averaging, gradient, used.count)
     }
 
     /// An optical-frame point in `frame`, in double precision.
