@@ -11,6 +11,9 @@ struct PlanarBody {
     let axis: SIMD3<Double>, lateral: SIMD3<Double>
     /// The outline's candidates for the ends: the first and last pixel of every run.
     let outline: [OutlinePoint]
+    /// How far from an end the depth samples that set its height reach: a tenth of the outline's extent
+    /// along the axis.
+    let endReach: Double
     private let rgb: Intrinsics
     private let rgbPerMask: SIMD2<Double>
 
@@ -80,10 +83,6 @@ struct PlanarBody {
     func maskPixel(_ p: SIMD3<Double>) -> SIMD2<Double> {
         SIMD2(Double(rgb.fx) * p.x / p.z + Double(rgb.cx), Double(rgb.fy) * p.y / p.z + Double(rgb.cy)) / rgbPerMask
     }
-
-    /// How far from an end the depth samples that set its height reach: a tenth of the outline's extent
-    /// along the axis.
-    let endReach: Double
 
     /// The position of a point along the axis, from the centre.
     func along(_ p: SIMD3<Double>) -> Double { dot(p - centre, axis) }
