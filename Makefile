@@ -22,7 +22,7 @@ LIB := $(BUILD_DIR)/libfathom.so
 CLI := $(BUILD_DIR)/fathom-cli
 export FATHOM_LIBRARY := $(CURDIR)/$(LIB)
 
-.PHONY: all deps build lib demo test test-swift test-c test-python test-repl test-readme test-abi fish-table bench install clean
+.PHONY: all deps build lib demo test test-swift test-c test-python test-repl test-readme test-abi test-sanitize fish-table bench install clean
 
 all: build
 
@@ -69,6 +69,12 @@ test-repl:
 
 test-readme:
 	sh Tests/readme/check_c_example.sh README.md $(CURDIR)/$(BUILD_DIR) $(CURDIR)/include
+
+## test-sanitize: the C tests under AddressSanitizer + UBSan against an AddressSanitizer build of the library
+## (debug, in .build/asan).
+test-sanitize: deps
+	$(SWIFT) build -c debug --sanitize=address --scratch-path .build/asan --product fathom
+	$(MAKE) -C Tests/c sanitize LIB_DIR=$(CURDIR)/.build/asan/debug INCLUDE_DIR=$(CURDIR)/include
 
 ## fish-table: the README's validation table of the length methods (Monte Carlo over fish-shaped scenes, ~1 min).
 fish-table: build
