@@ -70,11 +70,14 @@ test-repl:
 test-readme:
 	sh Tests/readme/check_c_example.sh README.md $(CURDIR)/$(BUILD_DIR) $(CURDIR)/include
 
-## test-sanitize: the C tests under AddressSanitizer + UBSan against an AddressSanitizer build of the library
-## (debug, in .build/asan).
+## test-sanitize: the C tests under AddressSanitizer + UBSan against an AddressSanitizer build of the library,
+## and the threaded test under ThreadSanitizer against a ThreadSanitizer build (debug, in .build/asan and .build/tsan).
 test-sanitize: deps
 	$(SWIFT) build -c debug --sanitize=address --scratch-path .build/asan --product fathom
 	$(MAKE) -C Tests/c sanitize LIB_DIR=$(CURDIR)/.build/asan/debug INCLUDE_DIR=$(CURDIR)/include
+	$(SWIFT) build -c debug --sanitize=thread --scratch-path .build/tsan --product fathom
+	$(MAKE) -C Tests/c sanitize-threads LIB_DIR=$(CURDIR)/.build/tsan/debug INCLUDE_DIR=$(CURDIR)/include \
+	  TOOLCHAIN_LIB=$$(dirname $$(readlink -f $$(command -v $(SWIFT))))/../lib/swift/linux
 
 ## fish-table: the README's validation table of the length methods (Monte Carlo over fish-shaped scenes, ~1 min).
 fish-table: build
