@@ -1,9 +1,13 @@
-/* Threads sharing one mesh and each with its own coverage tracker: the header's thread-safety promises, run
- * under ThreadSanitizer by `make test-sanitize` (and plainly by `make test`). Every thread's answers must equal
- * the single-threaded ones. */
+/* Threads sharing one mesh, threads sharing one open scan, and threads each with its own coverage tracker: the
+ * header's thread-safety promises, run under ThreadSanitizer by `make test-sanitize` (and plainly by `make test`).
+ * Every thread's answers must equal the single-threaded ones. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "fathom.h"
@@ -81,6 +85,45 @@ static void *track(void *arg) {
     return NULL;
 }
 
+/* A scan of FRAMES frames of SW x SH float16 depth, written with the library's writer; threads read every frame
+ * of one open scan in different orders. */
+#define FRAMES 24
+#define SW 32
+#define SH 24
+static fathom_scan *g_scan;
+static uint16_t g_frames[FRAMES][SW * SH];
+
+static int write_scan(const char *dir) {
+    fathom_scan_writer_options o;
+    fathom_scan_writer *w = NULL;
+    fathom_intrinsics k = {600, 600, 320, 240, 640, 480};
+    int f, i, ok = 1;
+    if (fathom_scan_writer_options_init(&o) != FATHOM_OK) return 0;
+    o.depth_width = SW; o.depth_height = SH; o.rgb_width = 640; o.rgb_height = 480; o.with_confidence = 0;
+    if (fathom_scan_writer_create(dir, "threads", &o, &w) != FATHOM_OK) return 0;
+    for (f = 0; f < FRAMES && ok; f++) {
+        fathom_pose p = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.01f * (float)f, 0, 0, 1}};
+        for (i = 0; i < SW * SH; i++) g_frames[f][i] = (uint16_t)(0x3C00 + (uint16_t)((f * 131 + i * 7) % 1024));
+        ok = fathom_scan_writer_append(w, 1000000LL * f, &k, &p, g_frames[f], sizeof g_frames[f], NULL, 0) == FATHOM_OK;
+    }
+    ok = ok && fathom_scan_writer_finish(w) == FATHOM_OK;
+    fathom_scan_writer_destroy(w);
+    return ok;
+}
+
+/* slot[0]: the thread's number (each starts at another frame); slot[THREADS]: its mismatches. */
+static void *read_frames(void *arg) {
+    int *slot = arg, n;
+    uint16_t depth[SW * SH];
+    for (n = 0; n < FRAMES; n++) {
+        int f = (n * 7 + slot[0]) % FRAMES;
+        if (fathom_scan_read_depth(g_scan, (uint64_t)f, depth, sizeof depth) != FATHOM_OK ||
+            memcmp(depth, g_frames[f], sizeof depth) != 0)
+            slot[THREADS]++;
+    }
+    return NULL;
+}
+
 int main(void) {
     pthread_t threads[THREADS];
     int mismatches[THREADS], i;
@@ -96,6 +139,23 @@ int main(void) {
     for (i = 0; i < THREADS; i++) { mismatches[i] = 0; pthread_create(&threads[i], NULL, cast_all, &mismatches[i]); }
     for (i = 0; i < THREADS; i++) { pthread_join(threads[i], NULL); CHECK(mismatches[i] == 0); }
     fathom_mesh_destroy(g_mesh);
+
+    check_section("8 threads reading one open scan");
+    {
+        char dir[] = "/tmp/fathom-threads-XXXXXX", path[128];
+        int slots[2 * THREADS];
+        CHECK(mkdtemp(dir) != NULL);
+        CHECK(write_scan(dir));
+        snprintf(path, sizeof path, "%s/threads.json", dir);
+        CHECK_OK(fathom_scan_open(path, &g_scan));
+        memset(slots, 0, sizeof slots);
+        for (i = 0; i < THREADS; i++) slots[i] = i;
+        for (i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, read_frames, &slots[i]);
+        for (i = 0; i < THREADS; i++) { pthread_join(threads[i], NULL); CHECK(slots[i + THREADS] == 0); }
+        fathom_scan_close(g_scan);
+        snprintf(path, sizeof path, "rm -rf '%s'", dir);
+        CHECK(system(path) == 0);
+    }
 
     check_section("one coverage tracker per thread");
     CHECK_OK(fathom_box_init(center, scale, 0.3f, &g_box));
