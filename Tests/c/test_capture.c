@@ -12,6 +12,7 @@
 #define _XOPEN_SOURCE 700
 #include "fathom.h"
 #include "check.h"
+#include "tempdir.h"
 #include "expect.h"
 #include "testmath.h"
 
@@ -785,18 +786,8 @@ static void test_scan_report(void) {
     fathom_scan_close(scan);
 }
 
-static void remove_tree(const char *dir) {
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0) printf("could not remove %s\n", dir);
-}
-
 int main(void) {
-    snprintf(DIR_PATH, sizeof DIR_PATH, "%s", "/tmp/fathom-capture-test-XXXXXX");
-    if (!mkdtemp(DIR_PATH)) {
-        printf("test_capture: cannot make a temporary directory\n");
-        return 1;
-    }
+    if (!make_temp_dir(DIR_PATH, sizeof DIR_PATH, "capture-test")) return 1;
     test_defaults();
     test_null_arguments();
     test_bad_options();

@@ -6,6 +6,7 @@
 
 #include "fathom.h"
 #include "check.h"
+#include "tempdir.h"
 #include "testmath.h"
 
 #include <math.h>
@@ -436,20 +437,12 @@ static void test_transforms(void) {
 }
 
 int main(void) {
-    snprintf(TMP, sizeof TMP, "%s", "/tmp/fathom-ply-test-XXXXXX");
-    if (!mkdtemp(TMP)) {
-        printf("mkdtemp failed\n");
-        return 1;
-    }
+    if (!make_temp_dir(TMP, sizeof TMP, "ply-test")) return 1;
     test_write_and_read();
     test_capacities_and_nulls();
     test_files();
     test_mesh_export();
     test_transforms();
-    {
-        char command[128];
-        snprintf(command, sizeof command, "rm -rf '%s'", TMP);
-        if (system(command) != 0) printf("could not remove %s\n", TMP);
-    }
+    remove_tree(TMP);
     return check_summary("test_pointcloud");
 }

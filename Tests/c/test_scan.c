@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE 700
 #include "fathom.h"
 #include "check.h"
+#include "tempdir.h"
 #include "expect.h"
 #include "testmath.h"
 
@@ -519,18 +520,8 @@ static void test_damage(void) {
     CHECK(s == NULL);
 }
 
-static void remove_tree(const char *dir) {
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0) printf("could not remove %s\n", dir);
-}
-
 int main(void) {
-    snprintf(DIR_PATH, sizeof DIR_PATH, "%s", "/tmp/fathom-scan-test-XXXXXX");
-    if (!mkdtemp(DIR_PATH)) {
-        printf("test_scan: cannot make a temporary directory\n");
-        return 1;
-    }
+    if (!make_temp_dir(DIR_PATH, sizeof DIR_PATH, "scan-test")) return 1;
     test_round_trip();
     test_frame_backprojection();
     test_bad_calls();

@@ -1,15 +1,15 @@
 /* Threads sharing one mesh, threads sharing one open scan, and threads each with its own coverage tracker: the
  * header's thread-safety promises, run under ThreadSanitizer by `make test-sanitize` (and plainly by `make test`).
  * Every thread's answers must equal the single-threaded ones. */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check.h"
+#include "tempdir.h"
 #include "fathom.h"
 
 #define THREADS 8
@@ -142,9 +142,9 @@ int main(void) {
 
     check_section("8 threads reading one open scan");
     {
-        char dir[] = "/tmp/fathom-threads-XXXXXX", path[128];
+        char dir[64], path[128];
         int slots[2 * THREADS];
-        CHECK(mkdtemp(dir) != NULL);
+        CHECK(make_temp_dir(dir, sizeof dir, "threads"));
         CHECK(write_scan(dir));
         snprintf(path, sizeof path, "%s/threads.json", dir);
         CHECK_OK(fathom_scan_open(path, &g_scan));
@@ -153,8 +153,7 @@ int main(void) {
         for (i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, read_frames, &slots[i]);
         for (i = 0; i < THREADS; i++) { pthread_join(threads[i], NULL); CHECK(slots[i + THREADS] == 0); }
         fathom_scan_close(g_scan);
-        snprintf(path, sizeof path, "rm -rf '%s'", dir);
-        CHECK(system(path) == 0);
+        CHECK(remove_tree(dir));
     }
 
     check_section("one coverage tracker per thread");

@@ -34,17 +34,14 @@ struct PlanarBody {
         let n = plane.fit.normal
         let helper: SIMD3<Double> = abs(n.x) < 0.9 ? SIMD3(1, 0, 0) : SIMD3(0, 1, 0)
         let b1 = normalize(cross(n, helper)), b2 = cross(n, b1)
-        // Area-weighted moments in the plane basis (b1, b2): a pixel covers D^2 / (fx fy |n . r|^3) of the plane.
+        // Area-weighted moments in the plane basis (b1, b2).
         var weight = 0.0, mean = SIMD2<Double>.zero, second = SIMD3<Double>.zero
         var outline: [OutlinePoint] = []
         var failure: SIMD2<Int>?
         let origin = plane.fit.point
         for run in body.runs {
             for x in run.x0..<run.x1 {
-                let ray = Self.ray(SIMD2(Double(x) + 0.5, Double(run.y) + 0.5), rgb, rgbPerMask)
-                guard let p = plane.intersection(ray) else { failure = SIMD2(x, run.y); break }
-                let facing = dot(n, ray)
-                let w = 1 / abs(facing * facing * facing)
+                guard let (p, w) = Self.pixelOnPlane(x, run.y, plane, rgb, rgbPerMask) else { failure = SIMD2(x, run.y); break }
                 let q = SIMD2(dot(p - origin, b1), dot(p - origin, b2))
                 weight += w
                 let delta = q - mean
@@ -106,14 +103,20 @@ struct PlanarBody {
 
     /// Calls `visit` with every body pixel's point on the plane and its area weight (relative).
     func forEachPixel(_ visit: (SIMD3<Double>, Double) -> Void) {
-        let n = plane.fit.normal
         for run in body.runs {
             for x in run.x0..<run.x1 {
-                let ray = self.ray(SIMD2(Double(x) + 0.5, Double(run.y) + 0.5))
-                guard let p = plane.intersection(ray) else { continue }
-                let facing = dot(n, ray)
-                visit(p, 1 / abs(facing * facing * facing))
+                if let (p, w) = Self.pixelOnPlane(x, run.y, plane, rgb, rgbPerMask) { visit(p, w) }
             }
         }
+    }
+
+    /// Where mask pixel (x, y)'s centre meets the plane, and the relative area it covers there: a pixel covers
+    /// D^2 / (fx fy |n . r|^3) of the plane. Nil when its ray does not meet the plane in front of the camera.
+    private static func pixelOnPlane(_ x: Int, _ y: Int, _ plane: BodyPlane, _ rgb: Intrinsics,
+                                     _ rgbPerMask: SIMD2<Double>) -> (SIMD3<Double>, Double)? {
+        let ray = Self.ray(SIMD2(Double(x) + 0.5, Double(y) + 0.5), rgb, rgbPerMask)
+        guard let p = plane.intersection(ray) else { return nil }
+        let facing = dot(plane.fit.normal, ray)
+        return (p, 1 / abs(facing * facing * facing))
     }
 }

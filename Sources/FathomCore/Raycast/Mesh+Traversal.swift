@@ -65,8 +65,8 @@ extension Mesh {
     @usableFromInline static let stackSize = 7 * BVHBuilder.maxDepth + 1
 
     /// Asks for the node of `code` (if it is one, not a leaf) to be brought into the caches: the farther of two
-    /// children met, pushed while the nearer is entered, is then at hand when popped (camera rays 2-3% faster;
-    /// the same for a leaf's blocks made no difference).
+    /// children met, pushed while the nearer is entered, is then at hand when popped (bench/README.md,
+    /// "What limits Fathom's ray casting today", has what it gains and why leaf blocks are not prefetched).
     @inline(__always)
     func prefetch(_ code: Int32) {
         guard code >= 0 else { return }
