@@ -27,14 +27,6 @@
 
 static char DIR_PATH[256];
 
-static const char *path_in(const char *dir, const char *name) {
-    static char buf[8][512];
-    static int k = 0;
-    k = (k + 1) % 8;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
-
 /* IEEE half bits of v, for v = 0 or a normal value that is exact in half precision (checked). */
 static uint16_t half_bits(double v) {
     int e;
