@@ -22,7 +22,8 @@ LIB := $(BUILD_DIR)/libfathom.so
 CLI := $(BUILD_DIR)/fathom-cli
 export FATHOM_LIBRARY := $(CURDIR)/$(LIB)
 
-.PHONY: all deps build lib demo test test-swift test-c test-python test-repl test-readme test-abi test-sanitize fish-table bench install clean
+.PHONY: all deps build lib demo test test-swift test-c test-python test-repl test-readme test-abi test-fuzz-replay test-sanitize \
+        fuzz-lib fuzz fuzz-ci fish-table bench install clean
 
 all: build
 
@@ -50,7 +51,7 @@ demo: build
 	$(CLI) demo fathom-demo
 
 ## test: every test — Swift core, C ABI, Python binding, REPL scripts. Fails on the first failing suite.
-test: build test-swift test-abi test-c test-python test-repl test-readme
+test: build test-swift test-abi test-c test-python test-repl test-readme test-fuzz-replay
 
 test-swift:
 	$(SWIFT) test $(SWIFT_TEST_FLAGS)
@@ -70,6 +71,10 @@ test-repl:
 test-readme:
 	sh Tests/readme/check_c_example.sh README.md $(CURDIR)/$(BUILD_DIR) $(CURDIR)/include
 
+## test-fuzz-replay: every fuzz target's seed corpus and regressions, once, against the release library.
+test-fuzz-replay:
+	$(MAKE) -C Tests/fuzz replay LIB_DIR=$(CURDIR)/$(BUILD_DIR) INCLUDE_DIR=$(CURDIR)/include
+
 ## test-sanitize: the Swift tests under AddressSanitizer; the C tests under AddressSanitizer + UBSan against an
 ## AddressSanitizer build of the library; the threaded test under ThreadSanitizer against a ThreadSanitizer build
 ## (debug builds in .build/asan-tests, .build/asan and .build/tsan; about 15 minutes on 2 cores).
@@ -82,6 +87,22 @@ test-sanitize: deps
 	$(SWIFT) build -c debug --sanitize=thread --scratch-path .build/tsan --product fathom
 	$(MAKE) -C Tests/c sanitize-threads LIB_DIR=$(CURDIR)/.build/tsan/debug INCLUDE_DIR=$(CURDIR)/include \
 	  TOOLCHAIN_LIB=$$(dirname $$(readlink -f $$(command -v $(SWIFT))))/../lib/swift/linux
+
+## fuzz: every libFuzzer target in Tests/fuzz for FUZZ_SECONDS (default 60) each, one after another, against an
+## AddressSanitizer build of the library instrumented for coverage, so libFuzzer sees inside the Swift code.
+## fuzz-ci: CI's short pass: the corpora and regressions under the sanitizers, then 15 s per target.
+FUZZ_SECONDS ?= 60
+FUZZ_COVERAGE := -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table
+FUZZ_LIB_DIR := $(CURDIR)/.build/fuzz/release
+
+fuzz-lib: deps
+	$(SWIFT) build -c release --sanitize=address $(FUZZ_COVERAGE) --scratch-path .build/fuzz --product fathom
+
+fuzz: fuzz-lib
+	$(MAKE) -C Tests/fuzz run FUZZ_LIB_DIR=$(FUZZ_LIB_DIR) INCLUDE_DIR=$(CURDIR)/include FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+fuzz-ci: fuzz-lib
+	$(MAKE) -C Tests/fuzz ci FUZZ_LIB_DIR=$(FUZZ_LIB_DIR) INCLUDE_DIR=$(CURDIR)/include FUZZ_SECONDS=15
 
 ## fish-table: the README's validation table of the length methods (Monte Carlo over fish-shaped scenes, ~1 min).
 fish-table: build

@@ -1,0 +1,180 @@
+/*
+ * fuzz.h — what every libFuzzer target of the C ABI shares: reading typed values out of the fuzzer's bytes,
+ * and checking the header's promises on every call:
+ *  - the status is one of the enum's values;
+ *  - a failed call names its function first in fathom_last_error() ("fathom_fit_plane: ...");
+ *  - a failed call writes nothing through its out-pointers and leaves the object it was to change as it was.
+ * A broken promise aborts, so libFuzzer (or the replay driver) reports it like a crash.
+ */
+#ifndef FATHOM_FUZZ_H
+#define FATHOM_FUZZ_H
+
+#include <fathom.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Reading the fuzzer's bytes                                                                      */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** The fuzzer's input, consumed from the front. Past its end every read gives zeros. */
+typedef struct fz_input {
+    const uint8_t *data;
+    size_t size;
+} fz_input;
+
+static inline uint8_t fz_u8(fz_input *in) {
+    if (in->size == 0) return 0;
+    uint8_t value = in->data[0];
+    in->data++;
+    in->size--;
+    return value;
+}
+
+static inline uint32_t fz_u32(fz_input *in) {
+    uint32_t value = 0;
+    for (int i = 0; i < 4; i++) value |= (uint32_t)fz_u8(in) << (8 * i);
+    return value;
+}
+
+static inline uint64_t fz_u64(fz_input *in) {
+    return (uint64_t)fz_u32(in) | ((uint64_t)fz_u32(in) << 32);
+}
+
+/** A count in 0...max. */
+static inline size_t fz_count(fz_input *in, size_t max) {
+    return max == 0 ? 0 : (size_t)(fz_u32(in) % (max + 1));
+}
+
+/** A float the way geometry meets them: usually a small value with a few significant bits (so that
+ *  points coincide, lie on lines and planes, and rotations come out rigid), sometimes a boundary value,
+ *  sometimes any bit pattern (NaN payloads, subnormals, 3e38). */
+static inline float fz_float(fz_input *in) {
+    static const float special[] = {
+        0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 1e-3f, 1e-7f, 1e-30f, 1e-45f, 1e7f, 1e20f, 1e32f,
+        3.4e38f, -3.4e38f, INFINITY, -INFINITY, NAN, 3.14159265f, 1.5707964f, 0.70710677f,
+    };
+    uint8_t kind = fz_u8(in);
+    if (kind < 160) return (float)(int8_t)fz_u8(in) / (float)(1u << (kind % 8));
+    if (kind < 224) return special[fz_u8(in) % (sizeof special / sizeof special[0])];
+    uint32_t bits = fz_u32(in);
+    float value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+static inline double fz_double(fz_input *in) {
+    uint8_t kind = fz_u8(in);
+    if (kind < 224) return (double)fz_float(in);
+    if (kind < 240) return ldexp((double)(int8_t)fz_u8(in), (int)(fz_u8(in) % 128) * 8 - 512);
+    uint64_t bits = fz_u64(in);
+    double value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+static inline fathom_vec3 fz_vec3(fz_input *in) {
+    fathom_vec3 v;
+    v.x = fz_float(in);
+    v.y = fz_float(in);
+    v.z = fz_float(in);
+    return v;
+}
+
+static inline fathom_quat fz_quat(fz_input *in) {
+    fathom_quat q;
+    q.x = fz_float(in);
+    q.y = fz_float(in);
+    q.z = fz_float(in);
+    q.w = fz_float(in);
+    return q;
+}
+
+/** A pose: mostly a rigid one (a rotation about a fuzzed axis and a fuzzed translation), sometimes any
+ *  sixteen floats. */
+static inline fathom_pose fz_pose(fz_input *in) {
+    fathom_pose pose;
+    if (fz_u8(in) < 200) {
+        fathom_quat q;
+        fathom_vec3 axis = fz_vec3(in);
+        if (fathom_quat_from_axis_angle(axis, fz_float(in), &q) != FATHOM_OK) q = (fathom_quat){0, 0, 0, 1};
+        if (fathom_pose_from_rotation_translation(q, fz_vec3(in), &pose) != FATHOM_OK) {
+            memset(&pose, 0, sizeof pose);
+            pose.m[0] = pose.m[5] = pose.m[10] = pose.m[15] = 1;
+        }
+    } else {
+        for (int i = 0; i < 16; i++) pose.m[i] = fz_float(in);
+    }
+    return pose;
+}
+
+static inline fathom_intrinsics fz_intrinsics(fz_input *in) {
+    fathom_intrinsics k;
+    k.fx = fz_float(in);
+    k.fy = fz_float(in);
+    k.cx = fz_float(in);
+    k.cy = fz_float(in);
+    k.width = fz_u8(in) < 240 ? (uint32_t)fz_u8(in) + 1 : fz_u32(in);
+    k.height = fz_u8(in) < 240 ? (uint32_t)fz_u8(in) + 1 : fz_u32(in);
+    return k;
+}
+
+/** `count` floats (a malloc'd buffer the caller frees; never NULL, even for 0). */
+static inline float *fz_floats(fz_input *in, size_t count) {
+    float *values = malloc(count ? count * sizeof(float) : 1);
+    if (!values) abort();
+    for (size_t i = 0; i < count; i++) values[i] = fz_float(in);
+    return values;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Checking the header's promises                                                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+#define FZ_POISON 0xA5
+
+/** Fills an output with the poison byte, so that a write by a failed call shows. */
+static inline void fz_poison(void *p, size_t n) { memset(p, FZ_POISON, n); }
+
+static inline void fz_broken(const char *function, const char *promise) {
+    fprintf(stderr, "broken promise in %s: %s (last error: \"%s\")\n", function, promise, fathom_last_error());
+    abort();
+}
+
+/** The status is a known value, and a failure's message begins with the function's name and ": ". */
+static inline void fz_status(fathom_status status, const char *function) {
+    if ((int)status < FATHOM_OK || (int)status > FATHOM_ERR_NO_DATA) fz_broken(function, "status out of the enum");
+    if (status == FATHOM_OK) return;
+    size_t n = strlen(function);
+    const char *message = fathom_last_error();
+    if (strncmp(message, function, n) != 0 || message[n] != ':' || message[n + 1] != ' ')
+        fz_broken(function, "fathom_last_error() does not name the failed function");
+}
+
+/** On failure, an output filled by fz_poison was not written. */
+static inline void fz_untouched(fathom_status status, const char *function, const void *p, size_t n) {
+    if (status == FATHOM_OK) return;
+    const uint8_t *bytes = p;
+    for (size_t i = 0; i < n; i++)
+        if (bytes[i] != FZ_POISON) fz_broken(function, "a failed call wrote an output");
+}
+
+/** On failure, an in-out value equals its copy from before the call. */
+static inline void fz_unchanged(fathom_status status, const char *function, const void *before, const void *after,
+                                size_t n) {
+    if (status != FATHOM_OK && memcmp(before, after, n) != 0) fz_broken(function, "a failed call changed its object");
+}
+
+/** Calls `function(...)` and checks its status; evaluates to the status. */
+#define FZ(function, ...) fz_checked(function(__VA_ARGS__), #function)
+
+static inline fathom_status fz_checked(fathom_status status, const char *function) {
+    fz_status(status, function);
+    return status;
+}
+
+#endif

@@ -1,0 +1,65 @@
+/* Fuzz target: the line and plane fits and their RANSAC versions, on double points of any value, count and
+ * stride (fathom_fit_*). */
+#include "fuzz.h"
+
+static void fit(fz_input *in, const double *points, size_t count, size_t stride) {
+    /* Iterations stay few: a caller asking for billions gets them, slowly. */
+    fathom_ransac_options ransac = {fz_double(in), fz_u8(in) < 250 ? fz_u8(in) + 1u : fz_u32(in) % 4096,
+                                    fz_u8(in) < 250 ? 0 : fz_u32(in), fz_u64(in)};
+    fathom_line_fit line;
+    fathom_plane_fit plane;
+    fathom_status s;
+    switch (fz_u8(in) % 5) {
+    case 0:
+        fz_poison(&line, sizeof line);
+        s = FZ(fathom_fit_line2, points, count, stride, fz_u8(in) % 3, &line);
+        fz_untouched(s, "fathom_fit_line2", &line, sizeof line);
+        break;
+    case 1:
+        fz_poison(&line, sizeof line);
+        s = FZ(fathom_fit_line3, points, count, stride, &line);
+        fz_untouched(s, "fathom_fit_line3", &line, sizeof line);
+        break;
+    case 2:
+        fz_poison(&line, sizeof line);
+        s = FZ(fathom_fit_line_ransac, points, count, stride, fz_u8(in) % 5, &ransac, &line);
+        fz_untouched(s, "fathom_fit_line_ransac", &line, sizeof line);
+        break;
+    case 3:
+        fz_poison(&plane, sizeof plane);
+        s = FZ(fathom_fit_plane, points, count, stride, &plane);
+        fz_untouched(s, "fathom_fit_plane", &plane, sizeof plane);
+        break;
+    default:
+        fz_poison(&plane, sizeof plane);
+        s = FZ(fathom_fit_plane_ransac, points, count, stride, &ransac, &plane);
+        fz_untouched(s, "fathom_fit_plane_ransac", &plane, sizeof plane);
+        break;
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fz_input in = {data, size};
+    /* A stride in doubles, 0 (packed) and odd byte strides included; the buffer always holds what
+     * count * stride promises, so a read past it is the library's fault. */
+    uint8_t stride_kind = fz_u8(&in);
+    size_t stride = stride_kind < 200 ? 8 * (size_t)(stride_kind % 6) : (size_t)fz_u8(&in);
+    size_t count = fz_count(&in, 64);
+    size_t step = stride ? stride : 24;
+    size_t bytes = count * step + 24;
+    double *points = malloc(bytes);
+    if (!points) abort();
+    memset(points, 0, bytes);
+    for (size_t i = 0; i < bytes / sizeof(double); i++) points[i] = fz_double(&in);
+    fit(&in, points, count, stride);
+    /* Overflowing sizes and NULL buffers with counts. */
+    if (fz_u8(&in) == 0) {
+        fathom_line_fit line;
+        fz_poison(&line, sizeof line);
+        fathom_status s = FZ(fathom_fit_line3, fz_u8(&in) ? points : NULL, SIZE_MAX / 16 + fz_u8(&in), 24, &line);
+        if (s == FATHOM_OK) fz_broken("fathom_fit_line3", "an overflowing count was accepted");
+        fz_untouched(s, "fathom_fit_line3", &line, sizeof line);
+    }
+    free(points);
+    return 0;
+}
