@@ -951,9 +951,9 @@ typedef struct fathom_length_options {
  *  - a plane's offset and tilt errors (RMS / sqrt(inliers), and over the inliers' spread) are shared by both ends
  *    (for mask ends only the tilt: their height is measured where they are);
  *  - a mask end lies a gap beyond the last inside pixel centre whose mean and spread depend on the tip's radius
- *    (measured from the outline; fitted to disc-shaped tips on the pixel grid: 0.47 pixel for a one-pixel tip,
- *    0.15 for a blunt end), and moves with the outline's edge_noise, amplified at a tip sharper than the noise by
- *    1 / sin(a) for its half-angle a (at most 4); it sits at the body's height there (the median distance from
+ *    (measured from the outline; tabulated over rounded wedges and square ends on the pixel grid: about 0.4
+ *    pixel for a one-pixel tip, 0.05 for a square end), and moves with the outline's edge_noise, amplified at a
+ *    tip sharper than the noise by 1 / sin(a) for its half-angle a (at most 4); it sits at the body's height there (the median distance from
  *    the plane of the depth samples within a tenth of the length). */
 typedef struct fathom_length {
     double length;          /**< meters */

@@ -13,11 +13,11 @@ struct BodyEnd {
 extension PlanarBody {
     /// The end furthest along unit `direction` among `candidates` (outline points), dropping the `trim` furthest.
     ///
-    /// A mask pixel is inside when its centre is, so the true end lies a gap beyond the last inside centre. For
-    /// a tip of radius R pixels at a random offset and direction on the pixel grid, the gap has mean
-    /// 0.467 R^-0.283 and standard deviation 0.240 R^-0.176 pixels (fitted to a Monte Carlo of disc-shaped tips,
-    /// tools/tip_gap.py, within 0.01 pixel for R from 1 to 50). R comes from the outline's width w two pixels
-    /// behind the end (R = w^2 / 16, at least 0.1): a blunt end gives a gap near 0.15 pixel, a point about 0.9.
+    /// A mask pixel is inside when its centre is, so the true end lies a gap beyond the last inside centre. The
+    /// gap's mean and standard deviation depend on the tip's radius R, measured from the outline's width w two
+    /// pixels behind the end (R = w^2 / 16, at least 0.1); `tipGap` has them, tabulated by tools/tip_gap.py over
+    /// the ends fish have (rounded wedges and square ends) at random offsets and directions on the pixel grid: a
+    /// point's gap is about half a pixel, a square end's a twentieth.
     /// The outline's placement error, `edgeNoise` mask pixels perpendicular to it, moves a rounded tip (R at
     /// least the noise, and at least a pixel) by as much; a sharper tip of half-angle a by edgeNoise / sin(a)
     /// (a from the width two noise widths behind the end; 1 / sin(a) at most 4). The end is placed at the body's
@@ -28,9 +28,10 @@ extension PlanarBody {
         let extreme = ordered[min(trim, ordered.count - 1)].point
         let footprint = self.footprint(extreme.pixel, along: direction)
         let radius = tipRadius(at: extreme.point, along: direction, footprint: footprint, among: candidates)
-        let gap = 0.467 * pow(radius, -0.283) * footprint, gapSigma = 0.240 * pow(radius, -0.176) * footprint
-        return settle(extreme.point + gap * direction, extreme.pixel, along: direction, footprint: footprint,
-                      radius: radius, quantisation: gapSigma, among: candidates, options: options)
+        let gap = tipGap(radius: radius)
+        return settle(extreme.point + gap.mean * footprint * direction, extreme.pixel, along: direction,
+                      footprint: footprint, radius: radius, quantisation: gap.sd * footprint, among: candidates,
+                      options: options)
     }
 
     /// The end where a curve through the body crosses its outline at `point` (mask coordinates `pixel`) going
@@ -50,6 +51,18 @@ extension PlanarBody {
                            among candidates: [OutlinePoint]) -> Double {
         let width = self.width(at: point, along: direction, behind: 2 * footprint, among: candidates) + footprint
         return max(0.1, square(width / footprint) / 16)
+    }
+
+    /// The mean and standard deviation (pixels) of the gap beyond the last inside pixel centre of a tip of
+    /// measured radius `radius` pixels, interpolated linearly in log R between tools/tip_gap.py's nodes
+    /// R = 0.1 * 2^i (held constant beyond the last).
+    private func tipGap(radius: Double) -> (mean: Double, sd: Double) {
+        let means = [0.484, 0.518, 0.469, 0.424, 0.362, 0.319, 0.264, 0.217, 0.087, 0.042]
+        let sds = [0.340, 0.330, 0.293, 0.269, 0.235, 0.226, 0.204, 0.195, 0.149, 0.060]
+        let position = min(max(log2(radius / 0.1), 0), Double(means.count - 1))
+        guard position.isFinite else { return (means[0], sds[0]) }
+        let node = min(Int(position), means.count - 2), t = position - Double(node)
+        return (means[node] + t * (means[node + 1] - means[node]), sds[node] + t * (sds[node + 1] - sds[node]))
     }
 
     /// The end at `point` with its variance: the quantisation, the outline's placement error (a tip sharper
