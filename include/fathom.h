@@ -953,8 +953,8 @@ typedef struct fathom_length_options {
  *  - a mask end lies a gap beyond the last inside pixel centre whose mean and spread depend on the tip's radius
  *    (measured from the outline; tabulated over rounded wedges and square ends on the pixel grid: about 0.4
  *    pixel for a one-pixel tip, 0.05 for a square end), and moves with the outline's edge_noise, amplified at a
- *    tip sharper than the noise by 1 / sin(a) for its half-angle a (at most 4); it sits at the body's height there (the median distance from
- *    the plane of the depth samples within a tenth of the length). */
+ *    tip sharper than the noise by 1 / sin(a) for its half-angle a (at most 4); it sits at the body's height
+ *    there (the median distance from the plane of the depth samples within a tenth of the length). */
 typedef struct fathom_length {
     double length;          /**< meters */
     double sigma;           /**< one standard deviation, meters */
