@@ -1337,8 +1337,9 @@ typedef struct fathom_scan_info {
 
 /** Opens the scan at `path`: its folder (holding one scan), its metadata `.json`, or any of its files.
  *  FATHOM_ERR_IO: a file is missing or unreadable; FATHOM_ERR_PARSE / FATHOM_ERR_FORMAT: the metadata is
- *  not a scan's, a camera info line is bad (the message names the file, line and key), or a stream is
- *  empty or holds no whole frame (naming the file and byte). */
+ *  not a scan's (a depth resolution of more than 4194304 pixels included), a camera info line is bad (the
+ *  message names the file, line and key), or a stream is empty or holds no whole frame (naming the file and
+ *  byte). */
 fathom_status fathom_scan_open(const char *path, fathom_scan **out);
 
 /** Closes a scan; NULL is allowed. */
@@ -1396,7 +1397,8 @@ typedef struct fathom_scan_writer fathom_scan_writer;
 
 /** Settings of a scan writer; fathom_scan_writer_options_init fills the defaults given here. */
 typedef struct fathom_scan_writer_options {
-    uint32_t depth_width, depth_height;   /**< 1...65535 each, default 256 x 192 (the iPhone's LiDAR) */
+    uint32_t depth_width, depth_height;   /**< 1...65535 each and at most 4194304 pixels (2048 x 2048), default
+                                               256 x 192 (the iPhone's LiDAR) */
     uint32_t rgb_width, rgb_height;       /**< the image the intrinsics refer to, default 1920 x 1440 */
     uint32_t depth_format;                /**< fathom_depth_format stored, default FATHOM_DEPTH_FLOAT16 (meters);
                                                UINT16 is written as millimetres */

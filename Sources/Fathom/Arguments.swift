@@ -28,6 +28,17 @@ func requiredRaw(_ pointer: UnsafeMutableRawPointer?, _ name: String) throws -> 
     return pointer
 }
 
+/// `count` elements at `pointer`, or the error naming the argument: NULL, or a count whose bytes overflow, as C
+/// elements or as the `Copy` values the call makes of them (size_t values above Int.max arrive negative).
+func elements<T, Copy>(_ pointer: UnsafePointer<T>?, _ count: Int, _ name: String, countName: String = "count",
+                       copiedAs _: Copy.Type) throws -> UnsafeBufferPointer<T> {
+    let base = try required(pointer, name)
+    guard count >= 0, count <= Int.max / max(MemoryLayout<T>.stride, MemoryLayout<Copy>.stride) else {
+        throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "\(countName) \(UInt(bitPattern: count)) is too large")
+    }
+    return UnsafeBufferPointer(start: base, count: count)
+}
+
 /// A validated point buffer (pointer, count, byte stride).
 func pointBuffer(_ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
                  names: (points: String, count: String, stride: String) = ("points", "count", "stride")) throws -> PointBuffer {

@@ -106,8 +106,8 @@ public func fathom_motion_reset(_ handle: OpaquePointer?) -> fathom_status {
 
 /// `count` validated poses read from a C array.
 private func poses(_ pointer: UnsafePointer<fathom_pose>?, _ count: Int, _ name: String) throws -> [Pose] {
-    let base = try required(pointer, name)
-    return try (0..<count).map { i in try rigidPose(at: base + i, "\(name)[\(i)]") }
+    let buffer = try elements(pointer, count, name, copiedAs: Pose.self)
+    return try buffer.indices.map { i in try rigidPose(at: buffer.baseAddress! + i, "\(name)[\(i)]") }
 }
 
 @_cdecl("fathom_trajectory_summarize")
@@ -117,7 +117,7 @@ public func fathom_trajectory_summarize(_ timestamps: UnsafePointer<Int64>?, _ c
     abiCall("fathom_trajectory_summarize") {
         let n = try size(count, "count")
         guard n >= 2 else { throw FathomError(.outOfRange, "count must be >= 2, got \(n)") }
-        let times = Array(UnsafeBufferPointer(start: try required(timestamps, "timestamps"), count: n))
+        let times = Array(try elements(timestamps, n, "timestamps", copiedAs: Int64.self))
         let list = try poses(cameras, n, "cameras_to_world")
         let o = try motionOptions(options)
         let result = try required(out, "out")

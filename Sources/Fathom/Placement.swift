@@ -35,13 +35,10 @@ public func fathom_covariance_rotate(_ rotation: UnsafePointer<fathom_pose>?, _ 
 public func fathom_tag_fuse(_ poses: UnsafePointer<fathom_pose>?, _ covariances: UnsafePointer<Float>?, _ count: Int,
                             _ out: UnsafeMutablePointer<fathom_pose>?, _ outCovariance: UnsafeMutablePointer<Float>?) -> fathom_status {
     abiCall("fathom_tag_fuse") {
-        let base = try required(poses, "poses")
-        guard count >= 1 else {
-            throw ArgumentError(status: count < 0 ? FATHOM_ERR_OVERFLOW : FATHOM_ERR_OUT_OF_RANGE, message: "count must be >= 1, got \(UInt(bitPattern: count))")
-        }
-        guard count <= Int.max / 64 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(count) is too large") }
+        let base = try elements(poses, count, "poses", copiedAs: Pose.self)
+        guard count >= 1 else { throw ArgumentError(status: FATHOM_ERR_OUT_OF_RANGE, message: "count must be >= 1, got 0") }
         let out = try required(out, "out")
-        let list = try (0..<count).map { i in try Pose(columnMajor: floats(base[i]), name: "poses[\(i)]") }
+        let list = try base.indices.map { i in try Pose(columnMajor: floats(base[i]), name: "poses[\(i)]") }
         var matrices: [Matrix3]?
         if let covariances {
             matrices = try (0..<count).map { i in

@@ -66,13 +66,13 @@ public func fathom_transforms_save(_ path: UnsafePointer<CChar>?, _ poses: Unsaf
                                    _ filePaths: UnsafePointer<UnsafePointer<CChar>?>?) -> fathom_status {
     abiCall("fathom_transforms_save") {
         let path = String(cString: try required(path, "path"))
-        guard count >= 0, count <= Int.max / MemoryLayout<fathom_pose>.stride else {
+        guard count >= 0, count <= Int.max / MemoryLayout<TransformsFile.Frame>.stride else {
             throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(UInt(bitPattern: count)) is too large")
         }
         var frames = [TransformsFile.Frame]()
         if count > 0 {
-            let poses = try required(poses, "poses")
-            let intrinsicsArray = try required(intrinsics, "intrinsics")
+            let poses = try elements(poses, count, "poses", copiedAs: TransformsFile.Frame.self)
+            let intrinsicsArray = try elements(intrinsics, count, "intrinsics", copiedAs: TransformsFile.Frame.self)
             frames.reserveCapacity(count)
             for i in 0..<count {
                 let pose = try Pose(columnMajor: floats(poses[i]), name: "poses[\(i)]")

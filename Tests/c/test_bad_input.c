@@ -775,6 +775,18 @@ static void test_crash_classes(void) {
     CHECK(mesh == (fathom_mesh *)&line);
     CHECK_STATUS(fathom_mesh_load("/", &mesh), FATHOM_ERR_IO);
     CHECK_STATUS(fathom_box_manifest_load("/dev/zero", &box), FATHOM_ERR_IO);
+
+    /* Counts no buffer could hold: the copies they asked for used to overflow before anything was read. */
+    check_section("crash classes: counts whose copies overflow");
+    int64_t times[2] = {0, 1};
+    fathom_pose poses[2] = {{{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}}, {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}}};
+    fathom_intrinsics k = {500, 500, 320, 240, 640, 480};
+    fathom_intrinsics ks[2] = {k, k};
+    fathom_trajectory_summary summary;
+    fathom_pose fused;
+    CHECK_STATUS(fathom_trajectory_summarize(times, poses, SIZE_MAX / 4, NULL, &summary), FATHOM_ERR_OVERFLOW);
+    CHECK_STATUS(fathom_tag_fuse(poses, NULL, SIZE_MAX / 64, &fused, NULL), FATHOM_ERR_OVERFLOW);
+    CHECK_STATUS(fathom_transforms_save("/nonexistent/transforms.json", poses, ks, SIZE_MAX / 2 / 65, NULL), FATHOM_ERR_OVERFLOW);
 }
 
 int main(void) {

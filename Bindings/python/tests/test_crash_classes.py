@@ -2,6 +2,9 @@
 
 - fits of finite coordinates whose squares overflow a double: a force-unwrap in the moments trapped;
 - a coverage tracker recording a rigid camera pose far from the box: a Float to Int cell conversion trapped;
+  recording in batches of 8, a NaN cell coordinate (a box 1e-39 thin, a camera 3e38 away) became a wild memory
+  index (found by reading the code);
+- a scan whose metadata asks for 65535 x 65535 depth frames: gigabytes allocated from a small deflate stream;
 - loading a device such as /dev/zero as a mesh, manifest or point cloud: the whole-file read never ended;
 - an OBJ file starting with a UTF-8 byte-order mark lost its first vertex line (a silent loss).
 """
@@ -50,6 +53,30 @@ def test_a_camera_far_from_the_box_records_without_trapping(distance: float) -> 
         looking = np.eye(4)                        # now facing the box from far along +z
         looking[:3, 3] = (0.0, 0.25, distance)
         coverage.record(looking)
+
+
+@pytest.mark.parametrize(
+    "center, scale, camera",
+    [
+        ((0, 0, 0), (1e-39, 1, 1), (0, 0, -2)),    # 1 / scale.x is infinite: the hit's x cell is 0 * inf = NaN
+        ((0, -1e38, 0), (1, 1e37, 1), (0, 3e38, -2)),  # the direction to the camera overflows: its ring is NaN
+    ],
+)
+def test_views_recorded_in_batches_with_nan_cells_land_in_cell_zero(center, scale, camera) -> None:
+    """Eight views at once take the 8-lane path; its NaN cells go where one view's do (cell 0, ring 0)."""
+    box = fathom.Box(center=center, scale=scale)
+    pose = np.diag([-1.0, 1.0, -1.0, 1.0])  # turned about y: looks along +z, at the box's front face
+    pose[:3, 3] = camera
+    one = fathom.Coverage(box, min_separation_distance=0.0)
+    many = fathom.Coverage(box, min_separation_distance=0.0)
+    with one, many:
+        singles = [one.record(pose) for _ in range(8)]
+        batch = many.record_many(np.repeat(pose[None], 8, axis=0))
+        assert [int(s.status) for s in singles] == list(batch["status"])
+        assert [(s.cell, s.bin) for s in singles] == list(zip(batch["cell"], batch["bin"]))
+        for face in range(6):
+            np.testing.assert_array_equal(one.cells(face), many.cells(face))
+        assert [f.count for f in one.faces()] == [f.count for f in many.faces()]
 
 
 @pytest.mark.parametrize("path", ["/dev/zero", "/dev/null", "/"])

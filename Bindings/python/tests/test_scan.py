@@ -560,6 +560,9 @@ def test_missing_path_and_not_a_scan_folder(tmp_path):
         ('{"streams":[{"type":"lidar_sensor","encoding":"uint16_zlib","depth_unit":"furlong","resolution":[192,256]},'
          '{"type":"camera_info"}]}', ["depth_unit", "furlong"]),
         ('{"streams":[{"type":"lidar_sensor","resolution":[192,256]},{"type":"camera_info"}],}', ["byte"]),
+        # a frame of 65535 x 65535 float16 is 8.6 GB, from a deflate stream a thousandth of that: refused up front
+        ('{"streams":[{"type":"lidar_sensor","resolution":[65535,65535]},{"type":"camera_info"}]}',
+         ["65535 x 65535", "4194304 pixels"]),
     ],
 )
 def test_metadata_that_is_not_a_scan(tmp_path, written, content, words):
@@ -714,6 +717,11 @@ def test_writer_bad_settings(tmp_path):
             fathom.ScanWriter(str(tmp_path), scan_id)
     with pytest.raises(fathom.OutOfRangeError, match="depth width"):
         fathom.ScanWriter(str(tmp_path), SCAN_ID, depth_size=(0, 192))
+    # the reader's limit: 2048 x 2048 is the largest frame; 32768 x 32768 float32 frames would be 4 GiB each
+    fathom.ScanWriter(str(tmp_path), SCAN_ID, depth_size=(2048, 2048)).close()
+    for size in ((2049, 2048), (32768, 32768)):
+        with pytest.raises(fathom.OutOfRangeError, match="4194304 pixels"):
+            fathom.ScanWriter(str(tmp_path), SCAN_ID, depth_size=size, depth_format="float32")
     with pytest.raises(fathom.OutOfRangeError, match="frequency"):
         fathom.ScanWriter(str(tmp_path), SCAN_ID, frequency=-1)
     with pytest.raises(ValueError, match="depth_format"):

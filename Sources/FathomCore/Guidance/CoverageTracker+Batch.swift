@@ -260,11 +260,12 @@ private struct Slabs {
     }
 }
 
-/// max(min(x, top), 0) per lane, as Swift.min then Swift.max.
+/// x clamped to 0...top per lane, NaN to 0 (as `gridCell`): a lane's value becomes a memory index, so a NaN
+/// from far or degenerate input must not pass.
 @inline(__always)
 private func lanesClamp(_ x: SIMD8<Float>, _ top: SIMD8<Float>) -> SIMD8<Float> {
     let zero = SIMD8<Float>.zero, low = x.lanesReplacing(with: top, where: top .< x)
-    return low.lanesReplacing(with: zero, where: low .< zero)
+    return low.lanesReplacing(with: zero, where: .!(low .>= zero))
 }
 
 /// A whole number in [0, 2^22) as an Int32 per lane: adding 2^23 + 2^22 puts it in the low mantissa bits.

@@ -41,6 +41,13 @@ struct ScanMetadata: Decodable {
     }
 }
 
+extension ScanMetadata {
+    /// The most pixels a depth or confidence frame may have (2048 x 2048; depth sensors have up to 640 x 480).
+    /// A frame's buffers are sized by the metadata and a deflate stream of one constant frame is a thousandth of
+    /// its size, so without a cap a small file could ask for gigabytes.
+    public static let maxDepthPixels = 1 << 22
+}
+
 extension ScanMetadata.Stream {
     /// (width, height) from `resolution` ([height, width]), checked to be 1...65535 each.
     func size(_ name: String, in path: String) throws(FathomError) -> (width: Int, height: Int) {

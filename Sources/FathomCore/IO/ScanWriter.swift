@@ -33,6 +33,9 @@ public final class ScanWriter {
         where !(1...65535).contains(value) {
             throw FathomError(.outOfRange, "\(name) must be in 1...65535, got \(value)")
         }
+        guard depthWidth * depthHeight <= ScanMetadata.maxDepthPixels else {
+            throw FathomError(.outOfRange, "depth width x height must be at most \(ScanMetadata.maxDepthPixels) pixels, got \(depthWidth) x \(depthHeight)")
+        }
         guard frequency > 0, frequency.isFinite else { throw FathomError(.outOfRange, "frequency must be finite and > 0, got \(frequency)") }
         if mkdir(directory, 0o755) != 0, errno != EEXIST {
             throw FathomError(.io, "cannot create '\(directory)': \(String(cString: strerror(errno)))")

@@ -57,6 +57,9 @@ public final class Scan: @unchecked Sendable {
             throw FathomError(.format, "'\(metadataPath)' lists no camera info stream (type camera_info, encoding jsonl)")
         }
         let (width, height) = try depthStream.size("\(depthStream.id ?? "depth")", in: metadataPath)
+        guard width * height <= ScanMetadata.maxDepthPixels else {
+            throw FathomError(.format, "'\(metadataPath)': the depth resolution \(width) x \(height) has more than \(ScanMetadata.maxDepthPixels) pixels")
+        }
         let (format, scale) = try Scan.depthEncoding(depthStream, metadataPath)
         var warnings = [String]()
         var rgbSize: (width: Int, height: Int)?
