@@ -9,13 +9,16 @@
 #include "lanes.h"
 
 /// The watertight test's decision on four lanes, as lanes of all ones (hit) or zeros: the edge functions e0, e1, e2
-/// not of mixed signs, their sum det not 0, and lo <= t <= hi.
+/// not of mixed signs, their sum det not 0 with a finite reciprocal, t finite, and lo <= t <= hi.
 static inline __attribute__((always_inline)) fathom_lanes_i4 fathom_lanes_triangle_hits4(fathom_lanes_f4 e0, fathom_lanes_f4 e1,
                                                                                         fathom_lanes_f4 e2, fathom_lanes_f4 det,
-                                                                                        fathom_lanes_f4 t, float lo, float hi) {
+                                                                                        fathom_lanes_f4 inverse, fathom_lanes_f4 t,
+                                                                                        float lo, float hi) {
     fathom_lanes_i4 negative = (e0 < 0) | (e1 < 0) | (e2 < 0);
     fathom_lanes_i4 positive = (e0 > 0) | (e1 > 0) | (e2 > 0);
-    return ~(negative & positive) & (det != 0) & (t >= lo) & (t <= hi);
+    fathom_lanes_i4 finite = (inverse > -__builtin_inff()) & (inverse < __builtin_inff()) & (t > -__builtin_inff()) &
+                             (t < __builtin_inff());
+    return ~(negative & positive) & (det != 0) & finite & (t >= lo) & (t <= hi);
 }
 
 /// a b - c d per lane, computed in double (where the products of floats are exact) and rounded once to float: an
@@ -70,7 +73,7 @@ static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_watert
     fathom_lanes_f4 u = e1 * inverse, v = e2 * inverse;
     __builtin_memcpy(uv, &u, 16);
     __builtin_memcpy(uv + 4, &v, 16);
-    *hits = fathom_lanes_sign_bits4(fathom_lanes_triangle_hits4(e0, e1, e2, det, t, lo, hi));
+    *hits = fathom_lanes_sign_bits4(fathom_lanes_triangle_hits4(e0, e1, e2, det, inverse, t, lo, hi));
     return t;
 }
 

@@ -186,15 +186,18 @@ public func fathom_mesh_intersect_all_batch(_ handle: OpaquePointer?, _ rays: Un
         let buffer = try rayBuffer(rays, count)
         let o = try batchOptions(options)
         let perRay = m.intersectAll(buffer, tmin: o.tmin, tmax: o.tmax, threads: o.threads)
-        var total = 0
-        offsets[0] = 0
-        for (i, list) in perRay.enumerated() { total += list.count; offsets[i + 1] = UInt64(total) }
+        let total = perRay.reduce(0) { $0 + $1.count }
         let limit = capacity < 0 ? Int.max : capacity
+        // The hits' buffer is checked before the offsets are written: a failed call writes nothing but the
+        // offsets of a buffer too small, which say what to allocate.
+        let out = total > 0 && total <= limit ? try required(hits, "hits") : nil
+        var end = 0
+        offsets[0] = 0
+        for (i, list) in perRay.enumerated() { end += list.count; offsets[i + 1] = UInt64(end) }
         guard total <= limit else {
             throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(limit) is less than the \(total) crossings needed")
         }
-        guard total > 0 else { return }
-        let out = try required(hits, "hits")
+        guard let out else { return }
         var k = 0
         for list in perRay { for hit in list { out[k] = fathom_hit(hit); k += 1 } }
     }

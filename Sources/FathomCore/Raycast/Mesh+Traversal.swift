@@ -106,7 +106,9 @@ extension Mesh {
                 } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best, scratch: stack.leafScratch) {
                     best = t; bestLeaf = k; bestU = u; bestV = v
                 }
-                guard let next = stack.popNearer(than: best) else { break }
+                // Widened as `step` widens the boxes' exits: an entry computed a few ulps above `best` may
+                // hold a triangle a few ulps below it.
+                guard let next = stack.popNearer(than: best * Mesh.farWidening) else { break }
                 code = next
             }
             return (best, bestLeaf, bestU, bestV)

@@ -54,17 +54,21 @@ public struct ShearedRay: Sendable {
         let scaledT = e0 * az + e1 * bz + e2 * cz
         let inverse = 1 / det
         let t = scaledT * inverse
-        guard t >= tmin && t <= tmax else { return nil }
+        // A det so small that its reciprocal overflows (a ray in the triangle's plane) or a t beyond the floats
+        // is no hit: tmax may be infinite, and an infinite t has no point.
+        guard inverse.isFinite, t.isFinite, t >= tmin && t <= tmax else { return nil }
         return (t, e1 * inverse, e2 * inverse)
     }
 }
 
-/// Geometric unit normal of a triangle, (v1 - v0) x (v2 - v0) normalized; zero for a degenerate one.
+/// Geometric unit normal of a triangle, (v1 - v0) x (v2 - v0) normalized; zero for a degenerate one. In Double,
+/// where the cross product of any float triangle and its squared length neither overflow nor underflow (in
+/// float they do for edges beyond about 1e10 or below 1e-10).
 @inlinable @inline(__always)
 public func triangleNormal(_ v0: SIMD3<Float>, _ v1: SIMD3<Float>, _ v2: SIMD3<Float>) -> SIMD3<Float> {
-    let n = cross(v1 - v0, v2 - v0)
+    let n = cross(SIMD3<Double>(v1) - SIMD3<Double>(v0), SIMD3<Double>(v2) - SIMD3<Double>(v0))
     let l = length(n)
-    return l > 0 && l.isFinite ? n / l : .zero
+    return l > 0 && l.isFinite ? SIMD3<Float>(n / l) : .zero
 }
 
 /// True when the triangle has exactly zero area: (v1 - v0) x (v2 - v0) is zero, computed in Double (the
