@@ -182,18 +182,28 @@ func intrinsics(_ pointer: UnsafePointer<fathom_intrinsics>?, _ name: String = "
     return try Intrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: Int(k.width), height: Int(k.height))
 }
 
-/// Writes `text` NUL-terminated into (buffer, capacity); the length without the NUL into out_length.
+/// Writes `text` and a terminating NUL to a C buffer of `capacity` bytes (`writeBytes`).
 func writeText(_ text: String, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
                _ outLength: UnsafeMutablePointer<Int>?) throws {
-    let bytes = Array(text.utf8)
+    try writeBytes(Array(text.utf8), terminated: true, buffer, capacity, outLength)
+}
+
+/// Writes `bytes` (and a NUL when `terminated`) to a C buffer of `capacity` bytes; *out_length gets bytes.count.
+/// A buffer too small gets nothing but *out_length (what to allocate) and FATHOM_ERR_BUFFER_TOO_SMALL; a NULL
+/// buffer that would be written is an error before anything is written.
+func writeBytes(_ bytes: [UInt8], terminated: Bool, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
+                _ outLength: UnsafeMutablePointer<Int>?) throws {
     let length = try required(outLength, "out_length")
+    let needed = bytes.count + (terminated ? 1 : 0)
+    let fits = capacity < 0 || capacity >= needed
+    let out = fits && needed > 0 ? try required(buffer, "buffer") : nil
     length.pointee = bytes.count
-    guard capacity < 0 || capacity > bytes.count else {
-        throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(bytes.count + 1) bytes needed")
+    guard fits else {
+        throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(needed) bytes needed")
     }
-    let out = try required(buffer, "buffer")
+    guard let out else { return }
     for (i, b) in bytes.enumerated() { out[i] = CChar(bitPattern: b) }
-    out[bytes.count] = 0
+    if terminated { out[bytes.count] = 0 }
 }
 
 /// Checks that an array argument of `capacity` elements holds `needed` (a capacity that arrives negative is a

@@ -43,20 +43,14 @@ public func fathom_transforms_file_paths(_ path: UnsafePointer<CChar>?, _ buffer
                                          _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
     abiCall("fathom_transforms_file_paths") {
         let path = String(cString: try required(path, "path"))
-        let length = try required(outLength, "out_length")
+        _ = try required(outLength, "out_length")
         let file = try TransformsFile.load(path: path)
         var bytes = [UInt8]()
         for frame in file.frames {
             bytes += (frame.filePath ?? "").utf8.map { $0 == 0 ? 0x3F : $0 }  // a NUL inside a path would split it: '?'
             bytes.append(0)
         }
-        length.pointee = bytes.count
-        guard capacity < 0 || capacity >= bytes.count else {
-            throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(bytes.count) bytes needed")
-        }
-        guard !bytes.isEmpty else { return }
-        let out = try required(buffer, "buffer")
-        for (i, b) in bytes.enumerated() { out[i] = CChar(bitPattern: b) }
+        try writeBytes(bytes, terminated: false, buffer, capacity, outLength)
     }
 }
 

@@ -560,6 +560,9 @@ def test_missing_path_and_not_a_scan_folder(tmp_path):
         ('{"streams":[{"type":"lidar_sensor","encoding":"uint16_zlib","depth_unit":"furlong","resolution":[192,256]},'
          '{"type":"camera_info"}]}', ["depth_unit", "furlong"]),
         ('{"streams":[{"type":"lidar_sensor","resolution":[192,256]},{"type":"camera_info"}],}', ["byte"]),
+        # an extension is a file beside the metadata: none leads out of the folder
+        ('{"streams":[{"type":"lidar_sensor","resolution":[192,256]},'
+         '{"type":"camera_info","file_extension":"/../../etc/passwd"}]}', ["file_extension", "'/'"]),
         # a frame of 65535 x 65535 float16 is 8.6 GB, from a deflate stream a thousandth of that: refused up front
         ('{"streams":[{"type":"lidar_sensor","resolution":[65535,65535]},{"type":"camera_info"}]}',
          ["65535 x 65535", "4194304 pixels"]),

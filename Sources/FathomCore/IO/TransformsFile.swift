@@ -85,7 +85,7 @@ public struct TransformsFile: Sendable, Equatable {
         guard rate > 0 else { throw FathomError(.outOfRange, "rate must be > 0 frames per second (or 0 for frame indices), got \(rate)") }
         guard count > 0 else { return [] }
         let last = (Double(count - 1) * 1e9 / rate).rounded()
-        guard last < 9.2e18 else { throw FathomError(.overflow, "timestamps at \(rate) frames per second overflow int64 nanoseconds by frame \(count - 1)") }
+        guard last < 0x1p63 else { throw FathomError(.overflow, "timestamps at \(rate) frames per second overflow int64 nanoseconds by frame \(count - 1)") }
         return (0..<count).map { Int64((Double($0) * 1e9 / rate).rounded()) }
     }
 

@@ -46,8 +46,13 @@ public final class Scan: @unchecked Sendable {
         let name = Scan.baseName(metadataPath)
         let scanID = String(name.dropLast(".json".count))
         let metadata = try ScanMetadata.load(metadataPath)
-        func file(_ stream: ScanMetadata.Stream, _ fallback: String) -> String {
-            "\(directory)/\(scanID).\(stream.file_extension ?? fallback)"
+        // An extension names a file beside the metadata: a '/' would lead out of the folder, a NUL cut the name.
+        func file(_ stream: ScanMetadata.Stream, _ fallback: String) throws(FathomError) -> String {
+            let ext = stream.file_extension ?? fallback
+            guard !ext.isEmpty, !ext.contains("/"), !ext.contains("\0") else {
+                throw FathomError(.format, "'\(metadataPath)': stream \(stream.id ?? fallback) has file_extension \(ext.debugDescription): it must be non-empty, without '/' or NUL")
+            }
+            return "\(directory)/\(scanID).\(ext)"
         }
 
         guard let depthStream = metadata.depth else {
@@ -68,7 +73,7 @@ public final class Scan: @unchecked Sendable {
             warnings.append("the metadata gives no RGB image size (no color_camera stream with a resolution): taken as twice the principal point")
         }
 
-        let cameraPath = file(cameraStream, "jsonl")
+        let cameraPath = try file(cameraStream, "jsonl")
         let camera = try CameraInfo.load(cameraPath, rgbSize: rgbSize)
         guard !camera.timestamps.isEmpty else {
             let cut = camera.cutLine.map { " (line \($0) is cut short)" } ?? ""
@@ -81,7 +86,7 @@ public final class Scan: @unchecked Sendable {
             warnings.append("\(camera.repaired) camera poses were re-orthonormalized (largest deviation from rigid \(camera.worst))")
         }
 
-        let depthPath = file(depthStream, "depth.zlib")
+        let depthPath = try file(depthStream, "depth.zlib")
         let depth = try CompressedStream(path: depthPath, recordBytes: width * height * format.sampleBytes)
         warnings += depth.problems.map { "\(Scan.baseName(depthPath)): \($0)" }
         var confidence: CompressedStream?
@@ -89,7 +94,7 @@ public final class Scan: @unchecked Sendable {
             guard confidenceStream.encoding == nil || confidenceStream.encoding == "uint8_zlib" else {
                 throw FathomError(.format, "'\(metadataPath)': confidence encoding '\(confidenceStream.encoding ?? "")' is not supported (uint8_zlib is)")
             }
-            let path = file(confidenceStream, "confidence.zlib")
+            let path = try file(confidenceStream, "confidence.zlib")
             let stream = try CompressedStream(path: path, recordBytes: width * height)
             warnings += stream.problems.map { "\(Scan.baseName(path)): \($0)" }
             confidence = stream

@@ -1,0 +1,1042 @@
+/* Fuzz target: scans (fathom.h, "Scans") read and written, and the reports made from them.
+ *
+ * Input: the scan's files, separated by the 8-byte line "\n=FILE=\n", in this order: <id>.json,
+ * <id>.depth.zlib, <id>.confidence.zlib, <id>.jsonl, boundingbox.json, then everything after the fifth
+ * separator is control bytes (the fuzzed arguments of the calls; zeros past their end). Missing parts are
+ * absent files; control byte 0's bits 0-4 remove file 0-4 as well; its bit 7 selects the writer mode.
+ *  - Reader mode: the files go into a per-process /dev/shm scan folder, fathom_scan_open opens it (the
+ *    folder, one of its files, NULLs, missing paths) and an opened scan goes through every reader: info, id,
+ *    warnings, per-frame arrays, depth and confidence reads (indices in and out of range, capacities too
+ *    small first), fathom_scan_frame, fathom_scan_point_cloud and fathom_scan_report with its getters.
+ *  - Writer mode: a scan made by fathom_scan_writer_* from fuzzed options and frames (refused ones included)
+ *    is opened back: what the writer accepted reads back (timestamps, intrinsics, stored depth and confidence
+ *    bytes, poses exactly when rigid within 1e-5), then goes through the readers as above.
+ * Seeds are whole scans written by the library's writer (and damaged copies of them).
+ */
+#define _XOPEN_SOURCE 700
+#include "fuzz.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SCAN_ID "20240611_101530_C0FFEE"
+#define SEPARATOR "\n=FILE=\n"
+#define SEPARATOR_LEN 8
+/* Frames larger than this are not read into buffers by the harness (capacity checks still run). */
+#define MAX_FRAME_BYTES ((size_t)4 << 20)
+#define CACHE 8
+
+static char root[64], scan_dir[128], writer_dir[128], report_dir[128];
+
+static const char *const part_names[5] = {SCAN_ID ".json", SCAN_ID ".depth.zlib", SCAN_ID ".confidence.zlib",
+                                          SCAN_ID ".jsonl", "boundingbox.json"};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Files                                                                                           */
+/* ---------------------------------------------------------------------------------------------- */
+
+static void path_join(char *out, size_t size, const char *dir, const char *name) {
+    if ((size_t)snprintf(out, size, "%s/%s", dir, name) >= size) abort();
+}
+
+/* Removes the files in `dir` (and the files of its subfolders, which it then removes). */
+static void clear_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char path[512];
+        path_join(path, sizeof path, dir, e->d_name);
+        if (unlink(path) != 0 && (errno == EISDIR || errno == EPERM)) {
+            clear_dir(path);
+            rmdir(path);
+        }
+    }
+    closedir(d);
+}
+
+static void remove_root(void) {
+    clear_dir(root);
+    rmdir(root);
+}
+
+static void setup(void) {
+    if (root[0]) return;
+    strcpy(root, "/dev/shm/fathom-fuzz-scan-XXXXXX");
+    if (!mkdtemp(root)) abort();
+    path_join(scan_dir, sizeof scan_dir, root, "scan");
+    path_join(writer_dir, sizeof writer_dir, root, "w");
+    path_join(report_dir, sizeof report_dir, root, "report");
+    atexit(remove_root);
+}
+
+static void write_file(const char *path, const uint8_t *data, size_t size) {
+    FILE *f = fopen(path, "wb");
+    if (!f) abort();
+    if (size && fwrite(data, 1, size, f) != size) abort();
+    if (fclose(f) != 0) abort();
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Small helpers                                                                                   */
+/* ---------------------------------------------------------------------------------------------- */
+
+static void *xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p) abort();
+    return p;
+}
+
+static size_t sample_bytes(uint32_t format) { return format == FATHOM_DEPTH_FLOAT32 ? 4 : 2; }
+
+/* A frame index: in range mostly, sometimes just past the end or far out. */
+static uint64_t pick_index(fz_input *in, uint64_t count) {
+    switch (fz_u8(in) % 10) {
+    case 0: return count;
+    case 1: return UINT64_MAX;
+    case 2: return fz_u64(in);
+    case 3: return (uint64_t)INT64_MAX + 1;
+    case 4: return count - 1;
+    default: return fz_u32(in) % count;
+    }
+}
+
+/* The header's text outputs (scan id, warnings, report JSON): capacity 0 with NULL asks for the length,
+ * too small a capacity writes nothing, a NULL buffer with room is FATHOM_ERR_NULL_POINTER (writing nothing),
+ * and enough room gives the NUL-terminated text. Returns the text (malloc'd) or NULL. */
+typedef enum { TEXT_SCAN_ID, TEXT_WARNING, TEXT_REPORT_JSON } text_kind;
+
+static fathom_status call_text(text_kind kind, const void *object, uint32_t index, char *buffer, size_t capacity,
+                               size_t *length) {
+    switch (kind) {
+    case TEXT_SCAN_ID: return fz_checked(fathom_scan_id(object, buffer, capacity, length), "fathom_scan_id");
+    case TEXT_WARNING:
+        return fz_checked(fathom_scan_warning(object, index, buffer, capacity, length), "fathom_scan_warning");
+    default: return fz_checked(fathom_report_json(object, buffer, capacity, length), "fathom_report_json");
+    }
+}
+
+static const char *text_name(text_kind kind) {
+    return kind == TEXT_SCAN_ID ? "fathom_scan_id" : kind == TEXT_WARNING ? "fathom_scan_warning" : "fathom_report_json";
+}
+
+static char *get_text(fz_input *in, text_kind kind, const void *object, uint32_t index) {
+    const char *name = text_name(kind);
+    size_t length;
+    fz_poison(&length, sizeof length);
+    fathom_status s = call_text(kind, object, index, NULL, 0, &length);
+    if (s == FATHOM_OK) fz_broken(name, "capacity 0 was enough for a NUL-terminated text");
+    if (s != FATHOM_ERR_BUFFER_TOO_SMALL) {
+        fz_untouched(s, name, &length, sizeof length);
+        return NULL;
+    }
+    if (length > ((size_t)64 << 20)) fz_broken(name, "a text longer than 64 MiB");
+    uint8_t variant = fz_u8(in);
+    if (variant % 4 == 1) {
+        /* Room enough but no buffer: an error that writes nothing. */
+        size_t other;
+        fz_poison(&other, sizeof other);
+        s = call_text(kind, object, index, NULL, length + 1 + fz_u8(in), &other);
+        if (s == FATHOM_OK) fz_broken(name, "a NULL buffer was accepted");
+        fz_untouched(s, name, &other, sizeof other);
+    }
+    if (variant % 3 == 0) {
+        /* One byte short (no room for the NUL), or anything shorter. */
+        size_t capacity = variant & 0x80 ? length : (length ? fz_u32(in) % length : 0);
+        char *small = xmalloc(capacity);
+        size_t other;
+        fz_poison(small, capacity);
+        fz_poison(&other, sizeof other);
+        s = call_text(kind, object, index, small, capacity, &other);
+        if (s == FATHOM_OK) fz_broken(name, "too small a capacity was accepted");
+        fz_untouched(s, name, small, capacity);
+        if (s == FATHOM_ERR_BUFFER_TOO_SMALL && other != length) fz_broken(name, "the length needed changed");
+        if (s != FATHOM_ERR_BUFFER_TOO_SMALL) fz_untouched(s, name, &other, sizeof other);
+        free(small);
+    }
+    size_t capacity = length + 1 + (variant & 0x40 ? fz_u8(in) : 0);
+    char *text = xmalloc(capacity);
+    size_t got;
+    fz_poison(text, capacity);
+    fz_poison(&got, sizeof got);
+    s = call_text(kind, object, index, text, capacity, &got);
+    if (s != FATHOM_OK) fz_broken(name, "the capacity it asked for was not enough");
+    if (got != length) fz_broken(name, "the length differs from the one asked for");
+    if (text[length] != 0) fz_broken(name, "the text is not NUL-terminated at its length");
+    if (strlen(text) != length) fz_broken(name, "the text holds a NUL before its length");
+    for (size_t i = length + 1; i < capacity; i++)
+        if ((uint8_t)text[i] != FZ_POISON) fz_broken(name, "wrote past the NUL");
+    return text;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Reading an opened scan                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The first read of up to CACHE frames, to compare later reads of the same frame with. */
+typedef struct frame_cache {
+    uint64_t index[CACHE];
+    uint8_t *bytes[CACHE];
+    int used;
+} frame_cache;
+
+static void cache_check(frame_cache *cache, uint64_t index, const uint8_t *bytes, size_t size, const char *function) {
+    for (int i = 0; i < cache->used; i++)
+        if (cache->index[i] == index) {
+            if (memcmp(cache->bytes[i], bytes, size) != 0) fz_broken(function, "a frame read twice differs");
+            return;
+        }
+    if (cache->used == CACHE) return;
+    cache->index[cache->used] = index;
+    cache->bytes[cache->used] = xmalloc(size);
+    memcpy(cache->bytes[cache->used], bytes, size);
+    cache->used++;
+}
+
+static void cache_free(frame_cache *cache) {
+    for (int i = 0; i < cache->used; i++) free(cache->bytes[i]);
+    cache->used = 0;
+}
+
+typedef struct scan_state {
+    const fathom_scan *scan;
+    fathom_scan_info info;
+    size_t depth_bytes, confidence_bytes;
+    int64_t *timestamps;
+    fathom_pose *poses;
+    fathom_intrinsics *intrinsics;
+    frame_cache depth_cache, confidence_cache;
+} scan_state;
+
+static void check_info(const fathom_scan_info *info) {
+    const char *f = "fathom_scan_get_info";
+    if (info->frame_count < 1) fz_broken(f, "an opened scan has no frame");
+    if (info->depth_width < 1 || info->depth_height < 1 || info->depth_width > 65535 || info->depth_height > 65535)
+        fz_broken(f, "a depth grid outside 1...65535");
+    if (info->depth_format > FATHOM_DEPTH_UINT16) fz_broken(f, "depth_format out of the enum");
+    if (info->depth_format == FATHOM_DEPTH_UINT16 ? !(info->depth_scale == 0.001f || info->depth_scale == 1.0f)
+                                                  : info->depth_scale != 1.0f)
+        fz_broken(f, "depth_scale is neither 1 nor 0.001 (for uint16)");
+    if (info->rgb_width < 1 || info->rgb_height < 1) fz_broken(f, "an RGB image of no pixels");
+    if (info->has_confidence > 1) fz_broken(f, "has_confidence not 0 or 1");
+}
+
+/* The per-frame arrays: a capacity one short first (nothing written), then enough. */
+static void read_arrays(fz_input *in, scan_state *st) {
+    const fathom_scan *scan = st->scan;
+    size_t n = (size_t)st->info.frame_count;
+    fathom_status s;
+    uint8_t mode = fz_u8(in);
+    if (mode & 1) {
+        size_t small = fz_u8(in) & 1 ? n - 1 : fz_count(in, n - 1);
+        int64_t *t = xmalloc(small * sizeof *t);
+        fathom_pose *p = xmalloc(small * sizeof *p);
+        fathom_intrinsics *k = xmalloc(small * sizeof *k);
+        fz_poison(t, small * sizeof *t);
+        fz_poison(p, small * sizeof *p);
+        fz_poison(k, small * sizeof *k);
+        s = FZ(fathom_scan_timestamps, scan, small ? t : NULL, small);
+        if (s == FATHOM_OK) fz_broken("fathom_scan_timestamps", "too small a capacity was accepted");
+        fz_untouched(s, "fathom_scan_timestamps", t, small * sizeof *t);
+        s = FZ(fathom_scan_poses, scan, small ? p : NULL, small);
+        if (s == FATHOM_OK) fz_broken("fathom_scan_poses", "too small a capacity was accepted");
+        fz_untouched(s, "fathom_scan_poses", p, small * sizeof *p);
+        s = FZ(fathom_scan_intrinsics, scan, small ? k : NULL, small);
+        if (s == FATHOM_OK) fz_broken("fathom_scan_intrinsics", "too small a capacity was accepted");
+        fz_untouched(s, "fathom_scan_intrinsics", k, small * sizeof *k);
+        free(t);
+        free(p);
+        free(k);
+    }
+    if (mode & 2) {
+        s = FZ(fathom_scan_timestamps, scan, NULL, n + fz_u8(in));
+        if (s == FATHOM_OK) fz_broken("fathom_scan_timestamps", "a NULL output was accepted");
+        s = FZ(fathom_scan_poses, NULL, st->poses, n);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_scan_poses", "a NULL scan was not FATHOM_ERR_NULL_POINTER");
+    }
+    size_t extra = mode & 4 ? fz_u8(in) % 4 : 0;
+    size_t capacity = n + extra;
+    st->timestamps = xmalloc(capacity * sizeof *st->timestamps);
+    st->poses = xmalloc(capacity * sizeof *st->poses);
+    st->intrinsics = xmalloc(capacity * sizeof *st->intrinsics);
+    fz_poison(st->timestamps, capacity * sizeof *st->timestamps);
+    fz_poison(st->poses, capacity * sizeof *st->poses);
+    fz_poison(st->intrinsics, capacity * sizeof *st->intrinsics);
+    if (FZ(fathom_scan_timestamps, scan, st->timestamps, capacity) != FATHOM_OK)
+        fz_broken("fathom_scan_timestamps", "frame_count elements were not enough");
+    if (FZ(fathom_scan_poses, scan, st->poses, capacity) != FATHOM_OK)
+        fz_broken("fathom_scan_poses", "frame_count elements were not enough");
+    if (FZ(fathom_scan_intrinsics, scan, st->intrinsics, capacity) != FATHOM_OK)
+        fz_broken("fathom_scan_intrinsics", "frame_count elements were not enough");
+    /* Elements past frame_count stay as they were. */
+    fz_untouched(1, "fathom_scan_timestamps", st->timestamps + n, extra * sizeof *st->timestamps);
+    fz_untouched(1, "fathom_scan_poses", st->poses + n, extra * sizeof *st->poses);
+    fz_untouched(1, "fathom_scan_intrinsics", st->intrinsics + n, extra * sizeof *st->intrinsics);
+    for (size_t i = 0; i < n; i++) {
+        /* Poses are rigid (kept within 1e-5, else re-orthonormalized); intrinsics valid, of the RGB image. */
+        if (fathom_pose_check_rigid(&st->poses[i], 2e-3f) != FATHOM_OK) fz_broken("fathom_scan_poses", "a pose is not rigid");
+        const fathom_intrinsics *k = &st->intrinsics[i];
+        if (!(k->fx > 0 && k->fy > 0 && isfinite(k->fx) && isfinite(k->fy) && isfinite(k->cx) && isfinite(k->cy)))
+            fz_broken("fathom_scan_intrinsics", "invalid intrinsics");
+        if (k->width != st->info.rgb_width || k->height != st->info.rgb_height)
+            fz_broken("fathom_scan_intrinsics", "intrinsics not of the RGB image of the info");
+    }
+}
+
+static void read_frames(fz_input *in, scan_state *st) {
+    const fathom_scan *scan = st->scan;
+    const uint64_t count = st->info.frame_count;
+    const size_t db = st->depth_bytes, cb = st->confidence_bytes;
+    const int readable = db <= MAX_FRAME_BYTES;
+    int reads = fz_u8(in) % 6;
+    for (int r = 0; r < reads; r++) {
+        uint8_t op = fz_u8(in);
+        uint64_t index = pick_index(in, count);
+        int in_range = index < count;
+        fathom_status s;
+        if (op % 3 == 0) {
+            /* fathom_scan_read_depth: too small first, then the frame's bytes. */
+            size_t small = op & 0x10 ? db - 1 : (size_t)fz_u32(in) % db;
+            if (small <= MAX_FRAME_BYTES) {
+                uint8_t *buf = xmalloc(small);
+                fz_poison(buf, small);
+                s = FZ(fathom_scan_read_depth, scan, index, small ? buf : NULL, small);
+                if (s == FATHOM_OK) fz_broken("fathom_scan_read_depth", "too small a capacity was accepted");
+                fz_untouched(s, "fathom_scan_read_depth", buf, small);
+                free(buf);
+            }
+            if (!readable) continue;
+            size_t extra = op & 0x20 ? fz_u8(in) : 0;
+            uint8_t *buf = xmalloc(db + extra);
+            fz_poison(buf, db + extra);
+            s = FZ(fathom_scan_read_depth, scan, index, op & 0x40 && op & 0x80 ? NULL : buf, db + extra);
+            if (s == FATHOM_OK && !in_range) fz_broken("fathom_scan_read_depth", "an index out of range was accepted");
+            if (s == FATHOM_OK && op & 0x40 && op & 0x80) fz_broken("fathom_scan_read_depth", "a NULL output was accepted");
+            fz_untouched(s, "fathom_scan_read_depth", buf, db + extra);
+            if (s == FATHOM_OK) {
+                fz_untouched(1, "fathom_scan_read_depth", buf + db, extra);
+                cache_check(&st->depth_cache, index, buf, db, "fathom_scan_read_depth");
+            } else if (in_range && !(op & 0x40 && op & 0x80)) {
+                fz_broken("fathom_scan_read_depth", "a frame in range of an opened scan did not read");
+            }
+            free(buf);
+        } else if (op % 3 == 1) {
+            size_t small = op & 0x10 ? cb - 1 : (size_t)fz_u32(in) % cb;
+            if (small <= MAX_FRAME_BYTES) {
+                uint8_t *buf = xmalloc(small);
+                fz_poison(buf, small);
+                s = FZ(fathom_scan_read_confidence, scan, index, small ? buf : NULL, small);
+                if (s == FATHOM_OK) fz_broken("fathom_scan_read_confidence", "too small a capacity was accepted");
+                fz_untouched(s, "fathom_scan_read_confidence", buf, small);
+                free(buf);
+            }
+            if (!readable) continue;
+            uint8_t *buf = xmalloc(cb);
+            fz_poison(buf, cb);
+            s = FZ(fathom_scan_read_confidence, scan, index, buf, cb);
+            if (s == FATHOM_OK && !in_range) fz_broken("fathom_scan_read_confidence", "an index out of range was accepted");
+            if (s == FATHOM_OK && !st->info.has_confidence)
+                fz_broken("fathom_scan_read_confidence", "a scan without confidence read some");
+            if (s != FATHOM_OK && in_range && st->info.has_confidence)
+                fz_broken("fathom_scan_read_confidence", "a frame in range of an opened scan did not read");
+            if (s == FATHOM_ERR_NO_DATA && st->info.has_confidence)
+                fz_broken("fathom_scan_read_confidence", "FATHOM_ERR_NO_DATA with a confidence stream");
+            fz_untouched(s, "fathom_scan_read_confidence", buf, cb);
+            if (s == FATHOM_OK) cache_check(&st->confidence_cache, index, buf, cb, "fathom_scan_read_confidence");
+            free(buf);
+        } else {
+            if (!readable) continue;
+            /* fathom_scan_frame: the depth buffer NULL, misaligned or short; the confidence NULL or short. */
+            size_t ss = sample_bytes(st->info.depth_format);
+            uint8_t dmode = fz_u8(in) % 8, cmode = fz_u8(in) % 6;
+            size_t dcap = dmode == 3 ? (size_t)fz_u32(in) % db : db;
+            size_t ccap = cmode == 2 ? (size_t)fz_u32(in) % cb : cb + (cmode == 3 ? fz_u8(in) : 0);
+            uint8_t *dbuf = xmalloc(db + 1), *cbuf = xmalloc(ccap);
+            uint8_t *depth = dmode == 1 ? NULL : dmode == 2 ? dbuf + 1 : dbuf;
+            uint8_t *conf = cmode == 0 || cmode == 4 ? NULL : cbuf;
+            fathom_depth_frame frame;
+            int null_out = fz_u8(in) == 0;
+            fz_poison(dbuf, db + 1);
+            fz_poison(cbuf, ccap);
+            fz_poison(&frame, sizeof frame);
+            s = FZ(fathom_scan_frame, scan, index, depth, dcap, conf, conf ? ccap : (size_t)fz_u8(in),
+                   null_out ? NULL : &frame);
+            const char *f = "fathom_scan_frame";
+            int misaligned = dmode == 2 && ss > 1;
+            if (s == FATHOM_OK) {
+                if (!in_range) fz_broken(f, "an index out of range was accepted");
+                if (!depth || null_out) fz_broken(f, "a NULL pointer was accepted");
+                if (misaligned) fz_broken(f, "a misaligned depth buffer was accepted");
+                if (dcap < db) fz_broken(f, "too small a depth capacity was accepted");
+                if (conf && ccap < cb) fz_broken(f, "too small a confidence capacity was accepted");
+                if (frame.depth != depth) fz_broken(f, "the frame does not borrow the depth buffer");
+                if (frame.format != st->info.depth_format || frame.width != st->info.depth_width ||
+                    frame.height != st->info.depth_height || frame.scale != st->info.depth_scale)
+                    fz_broken(f, "the frame's format, size or scale differ from the info");
+                if (frame.row_stride != 0 || frame.min_confidence != 0 || frame.min_depth != 0 ||
+                    !(isinf(frame.max_depth) && frame.max_depth > 0) || frame.has_pose != 1)
+                    fz_broken(f, "the frame's stride, confidence threshold, range or has_pose are not as documented");
+                if (frame.confidence != (conf && st->info.has_confidence ? conf : NULL))
+                    fz_broken(f, "the frame's confidence is not the buffer given (or set without a confidence stream)");
+                size_t i = (size_t)index;
+                if (memcmp(&frame.camera_to_world, &st->poses[i], sizeof frame.camera_to_world) != 0)
+                    fz_broken(f, "the frame's pose differs from fathom_scan_poses");
+                if (memcmp(&frame.intrinsics, &st->intrinsics[i], sizeof frame.intrinsics) != 0)
+                    fz_broken(f, "the frame's intrinsics differ from fathom_scan_intrinsics");
+                cache_check(&st->depth_cache, index, depth, db, f);
+                if (frame.confidence) cache_check(&st->confidence_cache, index, conf, cb, f);
+                else if (conf) fz_untouched(1, f, conf, ccap);
+                if (!misaligned && dmode != 2) fz_untouched(1, f, dbuf + db, 1);
+            } else {
+                if (in_range && depth && !misaligned && dcap >= db && !null_out && !(conf && ccap < cb))
+                    fz_broken(f, "a valid frame read failed");
+                fz_untouched(s, f, dbuf, db + 1);
+                fz_untouched(s, f, cbuf, ccap);
+                fz_untouched(s, f, &frame, sizeof frame);
+            }
+            free(dbuf);
+            free(cbuf);
+        }
+    }
+}
+
+static void check_cloud(const fathom_point_cloud *cloud, uint64_t max_points, const char *function) {
+    fathom_point_cloud_info ci;
+    fz_poison(&ci, sizeof ci);
+    if (FZ(fathom_point_cloud_get_info, cloud, &ci) != FATHOM_OK) fz_broken(function, "its cloud has no info");
+    if (ci.count > max_points) fz_broken(function, "more points than samples");
+    if (ci.count > ((uint64_t)1 << 22)) return;
+    size_t n = (size_t)ci.count;
+    float *points = xmalloc(n * 3 * sizeof(float));
+    fathom_status s = FZ(fathom_point_cloud_points, cloud, n ? points : NULL, n);
+    if (s != FATHOM_OK) fz_broken("fathom_point_cloud_points", "count points were not enough");
+    free(points);
+}
+
+static void point_cloud(fz_input *in, scan_state *st) {
+    fathom_scan_cloud_options options, copy;
+    fathom_scan_cloud_options *op = NULL;
+    uint8_t mode = fz_u8(in);
+    int invalid = 0;
+    if (mode % 4 != 0) {
+        fz_poison(&options, sizeof options);
+        if (FZ(fathom_scan_cloud_options_init, &options) != FATHOM_OK) fz_broken("fathom_scan_cloud_options_init", "failed");
+        if (options.min_confidence != 2 || !(isinf(options.max_depth) && options.max_depth > 0) || options.voxel != 0 ||
+            options.frame_step != 1)
+            fz_broken("fathom_scan_cloud_options_init", "defaults differ from the header's");
+        if (mode & 0x04) options.min_confidence = fz_u8(in) < 240 ? fz_u8(in) % 4 : fz_u32(in);
+        if (mode & 0x08) options.max_depth = fz_float(in);
+        if (mode & 0x10) {
+            uint8_t v = fz_u8(in);
+            options.voxel = v < 64 ? 1e-4f : v < 128 ? 0.01f : v < 160 ? 9.9e-5f : fz_float(in);
+        }
+        if (mode & 0x20) options.frame_step = fz_u8(in) < 240 ? fz_u8(in) % 5 : fz_u32(in);
+        invalid = options.min_confidence > 255 || !(options.max_depth > 0) ||
+                  !(options.voxel == 0 || (options.voxel >= 1e-4f && isfinite(options.voxel))) || options.frame_step < 1;
+        op = &options;
+        copy = options;
+    }
+    fathom_point_cloud *cloud;
+    fz_poison(&cloud, sizeof cloud);
+    fathom_status s = FZ(fathom_scan_point_cloud, st->scan, op, mode == 0x80 ? NULL : &cloud);
+    fz_untouched(s, "fathom_scan_point_cloud", &cloud, sizeof cloud);
+    if (op && memcmp(&copy, op, sizeof copy) != 0) fz_broken("fathom_scan_point_cloud", "changed its options");
+    if (s != FATHOM_OK) return;
+    if (mode == 0x80) fz_broken("fathom_scan_point_cloud", "a NULL output was accepted");
+    if (invalid) fz_broken("fathom_scan_point_cloud", "invalid options were accepted");
+    check_cloud(cloud, st->info.frame_count * st->info.depth_width * st->info.depth_height, "fathom_scan_point_cloud");
+    fathom_point_cloud_destroy(cloud);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Reports                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct progress_state {
+    uint64_t calls, total, cancel_at;
+    int cancelled;
+} progress_state;
+
+static int progress(void *user, uint64_t done, uint64_t total) {
+    progress_state *p = user;
+    p->calls++;
+    if (done != p->calls) fz_broken("fathom_scan_report", "progress done is not the frames done so far");
+    if (total != p->total) fz_broken("fathom_scan_report", "progress total is not the frame count");
+    if (p->calls == p->cancel_at) {
+        p->cancelled = 1;
+        return 1 + (int)(p->calls % 3);
+    }
+    return 0;
+}
+
+static void capture_options(fz_input *in, fathom_capture_options *o) {
+    uint32_t mask = fz_u32(in);
+    if (mask & 1u << 0) o->min_confidence = fz_u8(in) < 240 ? fz_u8(in) % 4 : fz_u32(in);
+    if (mask & 1u << 1) o->max_depth = fz_float(in);
+    if (mask & 1u << 2) {
+        uint8_t v = fz_u8(in);
+        o->voxel = v < 64 ? 1e-4f : v < 128 ? 0.05f : fz_float(in);
+    }
+    if (mask & 1u << 3) o->fuse_distance = fz_float(in);
+    if (mask & 1u << 4) o->fuse_angle = fz_float(in);
+    if (mask & 1u << 5) o->min_voxel_points = fz_u8(in) < 240 ? fz_u8(in) % 8 : fz_u32(in);
+    if (mask & 1u << 6) o->floor_threshold = fz_float(in);
+    /* Few RANSAC iterations (a caller asking for many gets them, slowly), sometimes the limits. */
+    if (mask & 1u << 7) {
+        uint8_t v = fz_u8(in);
+        o->floor_iterations = v < 200 ? v : v < 220 ? 0 : v < 240 ? 100001 : fz_u32(in) % 2048;
+        if (v >= 240 && (fz_u32(in) & 1)) o->floor_iterations |= 0x80000000u;
+    }
+    if (mask & 1u << 8) o->floor_max_tilt = fz_float(in);
+    if (mask & 1u << 9) o->object_clearance = fz_float(in);
+    if (mask & 1u << 10) o->select_distance = fz_float(in);
+    if (mask & 1u << 11) o->select_angle = fz_float(in);
+    if (mask & 1u << 12) o->seed = fz_u64(in);
+    if (mask & 1u << 13) o->motion.time_constant = fz_float(in);
+    if (mask & 1u << 14) {
+        o->motion.slow_speed = fz_float(in);
+        o->motion.brisk_speed = fz_float(in);
+        o->motion.fast_speed = fz_float(in);
+    }
+    if (mask & 1u << 15) o->motion.slightly = fz_float(in);
+    if (mask & 1u << 16) o->motion.max_gap = fz_float(in);
+    if (mask & 1u << 17) o->motion.intervals[fz_u8(in) % 3] = fz_float(in);
+    if (mask & 1u << 18) o->coverage.goal = fz_u8(in) < 240 ? fz_u8(in) % 20 : fz_u32(in);
+    if (mask & 1u << 19) o->coverage.cells = fz_u8(in) < 240 ? fz_u8(in) % 70 : fz_u32(in);
+    if (mask & 1u << 20) {
+        o->coverage.rings = fz_u8(in) < 240 ? fz_u8(in) : fz_u32(in);
+        o->coverage.sectors = fz_u8(in) < 240 ? fz_u8(in) : fz_u32(in);
+    }
+    if (mask & 1u << 21) o->coverage.hemisphere = (int8_t)fz_u8(in) % 3;
+    if (mask & 1u << 22) o->coverage.exclude_bottom = (int8_t)fz_u8(in);
+    if (mask & 1u << 23) {
+        o->coverage.min_distance = fz_float(in);
+        o->coverage.max_distance = fz_float(in);
+    }
+    if (mask & 1u << 24) o->coverage.min_in_view = fz_float(in);
+    if (mask & 1u << 25) o->coverage.min_separation_angle = fz_float(in);
+    if (mask & 1u << 26) o->coverage.min_separation_distance = fz_float(in);
+}
+
+static void report_getters(fz_input *in, const fathom_report *report, const scan_state *st, int fresh_box) {
+    fathom_report_summary summary;
+    fz_poison(&summary, sizeof summary);
+    int null_out = fz_u8(in) == 1;
+    fathom_status s = FZ(fathom_report_get_summary, report, null_out ? NULL : &summary);
+    fz_untouched(s, "fathom_report_get_summary", &summary, sizeof summary);
+    if (s == FATHOM_OK && null_out) fz_broken("fathom_report_get_summary", "a NULL output was accepted");
+    if (s != FATHOM_OK && !null_out) fz_broken("fathom_report_get_summary", "failed on a report");
+    if (s == FATHOM_OK) {
+        if (summary.frames != st->info.frame_count) fz_broken("fathom_scan_report", "the report's frames are not the scan's");
+        if (summary.fused_frames > summary.frames) fz_broken("fathom_scan_report", "more frames fused than added");
+        if (summary.box_source > FATHOM_BOX_FITTED) fz_broken("fathom_scan_report", "box_source out of the enum");
+        if (fresh_box && summary.box_source != FATHOM_BOX_GIVEN) fz_broken("fathom_scan_report", "a given box is not GIVEN");
+        if (summary.warning_count < st->info.warning_count)
+            fz_broken("fathom_scan_report", "the report has fewer warnings than the scan");
+    }
+    char *json = get_text(in, TEXT_REPORT_JSON, report, 0);
+    free(json);
+    uint8_t which = fz_u8(in);
+    uint32_t kind = which < 200 ? which % 2u : which < 240 ? 2u + which % 3u : fz_u32(in);
+    fathom_point_cloud *cloud;
+    fz_poison(&cloud, sizeof cloud);
+    s = FZ(fathom_report_cloud, report, kind, &cloud);
+    fz_untouched(s, "fathom_report_cloud", &cloud, sizeof cloud);
+    if (s == FATHOM_OK) {
+        if (kind > FATHOM_REPORT_OBJECT) fz_broken("fathom_report_cloud", "a kind out of the enum was accepted");
+        check_cloud(cloud, UINT64_MAX, "fathom_report_cloud");
+        fathom_point_cloud_destroy(cloud);
+    } else if (kind <= FATHOM_REPORT_OBJECT) {
+        fz_broken("fathom_report_cloud", "a valid kind failed");
+    }
+    uint8_t save = fz_u8(in);
+    if (save == 7) {
+        FZ(fathom_report_save, report, report_dir);
+    } else if (save == 8) {
+        s = FZ(fathom_report_save, report, NULL);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_report_save", "a NULL directory was not FATHOM_ERR_NULL_POINTER");
+    }
+}
+
+static void report(fz_input *in, scan_state *st) {
+    uint8_t mode = fz_u8(in);
+    fathom_capture_options options, copy;
+    const fathom_capture_options *op = NULL;
+    if (mode & 1) {
+        if (FZ(fathom_capture_options_init, &options) != FATHOM_OK) fz_broken("fathom_capture_options_init", "failed");
+        if (mode & 2) capture_options(in, &options);
+        op = &options;
+        copy = options;
+    }
+    fathom_box box;
+    const fathom_box *bp = NULL;
+    if (mode & 4) {
+        box.center = fz_vec3(in);
+        box.scale = fz_vec3(in);
+        if (fz_u8(in) < 200) {
+            box.scale.x = fabsf(box.scale.x) + 0.25f;
+            box.scale.y = fabsf(box.scale.y) + 0.25f;
+            box.scale.z = fabsf(box.scale.z) + 0.25f;
+        }
+        box.rot_y = fz_float(in);
+        box.floor = fz_float(in);
+        box.has_floor = fz_u8(in) < 240 ? fz_u8(in) % 2 : (int32_t)fz_u32(in);
+        bp = &box;
+    }
+    progress_state ps = {0, st->info.frame_count, 0, 0};
+    int with_progress = (mode & 8) != 0;
+    if (with_progress && (fz_u8(in) & 1)) ps.cancel_at = 1 + fz_u32(in) % (st->info.frame_count + 1);
+    fathom_report *r;
+    fz_poison(&r, sizeof r);
+    fathom_status s = FZ(fathom_scan_report, st->scan, op, bp, with_progress ? progress : NULL, &ps,
+                         mode == 0x10 ? NULL : &r);
+    fz_untouched(s, "fathom_scan_report", &r, sizeof r);
+    if (op && memcmp(&copy, op, sizeof copy) != 0) fz_broken("fathom_scan_report", "changed its options");
+    if (ps.cancelled && s != FATHOM_ERR_INVALID_STATE) fz_broken("fathom_scan_report", "a cancel did not stop the report");
+    if (s == FATHOM_OK && with_progress && ps.calls != st->info.frame_count)
+        fz_broken("fathom_scan_report", "progress was not called after every frame");
+    if (s != FATHOM_OK) return;
+    if (mode == 0x10) fz_broken("fathom_scan_report", "a NULL output was accepted");
+    report_getters(in, r, st, bp != NULL);
+    fathom_report_destroy(r);
+}
+
+/* Everything that reads an opened scan. `expected_id` may be NULL (not checked). */
+static void exercise_scan(fz_input *in, const fathom_scan *scan, const char *expected_id, scan_state *st) {
+    memset(st, 0, sizeof *st);
+    st->scan = scan;
+    fathom_status s;
+    fz_poison(&st->info, sizeof st->info);
+    if (FZ(fathom_scan_get_info, scan, &st->info) != FATHOM_OK) fz_broken("fathom_scan_get_info", "an opened scan has no info");
+    check_info(&st->info);
+    st->depth_bytes = (size_t)st->info.depth_width * st->info.depth_height * sample_bytes(st->info.depth_format);
+    st->confidence_bytes = (size_t)st->info.depth_width * st->info.depth_height;
+    if (fz_u8(in) == 3) {
+        fathom_scan_info other;
+        fz_poison(&other, sizeof other);
+        s = FZ(fathom_scan_get_info, NULL, &other);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_scan_get_info", "a NULL scan was not FATHOM_ERR_NULL_POINTER");
+        fz_untouched(s, "fathom_scan_get_info", &other, sizeof other);
+        s = FZ(fathom_scan_get_info, scan, NULL);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_scan_get_info", "a NULL output was not FATHOM_ERR_NULL_POINTER");
+    }
+
+    char *id = get_text(in, TEXT_SCAN_ID, scan, 0);
+    if (!id) fz_broken("fathom_scan_id", "an opened scan has no id");
+    if (expected_id && strcmp(id, expected_id) != 0) fz_broken("fathom_scan_id", "the id is not the files' stem");
+    free(id);
+
+    uint32_t warnings = st->info.warning_count < 8 ? st->info.warning_count : 8;
+    for (uint32_t i = 0; i < warnings; i++) free(get_text(in, TEXT_WARNING, scan, i));
+    {
+        uint32_t index = fz_u8(in) < 128 ? st->info.warning_count : st->info.warning_count + fz_u32(in);
+        if (index >= st->info.warning_count) {
+            char buf[16];
+            size_t length;
+            fz_poison(buf, sizeof buf);
+            fz_poison(&length, sizeof length);
+            s = FZ(fathom_scan_warning, scan, index, buf, sizeof buf, &length);
+            if (s == FATHOM_OK) fz_broken("fathom_scan_warning", "an index out of range was accepted");
+            fz_untouched(s, "fathom_scan_warning", buf, sizeof buf);
+            fz_untouched(s, "fathom_scan_warning", &length, sizeof length);
+        }
+    }
+
+    read_arrays(in, st);
+    read_frames(in, st);
+    uint8_t what = fz_u8(in);
+    /* The cloud and the report read every frame: only for scans of modest size. */
+    uint64_t samples = st->info.frame_count * st->confidence_bytes;
+    if (samples <= ((uint64_t)1 << 20)) {
+        if (what & 1) point_cloud(in, st);
+        if (what & 2) report(in, st);
+    }
+    /* The failed calls above left the scan as it was. */
+    fathom_scan_info after;
+    if (FZ(fathom_scan_get_info, scan, &after) != FATHOM_OK || memcmp(&after, &st->info, sizeof after) != 0)
+        fz_broken("fathom_scan_get_info", "the scan's info changed");
+    free(st->timestamps);
+    free(st->poses);
+    free(st->intrinsics);
+    cache_free(&st->depth_cache);
+    cache_free(&st->confidence_cache);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Reader mode                                                                                     */
+/* ---------------------------------------------------------------------------------------------- */
+
+static void reader_mode(fz_input *in, uint8_t flags) {
+    char path[256];
+    uint8_t how = fz_u8(in);
+    const char *open_path = path;
+    fathom_scan **out;
+    fathom_scan *scan;
+    switch (how % 12) {
+    case 0: path_join(path, sizeof path, scan_dir, part_names[0]); break;
+    case 1: path_join(path, sizeof path, scan_dir, part_names[3]); break;
+    case 2: path_join(path, sizeof path, scan_dir, part_names[1]); break;
+    case 3: path_join(path, sizeof path, scan_dir, part_names[2]); break;
+    case 4: path_join(path, sizeof path, scan_dir, SCAN_ID ".mp4"); break; /* a file of the scan that is absent */
+    case 5: path_join(path, sizeof path, scan_dir, "other_id.json"); break;
+    case 6: path_join(path, sizeof path, scan_dir, "boundingbox.json"); break;
+    case 7: open_path = how & 0x80 ? NULL : root; break;
+    default: open_path = scan_dir; break;
+    }
+    out = how == 0x47 ? NULL : &scan;
+    fz_poison(&scan, sizeof scan);
+    fathom_status s = FZ(fathom_scan_open, open_path, out);
+    fz_untouched(s, "fathom_scan_open", &scan, sizeof scan);
+    if (s != FATHOM_OK) {
+        if (!open_path || !out) {
+            if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_scan_open", "a NULL argument was not FATHOM_ERR_NULL_POINTER");
+        }
+        return;
+    }
+    if (!open_path || !out) fz_broken("fathom_scan_open", "a NULL argument was accepted");
+    if ((flags & 1) && how % 12 != 5 && how % 12 != 6 && how % 12 != 7)
+        fz_broken("fathom_scan_open", "a scan without its metadata opened");
+    scan_state st;
+    exercise_scan(in, scan, how % 12 <= 4 || how % 12 >= 8 ? SCAN_ID : NULL, &st);
+    fathom_scan_close(scan);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Writer mode                                                                                     */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct written_frame {
+    int64_t timestamp;
+    fathom_intrinsics rgb;
+    fathom_pose pose;
+    uint8_t *depth, *confidence;
+} written_frame;
+
+#define MAX_WRITTEN 8
+
+/* a + b, wrapping around (timestamps near the ends of int64). */
+static int64_t wrap_add(int64_t a, int64_t b) {
+    uint64_t sum = (uint64_t)a + (uint64_t)b;
+    int64_t value;
+    memcpy(&value, &sum, sizeof value);
+    return value;
+}
+
+static uint32_t fz_side(fz_input *in) {
+    uint8_t v = fz_u8(in);
+    if (v < 232) return 1 + v % 12;
+    switch (v % 6) {
+    case 0: return 0;
+    case 1: return 65535;
+    case 2: return 65536;
+    case 3: return 256;
+    default: return fz_u32(in);
+    }
+}
+
+static void writer_mode(fz_input *in) {
+    fathom_scan_writer_options options;
+    if (FZ(fathom_scan_writer_options_init, &options) != FATHOM_OK) fz_broken("fathom_scan_writer_options_init", "failed");
+    if (options.depth_width != 256 || options.depth_height != 192 || options.rgb_width != 1920 ||
+        options.rgb_height != 1440 || options.depth_format != FATHOM_DEPTH_FLOAT16 || options.with_confidence != 1 ||
+        options.zlib_wrapped != 0 || options.frequency != 60)
+        fz_broken("fathom_scan_writer_options_init", "defaults differ from the header's");
+    uint8_t mode = fz_u8(in);
+    const fathom_scan_writer_options *op = NULL;
+    if (mode % 8 != 0) {
+        options.depth_width = fz_side(in);
+        options.depth_height = fz_side(in);
+        if (mode & 0x08) {
+            options.rgb_width = fz_side(in) * 16;
+            options.rgb_height = fz_side(in) * 16;
+        }
+        uint8_t v = fz_u8(in);
+        options.depth_format = v < 240 ? v % 3 : fz_u32(in);
+        v = fz_u8(in);
+        options.with_confidence = v < 240 ? v % 2 : fz_u32(in);
+        v = fz_u8(in);
+        options.zlib_wrapped = v < 240 ? v % 2 : fz_u32(in);
+        if (mode & 0x10) options.frequency = fz_double(in);
+        op = &options;
+    }
+    const fathom_scan_writer_options o = options;
+    int valid_options = o.depth_width >= 1 && o.depth_width <= 65535 && o.depth_height >= 1 && o.depth_height <= 65535 &&
+                        o.rgb_width >= 1 && o.rgb_width <= 65535 && o.rgb_height >= 1 && o.rgb_height <= 65535 &&
+                        o.depth_format <= FATHOM_DEPTH_UINT16 && o.with_confidence <= 1 && o.zlib_wrapped <= 1 &&
+                        o.frequency > 0 && isfinite(o.frequency);
+
+    /* The folder (created by the writer), the scan id, NULLs. */
+    char bad_dir[256];
+    const char *dir = writer_dir, *id = "w";
+    int bad_args = 0;
+    uint8_t where = fz_u8(in);
+    switch (where % 16) {
+    case 0: dir = NULL; bad_args = 1; break;
+    case 1: id = NULL; bad_args = 1; break;
+    case 2: id = ""; bad_args = 1; break;
+    case 3: id = "a/b"; bad_args = 1; break;
+    case 4: id = "a.b"; bad_args = 1; break;
+    case 5: path_join(bad_dir, sizeof bad_dir, writer_dir, "missing/deeper"); dir = bad_dir; bad_args = 1; break;
+    case 6: id = SCAN_ID; break;
+    case 7: mkdir(writer_dir, 0755); break; /* the folder exists */
+    default: break;
+    }
+    fathom_scan_writer *writer;
+    fathom_scan_writer **out = where == 0x18 ? NULL : &writer;
+    fz_poison(&writer, sizeof writer);
+    fathom_status s = FZ(fathom_scan_writer_create, dir, id, op, out);
+    fz_untouched(s, "fathom_scan_writer_create", &writer, sizeof writer);
+    if (s != FATHOM_OK) {
+        if (valid_options && !bad_args && out) fz_broken("fathom_scan_writer_create", "valid arguments were refused");
+        return;
+    }
+    if (!valid_options) fz_broken("fathom_scan_writer_create", "invalid options were accepted");
+    if (bad_args || !out) fz_broken("fathom_scan_writer_create", "an invalid folder, scan id or NULL was accepted");
+
+    const size_t ss = sample_bytes(o.depth_format);
+    const size_t samples = (size_t)o.depth_width * o.depth_height, db = samples * ss;
+    const int feasible = samples <= ((size_t)1 << 16);
+    written_frame frames[MAX_WRITTEN];
+    int accepted = 0, finished = 0, all_exact = 1;
+    int64_t last = INT64_MIN;
+    int attempts = fz_u8(in) % 7;
+    uint8_t *depth = feasible ? xmalloc(db + 8) : NULL, *conf = feasible ? xmalloc(samples + 8) : NULL;
+    for (int a = 0; a < attempts; a++) {
+        uint8_t f = fz_u8(in);
+        int64_t timestamp;
+        switch (f % 8) {
+        case 0: timestamp = (int64_t)fz_u64(in); break;
+        case 1: timestamp = accepted ? wrap_add(last, -1 - (int64_t)fz_u8(in)) : INT64_MIN; break;
+        case 2: timestamp = accepted ? last : INT64_MAX; break;
+        default: timestamp = accepted ? wrap_add(last, (int64_t)(fz_u32(in) % 100000000u)) : 280670466266040LL; break;
+        }
+        fathom_intrinsics rgb = fz_intrinsics(in);
+        if (fz_u8(in) < 200) { /* mostly a plausible camera */
+            rgb.fx = fabsf(rgb.fx) + 10;
+            rgb.fy = fabsf(rgb.fy) + 10;
+        }
+        fathom_pose pose = fz_pose(in);
+        const int null_rgb = f == 0x10, null_pose = f == 0x20, null_depth = f == 0x30;
+        size_t depth_bytes = 0, confidence_bytes = 0;
+        const uint8_t *cp = NULL;
+        int conf_bad = 0;
+        if (feasible) {
+            size_t k = fz_u8(in) < 240 ? 8 : fz_u8(in) % 17u;
+            depth_bytes = db + 8 >= k ? db + 8 - k : 0;
+            /* Stored samples: fuzzed bits, or depths of a few centimetres to meters. */
+            uint8_t fill = fz_u8(in);
+            for (size_t i = 0; i < db + 8; i += ss) {
+                if (fill & 1) {
+                    for (size_t b = 0; b < ss; b++) depth[i + b] = fz_u8(in);
+                } else {
+                    uint16_t v = (uint16_t)(0x3800 + (fz_u8(in) << 2)); /* float16 0.5 ... 4 */
+                    if (o.depth_format == FATHOM_DEPTH_UINT16) v = (uint16_t)(300 + fz_u8(in) * 8);
+                    if (o.depth_format == FATHOM_DEPTH_FLOAT32) {
+                        float m = 0.5f + fz_u8(in) / 64.0f;
+                        memcpy(depth + i, &m, 4);
+                    } else {
+                        memcpy(depth + i, &v, 2);
+                    }
+                }
+            }
+            uint8_t cm = fz_u8(in);
+            if (cm < 230 ? o.with_confidence : cm % 2) {
+                size_t k = fz_u8(in) < 240 ? 8 : fz_u8(in) % 17u;
+                confidence_bytes = samples + 8 >= k ? samples + 8 - k : 0;
+                for (size_t i = 0; i < samples + 8; i++) conf[i] = fz_u8(in) < 250 ? fz_u8(in) % 3 : fz_u8(in);
+                for (size_t i = 0; i < confidence_bytes && i < samples + 8; i++) conf_bad |= conf[i] > 2;
+                cp = conf;
+            }
+        } else {
+            depth = xmalloc(64);
+            memset(depth, 0, 64);
+            depth_bytes = fz_u8(in) % 65;
+        }
+        s = FZ(fathom_scan_writer_append, fz_u8(in) == 0x33 ? NULL : writer, timestamp, null_rgb ? NULL : &rgb,
+               null_pose ? NULL : &pose, null_depth ? NULL : depth, depth_bytes, cp, confidence_bytes);
+        if (!feasible) {
+            free(depth);
+            depth = NULL;
+        }
+        if (s != FATHOM_OK) continue;
+        const char *fn = "fathom_scan_writer_append";
+        if (null_rgb || null_pose || null_depth) fz_broken(fn, "a NULL argument was accepted");
+        if (depth_bytes != db) fz_broken(fn, "a depth of the wrong size was accepted");
+        if ((cp != NULL) != (o.with_confidence == 1)) fz_broken(fn, "confidence given without a stream, or missing");
+        if (cp && (confidence_bytes != samples || conf_bad)) fz_broken(fn, "bad confidence was accepted");
+        if (accepted && timestamp < last) fz_broken(fn, "a timestamp earlier than the last was accepted");
+        if (fathom_pose_check_rigid(&pose, FATHOM_RIGID_TOLERANCE * 1.01f) != FATHOM_OK)
+            fz_broken(fn, "a pose that is not rigid was accepted");
+        if (!(rgb.fx > 0 && rgb.fy > 0 && isfinite(rgb.fx) && isfinite(rgb.fy) && isfinite(rgb.cx) && isfinite(rgb.cy)))
+            fz_broken(fn, "invalid intrinsics were accepted");
+        last = timestamp;
+        if (accepted < MAX_WRITTEN) {
+            written_frame *w = &frames[accepted];
+            w->timestamp = timestamp;
+            w->rgb = rgb;
+            w->pose = pose;
+            w->depth = xmalloc(db);
+            memcpy(w->depth, depth, db);
+            w->confidence = NULL;
+            if (cp) {
+                w->confidence = xmalloc(samples);
+                memcpy(w->confidence, conf, samples);
+            }
+        }
+        accepted++;
+    }
+    free(depth);
+    free(conf);
+
+    uint8_t end = fz_u8(in);
+    if (end % 8 != 0) {
+        s = FZ(fathom_scan_writer_finish, writer);
+        if (s != FATHOM_OK) fz_broken("fathom_scan_writer_finish", "failed on a folder of its own");
+        finished = 1;
+        if (end & 0x08) {
+            if (FZ(fathom_scan_writer_finish, writer) != FATHOM_OK) fz_broken("fathom_scan_writer_finish", "a second finish failed");
+        }
+        if (end & 0x10) {
+            fathom_pose pose = fz_pose(in);
+            fathom_intrinsics rgb = {500, 500, 320, 240, 640, 480};
+            uint16_t d[4] = {0};
+            s = FZ(fathom_scan_writer_append, writer, INT64_MAX, &rgb, &pose, d, sizeof d, NULL, 0);
+            if (s == FATHOM_OK) fz_broken("fathom_scan_writer_append", "a frame after finish was accepted");
+        }
+    }
+    if (end == 0x40) {
+        s = FZ(fathom_scan_writer_finish, NULL);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_scan_writer_finish", "a NULL writer was not FATHOM_ERR_NULL_POINTER");
+    }
+    fathom_scan_writer_destroy(writer);
+    fathom_scan_writer_destroy(NULL);
+
+    /* Read it back. */
+    char path[256];
+    const char *stem = id;
+    if (end & 0x20) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.json", stem);
+        path_join(path, sizeof path, dir, name);
+    } else {
+        snprintf(path, sizeof path, "%s", dir);
+    }
+    fathom_scan *scan;
+    fz_poison(&scan, sizeof scan);
+    s = FZ(fathom_scan_open, path, &scan);
+    fz_untouched(s, "fathom_scan_open", &scan, sizeof scan);
+    if (s != FATHOM_OK) {
+        if (finished && accepted > 0) fz_broken("fathom_scan_open", "a finished scan with frames does not open");
+    } else if (finished && accepted > 0) {
+        /* What the writer accepted reads back. */
+        const char *fn = "fathom_scan_open (written scan)";
+        fathom_scan_info info;
+        if (FZ(fathom_scan_get_info, scan, &info) != FATHOM_OK) fz_broken("fathom_scan_get_info", "no info");
+        if (info.frame_count != (uint64_t)accepted) fz_broken(fn, "the frame count is not the frames appended");
+        if (info.depth_width != o.depth_width || info.depth_height != o.depth_height || info.depth_format != o.depth_format ||
+            info.rgb_width != o.rgb_width || info.rgb_height != o.rgb_height || info.has_confidence != o.with_confidence)
+            fz_broken(fn, "the info differs from the writer's options");
+        if (info.depth_scale != (o.depth_format == FATHOM_DEPTH_UINT16 ? 0.001f : 1.0f))
+            fz_broken(fn, "the depth scale is not as the writer's format says");
+        if (info.frequency != o.frequency) fz_broken(fn, "the frequency differs from the writer's");
+        int n = accepted < MAX_WRITTEN ? accepted : MAX_WRITTEN;
+        int64_t *ts = xmalloc((size_t)accepted * sizeof *ts);
+        fathom_pose *poses = xmalloc((size_t)accepted * sizeof *poses);
+        fathom_intrinsics *ks = xmalloc((size_t)accepted * sizeof *ks);
+        if (FZ(fathom_scan_timestamps, scan, ts, (size_t)accepted) != FATHOM_OK ||
+            FZ(fathom_scan_poses, scan, poses, (size_t)accepted) != FATHOM_OK ||
+            FZ(fathom_scan_intrinsics, scan, ks, (size_t)accepted) != FATHOM_OK)
+            fz_broken(fn, "the per-frame arrays do not read");
+        uint8_t *got = xmalloc(db), *got_conf = xmalloc(samples);
+        for (int i = 0; i < n; i++) {
+            const written_frame *w = &frames[i];
+            if (ts[i] != w->timestamp) fz_broken(fn, "a timestamp does not read back");
+            if (ks[i].fx != w->rgb.fx || ks[i].fy != w->rgb.fy || ks[i].cx != w->rgb.cx || ks[i].cy != w->rgb.cy ||
+                ks[i].width != o.rgb_width || ks[i].height != o.rgb_height)
+                fz_broken(fn, "intrinsics do not read back");
+            if (fathom_pose_check_rigid(&w->pose, 0.9e-5f) == FATHOM_OK) {
+                for (int e = 0; e < 16; e++)
+                    if (poses[i].m[e] != w->pose.m[e]) fz_broken(fn, "a pose rigid within 1e-5 does not read back as written");
+            } else {
+                all_exact = 0;
+                if (fathom_pose_check_rigid(&poses[i], 2e-3f) != FATHOM_OK) fz_broken(fn, "a pose reads back not rigid");
+            }
+        }
+        /* Frames in a fuzzed order. */
+        int reads = n + fz_u8(in) % 4;
+        for (int r = 0; r < reads; r++) {
+            int i = r < n && fz_u8(in) < 128 ? r : (int)(fz_u8(in) % n);
+            fz_poison(got, db);
+            if (FZ(fathom_scan_read_depth, scan, (uint64_t)i, got, db) != FATHOM_OK) fz_broken(fn, "a frame does not read");
+            if (memcmp(got, frames[i].depth, db) != 0) fz_broken(fn, "stored depth does not read back byte for byte");
+            if (frames[i].confidence) {
+                if (FZ(fathom_scan_read_confidence, scan, (uint64_t)i, got_conf, samples) != FATHOM_OK)
+                    fz_broken(fn, "a confidence frame does not read");
+                if (memcmp(got_conf, frames[i].confidence, samples) != 0) fz_broken(fn, "confidence does not read back");
+            }
+        }
+        for (int i = n; i < accepted && i < n + 2; i++)
+            if (FZ(fathom_scan_read_depth, scan, (uint64_t)i, got, db) != FATHOM_OK) fz_broken(fn, "a frame does not read");
+        if (all_exact && info.warning_count != 0) fz_broken(fn, "a written scan opens with warnings");
+        free(got);
+        free(got_conf);
+        free(ts);
+        free(poses);
+        free(ks);
+    }
+    if (s == FATHOM_OK) {
+        scan_state st;
+        exercise_scan(in, scan, NULL, &st);
+        fathom_scan_close(scan);
+    }
+    for (int i = 0; i < accepted && i < MAX_WRITTEN; i++) {
+        free(frames[i].depth);
+        free(frames[i].confidence);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    setup();
+    clear_dir(scan_dir);
+    clear_dir(writer_dir);
+    rmdir(writer_dir);
+    clear_dir(report_dir);
+    rmdir(report_dir);
+    mkdir(scan_dir, 0755);
+
+    /* Split: five files, then the control bytes. */
+    const uint8_t *part[6] = {0};
+    size_t part_size[6] = {0};
+    int parts = 0;
+    size_t start = 0;
+    for (size_t i = 0; parts < 5 && i + SEPARATOR_LEN <= size; i++) {
+        if (memcmp(data + i, SEPARATOR, SEPARATOR_LEN) != 0) continue;
+        part[parts] = data + start;
+        part_size[parts] = i - start;
+        parts++;
+        start = i + SEPARATOR_LEN;
+        i = start - 1;
+    }
+    part[parts] = data + start;
+    part_size[parts] = size - start;
+    parts++;
+    fz_input in = {parts == 6 ? part[5] : NULL, parts == 6 ? part_size[5] : 0};
+    uint8_t flags = fz_u8(&in);
+    if (flags & 0x80) {
+        writer_mode(&in);
+        return 0;
+    }
+    for (int i = 0; i < 5 && i < parts; i++) {
+        if (flags & (1u << i)) continue;
+        char path[256];
+        path_join(path, sizeof path, scan_dir, part_names[i]);
+        write_file(path, part[i], part_size[i]);
+    }
+    reader_mode(&in, flags);
+    return 0;
+}
