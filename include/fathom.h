@@ -530,7 +530,8 @@ typedef struct fathom_hit {
 /** Where fathom_camera_project puts a point. */
 enum {
     FATHOM_PROJECT_BEHIND = 1u,   /* the point is not in front of the camera (camera-frame z >= 0); u, v are 0 */
-    FATHOM_PROJECT_OUTSIDE = 2u   /* in front, but u or v is outside [0, width] x [0, height] */
+    FATHOM_PROJECT_OUTSIDE = 2u   /* in front, but u or v is outside [0, width] x [0, height] (beyond the float
+                                     range they are clamped to -+FLT_MAX) */
 };
 
 /** The ray from the camera centre through pixel (u, v): direction in the camera frame
@@ -784,7 +785,9 @@ typedef struct fathom_depth_frame {
     uint8_t min_confidence;         /**< samples with confidence below this are invalid (0: keep all) */
     uint8_t reserved[3];            /**< 0 */
     float min_depth, max_depth;     /**< valid depth range, meters, 0 <= min_depth <= max_depth (max may be INFINITY) */
-    fathom_intrinsics intrinsics;   /**< of the RGB image the depth map belongs to */
+    fathom_intrinsics intrinsics;   /**< of the RGB image the depth map belongs to; scaled to the depth grid, every
+                                         sample's ray slope (i + 0.5 - cx') / fx' must be a finite float (else
+                                         FATHOM_ERR_OUT_OF_RANGE: a focal length near 0) */
     fathom_pose camera_to_world;    /**< the camera pose, used when has_pose is 1 */
     uint32_t has_pose;              /**< 1 if camera_to_world is set */
 } fathom_depth_frame;
@@ -1179,7 +1182,8 @@ typedef struct fathom_motion_state {
     float time_to_capture;      /**< seconds until the next automatic capture (<= 0: due) */
     uint32_t captured;          /**< 1 if this update took an automatic capture (then the interval was adjusted) */
     uint32_t skipped;           /**< 1 if the pose repeated the last timestamp and was ignored */
-    uint32_t restarted;         /**< 1 if the gap before this pose exceeded max_gap (speed restarts) */
+    uint32_t restarted;         /**< 1 if the gap before this pose exceeded max_gap, or the step's velocity is
+                                     beyond the float range (speed restarts) */
 } fathom_motion_state;
 
 /** Fills *options with the defaults above. */

@@ -35,13 +35,14 @@ public func fathom_camera_grid_rays(_ k: UnsafePointer<fathom_intrinsics>?, _ ca
         guard step >= 1 else { throw FathomError(.outOfRange, "step must be >= 1, got 0") }
         let count = try required(outCount, "out_count")
         let needed = core.gridCount(step: Int(step))
+        let fits = UInt64(UInt(bitPattern: capacity)) >= needed && needed <= UInt64(Int.max / MemoryLayout<fathom_ray>.stride)
+        let rays = fits ? try required(out, "out") : nil
         count.pointee = Int(bitPattern: UInt(needed))  // size_t
-        guard UInt64(UInt(bitPattern: capacity)) >= needed, needed <= UInt64(Int.max / MemoryLayout<fathom_ray>.stride) else {
+        guard let rays else {
             throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL,
                                 message: "capacity \(UInt(bitPattern: capacity)) is less than the \(needed) rays of the grid")
         }
         let rayCount = Int(needed)
-        let rays = try required(out, "out")
         try UnsafeMutableRawPointer(rays).withMemoryRebound(to: Float.self, capacity: 6 * rayCount) {
             try core.gridRays(camera: pose, step: Int(step), into: $0)
         }

@@ -141,11 +141,9 @@ public func fathom_trajectory_select(_ cameras: UnsafePointer<fathom_pose>?, _ c
         let capacity = try size(capacity, "capacity")
         let total = try required(outCount, "out_count")
         let kept = try Trajectory.select(poses: list, minDistance: minDistance, minAngle: minAngle)
+        let out = capacity > 0 ? try required(outIndices, "out_indices") : nil
         total.pointee = kept.count
-        if capacity > 0 {
-            let out = try required(outIndices, "out_indices")
-            for (i, index) in kept.prefix(capacity).enumerated() { out[i] = UInt32(index) }
-        }
+        if let out { for (i, index) in kept.prefix(capacity).enumerated() { out[i] = UInt32(index) } }
         guard kept.count <= capacity else {
             throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL,
                                 message: "capacity \(capacity) is less than the \(kept.count) selected poses (the first \(capacity) were written)")

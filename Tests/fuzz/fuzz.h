@@ -41,8 +41,12 @@ static inline uint32_t fz_u32(fz_input *in) {
     return value;
 }
 
+/* Each read is its own statement: the order of two reads in one expression is unspecified in C, and gcc (the
+ * replay build) and clang (the fuzz build) would then read an input differently. */
 static inline uint64_t fz_u64(fz_input *in) {
-    return (uint64_t)fz_u32(in) | ((uint64_t)fz_u32(in) << 32);
+    uint64_t low = fz_u32(in);
+    uint64_t high = fz_u32(in);
+    return low | high << 32;
 }
 
 /** A count in 0...max. */
@@ -70,7 +74,11 @@ static inline float fz_float(fz_input *in) {
 static inline double fz_double(fz_input *in) {
     uint8_t kind = fz_u8(in);
     if (kind < 224) return (double)fz_float(in);
-    if (kind < 240) return ldexp((double)(int8_t)fz_u8(in), (int)(fz_u8(in) % 128) * 8 - 512);
+    if (kind < 240) {
+        double mantissa = (double)(int8_t)fz_u8(in);
+        int exponent = (int)(fz_u8(in) % 128) * 8 - 512;
+        return ldexp(mantissa, exponent);
+    }
     uint64_t bits = fz_u64(in);
     double value;
     memcpy(&value, &bits, sizeof value);

@@ -3,9 +3,12 @@
 #include "fuzz.h"
 
 static void fit(fz_input *in, const double *points, size_t count, size_t stride) {
-    /* Iterations stay few: a caller asking for billions gets them, slowly. */
-    fathom_ransac_options ransac = {fz_double(in), fz_u8(in) < 250 ? fz_u8(in) + 1u : fz_u32(in) % 4096,
-                                    fz_u8(in) < 250 ? 0 : fz_u32(in), fz_u64(in)};
+    /* One read per statement (see fz_u64). Iterations stay few: a caller asking for billions gets them, slowly. */
+    fathom_ransac_options ransac;
+    ransac.threshold = fz_double(in);
+    ransac.iterations = fz_u8(in) < 250 ? fz_u8(in) + 1u : fz_u32(in) % 4096;
+    ransac.reserved = fz_u8(in) < 250 ? 0 : fz_u32(in);
+    ransac.seed = fz_u64(in);
     fathom_line_fit line;
     fathom_plane_fit plane;
     fathom_status s;
@@ -56,7 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (fz_u8(&in) == 0) {
         fathom_line_fit line;
         fz_poison(&line, sizeof line);
-        fathom_status s = FZ(fathom_fit_line3, fz_u8(&in) ? points : NULL, SIZE_MAX / 16 + fz_u8(&in), 24, &line);
+        const double *buffer = fz_u8(&in) ? points : NULL;
+        size_t huge = SIZE_MAX / 16 + fz_u8(&in);
+        fathom_status s = FZ(fathom_fit_line3, buffer, huge, 24, &line);
         if (s == FATHOM_OK) fz_broken("fathom_fit_line3", "an overflowing count was accepted");
         fz_untouched(s, "fathom_fit_line3", &line, sizeof line);
     }

@@ -6,10 +6,16 @@ extension Intrinsics {
     public func ray(camera: Pose, u: Float, v: Float) throws(FathomError) -> Ray {
         try Check.finite(u, "u")
         try Check.finite(v, "v")
-        let d = SIMD3((u - cx) / fx, -(v - cy) / fy, -1)
-        let direction = camera.apply(direction: d / length(d))
+        let direction = camera.apply(direction: cameraDirection(u: u, v: v))
         try Check.finite(direction, "the ray direction")
         return Ray(origin: camera.translation, direction: direction)
+    }
+
+    /// The unit camera-frame direction ((u - cx)/fx, -(v - cy)/fy, -1) / |.|, through Double: for a principal
+    /// point far outside the image or a focal length near 0 the float components or their squares overflow.
+    @inline(__always)
+    func cameraDirection(u: Float, v: Float) -> SIMD3<Float> {
+        unit(SIMD3((Double(u) - Double(cx)) / Double(fx), -(Double(v) - Double(cy)) / Double(fy), -1))
     }
 
     /// Pixel coordinates of a world point, with whether it is behind the camera (u, v are then 0) or
@@ -18,10 +24,14 @@ extension Intrinsics {
         try Check.finite(point, "point")
         let p = camera.inverse.apply(point: point)
         guard p.z < 0 else { return (0, 0, true, false) }
-        let depth = -p.z
-        let u = fx * p.x / depth + cx
-        let v = -fy * p.y / depth + cy
-        guard u.isFinite, v.isFinite else { return (0, 0, true, false) }
+        // In Double: a point nearly level with the camera lands beyond the floats, outside the image (its u, v
+        // are clamped to the largest floats), not behind it.
+        let depth = -Double(p.z)
+        let wideU = Double(fx) * Double(p.x) / depth + Double(cx)
+        let wideV = -Double(fy) * Double(p.y) / depth + Double(cy)
+        guard !wideU.isNaN, !wideV.isNaN else { return (0, 0, true, false) }  // a point beyond the floats
+        let largest = Double(Float.greatestFiniteMagnitude)
+        let u = Float(min(max(wideU, -largest), largest)), v = Float(min(max(wideV, -largest), largest))
         let outside = !(u >= 0 && u <= Float(width) && v >= 0 && v <= Float(height))
         return (u, v, false, outside)
     }
@@ -42,8 +52,7 @@ extension Intrinsics {
         for row in stride(from: 0, to: height, by: step) {
             for column in stride(from: 0, to: width, by: step) {
                 let u = Float(column) + 0.5, v = Float(row) + 0.5
-                let d = SIMD3((u - cx) / fx, -(v - cy) / fy, -1)
-                let direction = rotation * (d / length(d))
+                let direction = rotation * cameraDirection(u: u, v: v)
                 let o = camera.translation
                 (out[k], out[k + 1], out[k + 2], out[k + 3], out[k + 4], out[k + 5]) = (o.x, o.y, o.z, direction.x, direction.y, direction.z)
                 k += 6

@@ -173,9 +173,9 @@ extension DepthFrame {
         }
         guard let du = difference(i > 0 ? (i - 1, j) : nil, i + 1 < width ? (i + 1, j) : nil),
               let dv = difference(j > 0 ? (i, j - 1) : nil, j + 1 < height ? (i, j + 1) : nil) else { return .zero }
-        let n = SIMD3(du.y * dv.z - du.z * dv.y, du.z * dv.x - du.x * dv.z, du.x * dv.y - du.y * dv.x)
-        let length = (n * n).sum().squareRoot()
-        guard length > 0, length.isFinite else { return .zero }
-        return ((n * here).sum() > 0 ? -n : n) / length
+        // In Double: the float cross product's squared length overflows for points far apart (a focal length
+        // near 0 spreads them).
+        let n = unit(cross(SIMD3<Double>(du), SIMD3<Double>(dv)))
+        return (n * here).sum() > 0 ? -n : n
     }
 }

@@ -80,7 +80,14 @@ public struct DepthFrame: @unchecked Sendable {
         self.minDepth = minDepth
         self.maxDepth = maxDepth
         self.rgb = rgb
-        self.grid = try rgb.scaled(width: width, height: height)
+        let grid = try rgb.scaled(width: width, height: height)
+        // Every sample's ray slope (i + 0.5 - cx') / fx' must be a float: a focal length near 0 makes it infinite,
+        // and the samples' points NaN.
+        for (c, f, n, axis) in [(grid.cx, grid.fx, width, "x"), (grid.cy, grid.fy, height, "y")]
+        where !((0.5 - c) / f).isFinite || !((Float(n) - 0.5 - c) / f).isFinite {
+            throw FathomError(.outOfRange, "the intrinsics scaled to the \(width)x\(height) depth grid give rays whose \(axis) slope overflows (f\(axis)' = \(f), c\(axis)' = \(c))")
+        }
+        self.grid = grid
         self.pose = pose
     }
 

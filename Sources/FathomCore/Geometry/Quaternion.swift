@@ -127,7 +127,9 @@ public struct Quaternion: Equatable, Sendable {
             let s = sin(theta)
             result = (sin((1 - t) * theta) / s) * vector + (sin(t * theta) / s) * b
         }
-        return Quaternion(vector: result / (result * result).sum().squareRoot())
+        // Normalized in Double: for t far outside [0, 1] the float sum of squares overflows.
+        let wide = SIMD4<Double>(result)
+        return Quaternion(vector: SIMD4<Float>(wide / (wide * wide).sum().squareRoot()))
     }
 
     /// Validates a quaternion used as a rotation (finite, |q| within 1e-3 of 1) and normalizes it.

@@ -31,6 +31,18 @@ func normalize(_ v: SIMD3<Float>) -> SIMD3<Float> { v / length(v) }
 @inlinable
 func normalize(_ v: SIMD3<Double>) -> SIMD3<Double> { v / length(v) }
 
+/// `v` scaled to unit length through Double, where no float vector's squared length overflows or underflows
+/// (in float it does for components beyond about 1e19 or below 1e-19); zero when `v` is zero or not finite.
+@inlinable
+public func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { unit(SIMD3<Double>(v)) }
+
+/// `v` scaled to unit length and rounded to float; zero when `v` is zero or not finite.
+@inlinable
+public func unit(_ v: SIMD3<Double>) -> SIMD3<Float> {
+    let l = length(v)
+    return l > 0 && l.isFinite ? SIMD3<Float>(v / l) : .zero
+}
+
 extension SIMD3 where Scalar == Float {
     /// True when x, y and z are all finite.
     @inlinable public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }

@@ -246,7 +246,9 @@ private struct Slabs {
         parallelMiss .|= parallel .& (h .< ao)
         let inverse = F(repeating: 1) / d
         let near = (-h - o) * inverse, far = (h - o) * inverse
-        let swapped = far .< near
+        // Ordered by the direction's sign, not by comparing the two: on a slab too thin for their difference
+        // to round apart, the face entered is still the one the ray meets from outside (as `PrimitiveCast`).
+        let swapped = d .< F.zero
         let low = I(repeating: faces.0).lanesReplacing(with: I(repeating: faces.1), where: swapped)
         let high = I(repeating: faces.1).lanesReplacing(with: I(repeating: faces.0), where: swapped)
         // A parallel axis is skipped: bounds that never win.

@@ -81,10 +81,11 @@ public struct MotionTracker: Sendable {
     }
 
     /// The rest of a step to a later timestamp, `dt` seconds after the last, given the raw velocity, its length `speed`
-    /// and the raw angular speed from the last pose (ignored after a gap).
+    /// and the raw angular speed from the last pose (ignored after a gap). A step whose velocity is beyond the floats
+    /// (poses 1e38 m apart) restarts as a gap does: smoothing it in would leave NaN for good.
     @inlinable @inline(__always)
     mutating func move(to timestamp: Int64, after dt: Double, velocity: SIMD3<Float>, speed: Float, angularSpeed: Float) {
-        if dt > Double(options.maxGap) {
+        if dt > Double(options.maxGap) || !velocity.isFinite || !angularSpeed.isFinite {
             hasSpeed = false
             current.restarted = true
             current.velocity = .zero

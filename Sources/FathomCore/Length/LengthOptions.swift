@@ -50,6 +50,7 @@ public struct LengthOptions: Equatable, Sendable {
     /// moved that much can cut a narrow part such as a fish's tail stalk), at most 64.
     var bodyGap: Int { Int(min(64, max(1, (3 * edgeNoise).rounded(.up)))) }
 
-    /// The depth noise (1 sigma, meters) of one reading at depth d.
-    public func noise(atDepth d: Double) -> Double { depthNoise * pow(d, depthNoiseGrowth) }
+    /// The depth noise (1 sigma, meters) of one reading at depth d (its magnitude: a point extrapolated along a
+    /// steep gradient may come out behind the camera).
+    public func noise(atDepth d: Double) -> Double { depthNoise * pow(abs(d), depthNoiseGrowth) }
 }

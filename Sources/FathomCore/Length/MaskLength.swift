@@ -17,10 +17,10 @@ extension DepthFrame {
         let variance = head.variance + tail.variance
             + planar.plane.lengthVariance(e: e, head: (head.point, head.shift), tail: (tail.point, tail.shift), offset: false)
         let headPoint = planar.centre + tHead * e, tailPoint = planar.centre + tTail * e
-        return ObjectLength(length: tTail - tHead, sigma: variance.squareRoot(),
+        return try ObjectLength(length: tTail - tHead, sigma: variance.squareRoot(),
                             head: convert(headPoint, to: options.frame), tail: convert(tailPoint, to: options.frame),
                             headPixel: rgbPixel(headPoint), tailPixel: rgbPixel(tailPoint), rms: planar.plane.fit.rms,
-                            samples: planar.plane.fit.used)
+                            samples: planar.plane.fit.used).checked()
     }
 
     /// The mask's body laid on its plane, after validating the options: the mask lengths' first step.

@@ -69,6 +69,7 @@ extension DepthFrame {
         // The ends' height over the plane moves them along their rays; the part along the curve adds to it.
         let arc = curve.arcLength(from: tHead, to: tTail) + dot(tail.point - curve.point(tTail), curve.tangent(tTail))
             - dot(head.point - curve.point(tHead), curve.tangent(tHead))
+        guard arc > 0 else { throw FathomError(.degenerate, "the midline's ends cross (trimmed past each other)") }
         let chord = length(tail.point - head.point)
         var variance = head.variance + tail.variance + curve.arcLengthVariance(from: tHead, to: tTail)
         if chord > 0 {
@@ -76,10 +77,10 @@ extension DepthFrame {
                                                             tail: (tail.point, tail.shift), offset: false)
             variance += planeVariance * square(arc / chord)  // the plane's errors scale the whole curve
         }
-        let result = ObjectLength(length: arc, sigma: variance.squareRoot(),
+        let result = try ObjectLength(length: arc, sigma: variance.squareRoot(),
                                   head: convert(head.point, to: options.frame), tail: convert(tail.point, to: options.frame),
                                   headPixel: rgbPixel(head.point), tailPixel: rgbPixel(tail.point), rms: curve.rms,
-                                  samples: planar.plane.fit.used)
+                                  samples: planar.plane.fit.used).checked()
         let frame = options.frame
         return MidlineLength(length: result, curve: curve, range: (tHead, tTail)) { self.convert($0, to: frame) }
     }

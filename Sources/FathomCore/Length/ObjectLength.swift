@@ -14,6 +14,17 @@ public struct ObjectLength: Equatable, Sendable {
     public var samples: Int
 }
 
+extension ObjectLength {
+    /// The result, or an error when its error bar is not a number: noise settings whose terms overflow (a
+    /// depth_noise_growth of 1e20) or multiply 0 by infinity.
+    func checked() throws(FathomError) -> ObjectLength {
+        guard sigma.isFinite, length.isFinite else {
+            throw FathomError(.outOfRange, "the noise settings give no finite error bar (length \(length), sigma \(sigma))")
+        }
+        return self
+    }
+}
+
 /// One keypoint's 3D point (optical frame) and the derivatives the uncertainty needs.
 struct KeypointEstimate {
     var point: SIMD3<Double>
@@ -49,10 +60,10 @@ extension DepthFrame {
         // First-order propagation: L = |h - t|, dL = e . dh - e . dt.
         var variance = h.variance(along: e, options) + t.variance(along: e, options)
         if let plane { variance += plane.lengthVariance(e: e, head: (h.point, h.dPlane), tail: (t.point, t.dPlane)) }
-        return ObjectLength(length: distance, sigma: variance.squareRoot(),
+        return try ObjectLength(length: distance, sigma: variance.squareRoot(),
                             head: convert(h.point, to: options.frame), tail: convert(t.point, to: options.frame),
                             headPixel: head, tailPixel: tail, rms: plane?.fit.rms ?? 0,
-                            samples: plane?.fit.used ?? (h.samples + t.samples))
+                            samples: plane?.fit.used ?? (h.samples + t.samples)).checked()
     }
 
     /// The body plane keypoints meet when they take their depth from a plane (which needs `mask`), else nil.
@@ -136,6 +147,9 @@ extension DepthFrame {
         let kept = moved.filter { abs($0 - first) <= limit }
         let used = 2 * kept.count > moved.count ? kept : moved
         let d = used[(used.count - 1) / 2]
+        guard d > 0 else {
+            throw FathomError(.noData, "\(name) (\(pixel.x), \(pixel.y)): its window's depths moved along their gradient put it behind the camera (\(d) m)")
+        }
         // The median of n readings with Gaussian noise has sigma ~ noise * sqrt(pi / (2 n)).
         let averaging = Swift.min(1, (Double.pi / (2 * Double(used.count))).squareRoot())
         return (d, options.noise(atDepth: d) * averaging, gradient, used.count)

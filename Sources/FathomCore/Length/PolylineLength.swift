@@ -32,9 +32,9 @@ extension DepthFrame {
                                              tail: (estimates[last].estimate.point, estimates[last].estimate.dPlane))
         }
         let head = line.point + projected[first] * e, tail = line.point + projected[last] * e
-        return ObjectLength(length: projected[last] - projected[first], sigma: variance.squareRoot(),
+        return try ObjectLength(length: projected[last] - projected[first], sigma: variance.squareRoot(),
                             head: convert(head, to: options.frame), tail: convert(tail, to: options.frame),
                             headPixel: estimates[first].pixel, tailPixel: estimates[last].pixel, rms: line.rms,
-                            samples: plane?.fit.used ?? estimates.reduce(0) { $0 + $1.estimate.samples })
+                            samples: plane?.fit.used ?? estimates.reduce(0) { $0 + $1.estimate.samples }).checked()
     }
 }

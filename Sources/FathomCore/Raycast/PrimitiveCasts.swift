@@ -13,7 +13,8 @@ public enum PrimitiveCast {
         let denominator = dot(unit, ray.direction)
         guard denominator != 0 else { return nil }
         let t = dot(unit, point - ray.origin) / denominator
-        guard t >= tmin, t <= tmax, t.isFinite else { return nil }
+        // A hit beyond the floats (a far plane met at a grazing angle) has no point: no hit.
+        guard t >= tmin, t <= tmax, t.isFinite, ray.at(t).isFinite else { return nil }
         return Hit(t: t, point: ray.at(t), normal: unit, frontFace: denominator < 0)
     }
 
@@ -31,9 +32,9 @@ public enum PrimitiveCast {
         let q = b >= 0 ? -(b + root) : -(b - root)
         var roots = [q / a, q != 0 ? c / q : -b / a].sorted()
         roots = roots.filter { $0 >= Double(tmin) && $0 <= Double(tmax) }
-        guard let t = roots.first.map(Float.init), t.isFinite else { return nil }
+        guard let t = roots.first.map(Float.init), t.isFinite, ray.at(t).isFinite else { return nil }
         let point = ray.at(t)
-        let normal = (point - center) / length(point - center)
+        let normal = unit(SIMD3<Double>(point) - SIMD3<Double>(center))
         return Hit(t: t, point: point, normal: normal, frontFace: dot(ray.direction, normal) < 0)
     }
 
@@ -71,7 +72,9 @@ public enum PrimitiveCast {
             let inverse = 1 / d[axis]
             var t0 = (-h[axis] - o[axis]) * inverse, t1 = (h[axis] - o[axis]) * inverse
             var f0 = low, f1 = high
-            if t0 > t1 { swap(&t0, &t1); swap(&f0, &f1) }
+            // Ordered by the direction's sign, not by comparing t0 and t1: on a slab too thin for them to round
+            // apart, the face entered must still be the one the ray meets from outside.
+            if d[axis] < 0 { swap(&t0, &t1); swap(&f0, &f1) }
             if t0 > tEnter { tEnter = t0; faceEnter = f0 }
             if t1 < tExit { tExit = t1; faceExit = f1 }
         }

@@ -66,9 +66,7 @@ public struct ShearedRay: Sendable {
 /// float they do for edges beyond about 1e10 or below 1e-10).
 @inlinable @inline(__always)
 public func triangleNormal(_ v0: SIMD3<Float>, _ v1: SIMD3<Float>, _ v2: SIMD3<Float>) -> SIMD3<Float> {
-    let n = cross(SIMD3<Double>(v1) - SIMD3<Double>(v0), SIMD3<Double>(v2) - SIMD3<Double>(v0))
-    let l = length(n)
-    return l > 0 && l.isFinite ? SIMD3<Float>(n / l) : .zero
+    unit(cross(SIMD3<Double>(v1) - SIMD3<Double>(v0), SIMD3<Double>(v2) - SIMD3<Double>(v0)))
 }
 
 /// True when the triangle has exactly zero area: (v1 - v0) x (v2 - v0) is zero, computed in Double (the
