@@ -260,7 +260,8 @@ typedef struct fathom_face {
 fathom_status fathom_box_init(fathom_vec3 center, fathom_vec3 scale, float rot_y, fathom_box *out);
 
 /** FATHOM_OK if every field of `box` is valid (finite, scale > 0, has_floor 0 or 1, and corners and
- *  volume within float range: |center| + 2 * scale and sx * sy * sz finite, else FATHOM_ERR_NOT_FINITE);
+ *  volume within float range: |center| + 2 * (sx + sy + sz) in each axis, sx * sy * sz and, with a floor,
+ *  floor + sy finite, else FATHOM_ERR_NOT_FINITE);
  *  otherwise the status of the first bad field. Every function taking a box performs this check, and
  *  an edit whose result would fail it is refused. */
 fathom_status fathom_box_check(const fathom_box *box);

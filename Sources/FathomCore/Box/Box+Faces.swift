@@ -26,10 +26,12 @@ extension Box {
         let c = corners
         return (0..<6).map { i in
             let (a, b, cc) = Box.faceTriples[i]
-            let x = normalize(c[b] - c[a])
-            let z = normalize(cross(x, c[cc] - c[a]))
+            // Unit vectors through Double and the centre as a sum of quarters: a box of 1e-30 m or near the float
+            // limit would otherwise get NaN normals or an infinite centre.
+            let x = unit(c[b] - c[a])
+            let z = unit(cross(SIMD3<Double>(x), SIMD3<Double>(c[cc]) - SIMD3<Double>(c[a])))
             let y = cross(z, x)
-            let center = Box.faceCorners[i].reduce(SIMD3<Float>.zero) { $0 + c[$1] } / 4
+            let center = Box.faceCorners[i].reduce(SIMD3<Float>.zero) { $0 + c[$1] / 4 }
             return BoxFace(center: center, normal: z, orientation: Quaternion(rotation: Matrix3(x, y, z)))
         }
     }

@@ -38,8 +38,9 @@ extension Box {
         // Corners are float sums: they are exact to a few ulps of the largest coordinate.
         let maxAbs = ([center] + corners).map { componentAbs($0).max() }.max() ?? 0
         let tolerance = 32 * Float.ulpOfOne * Swift.max(maxAbs, Float.leastNormalMagnitude)
-        let sx = length(corners[1] - corners[0])
-        let sz = length(corners[4] - corners[0])
+        // In Double: the float length of a corner difference overflows beyond 1.8e19 m and underflows below 1e-19.
+        let sx = Float(length(SIMD3<Double>(corners[1]) - SIMD3<Double>(corners[0])))
+        let sz = Float(length(SIMD3<Double>(corners[4]) - SIMD3<Double>(corners[0])))
         let sy = 2 * (corners[0].y - center.y)
         guard sx > tolerance, sy > tolerance, sz > tolerance else {
             throw FathomError(.notABox, "the corners span no volume at float precision (extents \(sx), \(sy), \(sz) from top_left_front)")
@@ -54,9 +55,13 @@ extension Box {
         }
         // Bottom corners raised above the unclamped bottom reveal the floor.
         let bottomY = [2, 3, 6, 7].map { corners[$0].y }
-        let meanBottom = bottomY.reduce(0, +) / 4
+        let meanBottom = bottomY.reduce(0) { $0 + $1 / 4 }
         let floor: Float? = meanBottom > center.y - sy / 2 + tolerance ? meanBottom : nil
-        let box = try Box(center: center, scale: SIMD3(sx, sy, sz), rotY: angle, floor: floor)
+        // A box the file's numbers describe but the floats cannot hold is a bad field of the file.
+        let box: Box
+        do throws(FathomError) { box = try Box(center: center, scale: SIMD3(sx, sy, sz), rotY: angle, floor: floor) } catch {
+            throw FathomError(error.kind == .notFinite ? .format : error.kind, error.message)
+        }
 
         let expected = box.corners
         var worst = (index: 0, distance: Float(0))

@@ -33,7 +33,10 @@ extension Box {
         let center = SIMD3(Float(rect.center.x), (yLow + yHigh) / 2, Float(rect.center.y))
         let scale = SIMD3(Float(size.x), yHigh - yLow, Float(size.y))
         let pad = 4 * Float.ulpOfOne * Swift.max(1, componentAbs(center).max())
-        return try Box(center: center, scale: scale * (1 + 4 * .ulpOfOne) + pad, rotY: Float(angle) + 0)  // + 0 turns -0 into 0
+        // Below pi / 2 in Double can round up to Float.pi / 2 (which is above pi / 2): the float below it; + 0 turns
+        // -0 into 0.
+        let rotY = Swift.min(Float(angle), (Float.pi / 2).nextDown) + 0
+        return try Box(center: center, scale: scale * (1 + 4 * .ulpOfOne) + pad, rotY: rotY)
     }
 
     /// Convex hull, counter-clockwise, without collinear points (Andrew's monotone chain).

@@ -21,7 +21,8 @@ public struct Box: Equatable, Sendable {
         try Check.positive(scale, "scale")
         try Check.finite(rotY, "rot_y")
         if let floor { try Check.finite(floor, "floor") }
-        guard (componentAbs(center) + scale * 2).isFinite, (scale.x * scale.y * scale.z).isFinite else {
+        // A rotation mixes the extents into every axis: a corner's coordinate is at most |c| + (sx + sy + sz) / 2.
+        guard (componentAbs(center) + SIMD3(repeating: 2 * scale.sum())).isFinite, (scale.x * scale.y * scale.z).isFinite else {
             throw FathomError(.notFinite, "center \(describe(center)) and scale \(describe(scale)) put corners or volume beyond the float range")
         }
         if let floor, !(floor + scale.y).isFinite {
@@ -73,7 +74,7 @@ public struct Box: Equatable, Sendable {
         guard top > bottom else {
             throw FathomError(.degenerate, "the box's top (\(top)) is at or below the floor (\(floor ?? bottom)): no height left")
         }
-        let c = SIMD3(center.x, (bottom + top) / 2, center.z)
+        let c = SIMD3(center.x, bottom + (top - bottom) / 2, center.z)  // (bottom + top) / 2 overflows near the float limit
         let q = Quaternion(0, sin(rotY / 2), 0, cos(rotY / 2))
         return try OrientedBox(center: c, scale: SIMD3(scale.x, top - bottom, scale.z), rotation: q)
     }

@@ -12,7 +12,8 @@ public struct OrientedBox: Equatable, Sendable {
         try Check.finite(center, "center")
         try Check.positive(scale, "scale")
         self.rotation = try Quaternion.rotation(rotation, "rotation")
-        guard (componentAbs(center) + scale * 2).isFinite, (scale.x * scale.y * scale.z).isFinite else {
+        // A rotation mixes the extents into every axis: a corner's coordinate is at most |c| + (sx + sy + sz) / 2.
+        guard (componentAbs(center) + SIMD3(repeating: 2 * scale.sum())).isFinite, (scale.x * scale.y * scale.z).isFinite else {
             throw FathomError(.notFinite, "center \(describe(center)) and scale \(describe(scale)) put corners or volume beyond the float range")
         }
         self.center = center
