@@ -106,8 +106,8 @@ public func fathom_motion_reset(_ handle: OpaquePointer?) -> fathom_status {
 
 /// `count` validated poses read from a C array.
 private func poses(_ pointer: UnsafePointer<fathom_pose>?, _ count: Int, _ name: String) throws -> [Pose] {
-    let buffer = try elements(pointer, count, name, copiedAs: Pose.self)
-    return try buffer.indices.map { i in try rigidPose(at: buffer.baseAddress! + i, "\(name)[\(i)]") }
+    let base = try required(pointer, name)
+    return try elements(base, count, name, copiedAs: Pose.self).indices.map { i in try rigidPose(at: base + i, "\(name)[\(i)]") }
 }
 
 @_cdecl("fathom_trajectory_summarize")

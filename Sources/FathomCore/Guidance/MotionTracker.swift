@@ -81,23 +81,18 @@ public struct MotionTracker: Sendable {
     }
 
     /// The rest of a step to a later timestamp, `dt` seconds after the last, given the raw velocity, its length `speed`
-    /// and the raw angular speed from the last pose (ignored after a gap). A step whose velocity is beyond the floats
-    /// (poses 1e38 m apart) restarts as a gap does: smoothing it in would leave NaN for good.
+    /// and the raw angular speed from the last pose (ignored after a gap). A step whose velocity, raw or smoothed, is
+    /// beyond the floats (poses 1e38 m apart) restarts as a gap does: smoothed on, it would leave NaN for good.
     @inlinable @inline(__always)
     mutating func move(to timestamp: Int64, after dt: Double, velocity: SIMD3<Float>, speed: Float, angularSpeed: Float) {
-        if dt > Double(options.maxGap) || !velocity.isFinite || !angularSpeed.isFinite {
-            hasSpeed = false
-            current.restarted = true
-            current.velocity = .zero
-            current.speed = 0
-            current.angularSpeed = 0
-            current.guidance = .unknown
-        } else {
+        var restart = dt > Double(options.maxGap) || !velocity.isFinite || !angularSpeed.isFinite
+        if !restart {
             if hasSpeed, options.timeConstant > 0 {
                 let alpha = smoothingWeight(dt)
                 current.velocity += alpha * (velocity - current.velocity)
                 current.angularSpeed += alpha * (angularSpeed - current.angularSpeed)
                 current.speed = length(current.velocity)
+                restart = !current.velocity.isFinite || !current.angularSpeed.isFinite
             } else {
                 current.velocity = velocity
                 current.angularSpeed = angularSpeed
@@ -105,6 +100,14 @@ public struct MotionTracker: Sendable {
             }
             hasSpeed = true
             current.guidance = options.guidance(speed: current.speed)
+        }
+        if restart {
+            hasSpeed = false
+            current.restarted = true
+            current.velocity = .zero
+            current.speed = 0
+            current.angularSpeed = 0
+            current.guidance = .unknown
         }
         current.timestamp = timestamp
         if timestamp >= nextCapture { capture(at: timestamp) }
