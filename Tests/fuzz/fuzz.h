@@ -54,6 +54,15 @@ static inline size_t fz_count(fz_input *in, size_t max) {
     return max == 0 ? 0 : (size_t)(fz_u32(in) % (max + 1));
 }
 
+/** For a target whose input is a file: up to `capacity` of its bytes from its end, last byte first, copied into
+ *  `buffer`, to read its other choices from (capacities, flags), so that they change with the file. */
+static inline fz_input fz_input_from_end(const uint8_t *data, size_t size, uint8_t *buffer, size_t capacity) {
+    size_t n = size < capacity ? size : capacity;
+    for (size_t i = 0; i < n; i++) buffer[i] = data[size - 1 - i];
+    fz_input in = {buffer, n};
+    return in;
+}
+
 /** A float the way geometry meets them: usually a small value with a few significant bits (so that
  *  points coincide, lie on lines and planes, and rotations come out rigid), sometimes a boundary value,
  *  sometimes any bit pattern (NaN payloads, subnormals, 3e38). */
@@ -120,6 +129,15 @@ static inline fathom_pose fz_pose(fz_input *in) {
     return pose;
 }
 
+/** A pose argument: fz_pose's, sometimes with one element nudged a little (just past, or within, the rigidity
+ *  tolerance). */
+static inline fathom_pose fz_pose_nudged(fz_input *in) {
+    fathom_pose p = fz_pose(in);
+    uint8_t k = fz_u8(in);
+    if (k >= 224) p.m[k % 16] += fz_float(in) * 1e-3f;
+    return p;
+}
+
 static inline fathom_intrinsics fz_intrinsics(fz_input *in) {
     fathom_intrinsics k;
     k.fx = fz_float(in);
@@ -131,10 +149,16 @@ static inline fathom_intrinsics fz_intrinsics(fz_input *in) {
     return k;
 }
 
+/** `n` bytes of malloc'd memory (never NULL, even for 0: it aborts when there is none). */
+static inline void *fz_malloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p) abort();
+    return p;
+}
+
 /** `count` floats (a malloc'd buffer the caller frees; never NULL, even for 0). */
 static inline float *fz_floats(fz_input *in, size_t count) {
-    float *values = malloc(count ? count * sizeof(float) : 1);
-    if (!values) abort();
+    float *values = fz_malloc(count * sizeof(float));
     for (size_t i = 0; i < count; i++) values[i] = fz_float(in);
     return values;
 }
@@ -151,6 +175,11 @@ static inline void fz_poison(void *p, size_t n) { memset(p, FZ_POISON, n); }
 static inline void fz_broken(const char *function, const char *promise) {
     fprintf(stderr, "broken promise in %s: %s (last error: \"%s\")\n", function, promise, fathom_last_error());
     abort();
+}
+
+/** A result the header states: `condition` holds, else `promise` of `function` is broken. */
+static inline void fz_need(int condition, const char *function, const char *promise) {
+    if (!condition) fz_broken(function, promise);
 }
 
 /** The status is a known value, and a failure's message begins with the function's name and ": ". */
@@ -171,6 +200,13 @@ static inline void fz_untouched(fathom_status status, const char *function, cons
         if (bytes[i] != FZ_POISON) fz_broken(function, "a failed call wrote an output");
 }
 
+/** Bytes a call had no business writing (past the count it reports, or an output not asked for) are still poison. */
+static inline void fz_untouched_past(const char *function, const void *p, size_t n) {
+    const uint8_t *bytes = p;
+    for (size_t i = 0; i < n; i++)
+        if (bytes[i] != FZ_POISON) fz_broken(function, "wrote past what it reports (or an output not asked for)");
+}
+
 /** On failure, an in-out value equals its copy from before the call. */
 static inline void fz_unchanged(fathom_status status, const char *function, const void *before, const void *after,
                                 size_t n) {
@@ -183,6 +219,42 @@ static inline void fz_unchanged(fathom_status status, const char *function, cons
 static inline fathom_status fz_checked(fathom_status status, const char *function) {
     fz_status(status, function);
     return status;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* NULL arguments                                                                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** Which pointer argument of a call is NULL: usually none (-1); from the byte value `from` up, argument number
+ *  byte % `count`. */
+static inline int fz_pick_null(fz_input *in, uint8_t from, int count) {
+    uint8_t b = fz_u8(in);
+    return b >= from ? b % count : -1;
+}
+
+/** Pointer argument number `k`, `p`, or NULL when it is the one fz_pick_null picked (in a local named `nul`). */
+#define FZ_ARG(k, p) (nul == (k) ? NULL : (p))
+
+/** A required pointer (argument number < `required`) was NULL: the call must have failed. */
+static inline void fz_null_refused(fathom_status s, int nul, int required, const char *function) {
+    if (nul >= 0 && nul < required && s == FATHOM_OK) fz_broken(function, "a NULL required pointer was accepted");
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Floats and vectors                                                                              */
+/* ---------------------------------------------------------------------------------------------- */
+
+#define FZ_PI_F 3.14159265f
+
+/** The same float: the same bits, or both NaN. */
+static inline int fz_same_float(float a, float b) { return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b)); }
+
+static inline int fz_finite3(fathom_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+static inline double fz_vnorm(fathom_vec3 v) { return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z); }
+
+static inline double fz_qnorm(fathom_quat q) {
+    return sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
 }
 
 #endif

@@ -8,36 +8,14 @@
 
 #define MAX_STEPS 24
 #define MAX_POINTS 64
-#define PI_F 3.14159265f
 
-#define ARG(k, p) (nul == (k) ? NULL : (p))
-
-static void need(int condition, const char *function, const char *promise) {
-    if (!condition) fz_broken(function, promise);
-}
-
-static int pick_null(fz_input *in) {
-    uint8_t b = fz_u8(in);
-    return b >= 236 ? b % 6 : -1;
-}
-
-static void null_refused(fathom_status s, int nul, int required, const char *function) {
-    if (nul >= 0 && nul < required && s == FATHOM_OK) fz_broken(function, "a NULL required pointer was accepted");
-}
-
-static int finite3(fathom_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
-
-static double vnorm(fathom_vec3 v) { return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z); }
-
-static double qnorm(fathom_quat q) {
-    return sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
-}
-
+/* Picks which pointer argument of a call is NULL (FZ_ARG): usually none, else one of the first six. */
+static int pick_null(fz_input *in) { return fz_pick_null(in, 236, 6); }
 
 /* The header's validity of a box (fathom_box_check): finite fields, scale > 0, has_floor 0 or 1 (a set floor
  * finite), |center| + 2 * (sx + sy + sz) in each axis, sx * sy * sz and floor + sy finite. */
 static int box_valid(const fathom_box *b) {
-    if (!finite3(b->center) || !finite3(b->scale) || !isfinite(b->rot_y)) return 0;
+    if (!fz_finite3(b->center) || !fz_finite3(b->scale) || !isfinite(b->rot_y)) return 0;
     if (!(b->scale.x > 0 && b->scale.y > 0 && b->scale.z > 0)) return 0;
     if (b->has_floor != 0 && b->has_floor != 1) return 0;
     if (b->has_floor == 1 && (!isfinite(b->floor) || !isfinite(b->floor + b->scale.y))) return 0;
@@ -119,7 +97,7 @@ static fathom_vec3 point_at(const points *p, size_t i) {
 
 static int all_finite(const points *p) {
     for (size_t i = 0; i < p->count; i++)
-        if (!finite3(point_at(p, i))) return 0;
+        if (!fz_finite3(point_at(p, i))) return 0;
     return 1;
 }
 
@@ -142,35 +120,35 @@ static void obb_queries(fz_input *in, const fathom_obb *obb_in) {
     case 0: {
         fathom_vec3 corners[8];
         fz_poison(corners, sizeof corners);
-        s = FZ(fathom_obb_corners, ARG(0, &obb), ARG(1, corners));
+        s = FZ(fathom_obb_corners, FZ_ARG(0, &obb), FZ_ARG(1, corners));
         fz_untouched(s, "fathom_obb_corners", corners, sizeof corners);
-        null_refused(s, nul, 2, "fathom_obb_corners");
+        fz_null_refused(s, nul, 2, "fathom_obb_corners");
         if (s == FATHOM_OK) {
-            need(valid == FATHOM_OK, "fathom_obb_corners", "an obb refused by fathom_obb_check was accepted");
+            fz_need(valid == FATHOM_OK, "fathom_obb_corners", "an obb refused by fathom_obb_check was accepted");
             int finite = 1;
-            for (int i = 0; i < 8; i++) finite = finite && finite3(corners[i]);
-            need(finite, "fathom_obb_check", "accepted an obb whose corners lie beyond the float range");
-            double mean[3] = {0, 0, 0}, m = vnorm(obb.center) + vnorm(obb.scale);
+            for (int i = 0; i < 8; i++) finite = finite && fz_finite3(corners[i]);
+            fz_need(finite, "fathom_obb_check", "accepted an obb whose corners lie beyond the float range");
+            double mean[3] = {0, 0, 0}, m = fz_vnorm(obb.center) + fz_vnorm(obb.scale);
             for (int i = 0; i < 8; i++) {
                 mean[0] += corners[i].x / 8.0, mean[1] += corners[i].y / 8.0, mean[2] += corners[i].z / 8.0;
             }
-            need(!finite || (fabs(mean[0] - obb.center.x) <= 1e-5 * m && fabs(mean[1] - obb.center.y) <= 1e-5 * m &&
-                     fabs(mean[2] - obb.center.z) <= 1e-5 * m),
-                 "fathom_obb_corners", "the corners are not centred on the box's centre");
+            fz_need(!finite || (fabs(mean[0] - obb.center.x) <= 1e-5 * m && fabs(mean[1] - obb.center.y) <= 1e-5 * m &&
+                        fabs(mean[2] - obb.center.z) <= 1e-5 * m),
+                    "fathom_obb_corners", "the corners are not centred on the box's centre");
         }
         break;
     }
     case 1: {
         float volume;
         fz_poison(&volume, sizeof volume);
-        s = FZ(fathom_obb_volume, ARG(0, &obb), ARG(1, &volume));
+        s = FZ(fathom_obb_volume, FZ_ARG(0, &obb), FZ_ARG(1, &volume));
         fz_untouched(s, "fathom_obb_volume", &volume, sizeof volume);
-        null_refused(s, nul, 2, "fathom_obb_volume");
+        fz_null_refused(s, nul, 2, "fathom_obb_volume");
         if (s == FATHOM_OK) {
             /* (In float, sx * sy may underflow before sz multiplies it: either product is the volume.) */
             double e = (double)obb.scale.x * obb.scale.y * obb.scale.z;
             float ef = obb.scale.x * obb.scale.y * obb.scale.z;
-            need(fabs(volume - e) <= 1e-6 * e + 1.2e-38 || volume == ef, "fathom_obb_volume", "the volume is not sx * sy * sz");
+            fz_need(fabs(volume - e) <= 1e-6 * e + 1.2e-38 || volume == ef, "fathom_obb_volume", "the volume is not sx * sy * sz");
         }
         break;
     }
@@ -184,12 +162,12 @@ static void obb_queries(fz_input *in, const fathom_obb *obb_in) {
         if (overflow) count = overflowing_count(in, pts.stride);
         size_t inside;
         fz_poison(&inside, sizeof inside);
-        s = FZ(fathom_obb_count_inside, ARG(0, &obb), ARG(1, ptr), count, pts.stride, ARG(2, &inside));
+        s = FZ(fathom_obb_count_inside, FZ_ARG(0, &obb), FZ_ARG(1, ptr), count, pts.stride, FZ_ARG(2, &inside));
         fz_untouched(s, "fathom_obb_count_inside", &inside, sizeof inside);
-        null_refused(s, nul, 3, "fathom_obb_count_inside");
-        if (overflow) need(s != FATHOM_OK, "fathom_obb_count_inside", "an overflowing count was accepted");
-        if (!pts.plain && nul < 0) need(s != FATHOM_OK, "fathom_obb_count_inside", "a bad point buffer was accepted");
-        if (s == FATHOM_OK) need(valid == FATHOM_OK && inside <= count, "fathom_obb_count_inside", "accepted a bad obb or counted too many");
+        fz_null_refused(s, nul, 3, "fathom_obb_count_inside");
+        if (overflow) fz_need(s != FATHOM_OK, "fathom_obb_count_inside", "an overflowing count was accepted");
+        if (!pts.plain && nul < 0) fz_need(s != FATHOM_OK, "fathom_obb_count_inside", "a bad point buffer was accepted");
+        if (s == FATHOM_OK) fz_need(valid == FATHOM_OK && inside <= count, "fathom_obb_count_inside", "accepted a bad obb or counted too many");
         if (s != FATHOM_OK || overflow) {
             free(pts.block);
             break;
@@ -202,14 +180,14 @@ static void obb_queries(fz_input *in, const fathom_obb *obb_in) {
         fz_poison(&inside2, sizeof inside2);
         int with_count = fz_u8(in) & 1;
         s = FZ(fathom_obb_mask_inside, &obb, pts.ptr, count, pts.stride, mask, with_count ? &inside2 : NULL);
-        need(s == FATHOM_OK, "fathom_obb_mask_inside", "refused what fathom_obb_count_inside accepted");
+        fz_need(s == FATHOM_OK, "fathom_obb_mask_inside", "refused what fathom_obb_count_inside accepted");
         size_t sum = 0;
         for (size_t i = 0; i < count; i++) {
-            need(mask[i] <= 1, "fathom_obb_mask_inside", "a mask value not 0 or 1");
+            fz_need(mask[i] <= 1, "fathom_obb_mask_inside", "a mask value not 0 or 1");
             sum += mask[i];
         }
-        need(sum == inside, "fathom_obb_mask_inside", "the mask disagrees with fathom_obb_count_inside");
-        if (with_count) need(inside2 == inside, "fathom_obb_mask_inside", "out_inside disagrees with the mask");
+        fz_need(sum == inside, "fathom_obb_mask_inside", "the mask disagrees with fathom_obb_count_inside");
+        if (with_count) fz_need(inside2 == inside, "fathom_obb_mask_inside", "out_inside disagrees with the mask");
         /* The indices, into a capacity that may be too small. */
         uint8_t ck = fz_u8(in);
         size_t capacity = ck < 64 ? inside : ck < 128 ? count : ck < 192 ? (inside ? inside - 1 : 0) : ck % 4;
@@ -219,13 +197,13 @@ static void obb_queries(fz_input *in, const fathom_obb *obb_in) {
         size_t inside3;
         fz_poison(&inside3, sizeof inside3);
         s = FZ(fathom_obb_indices_inside, &obb, pts.ptr, count, pts.stride, indices, capacity, &inside3);
-        need(s == (inside > capacity ? FATHOM_ERR_BUFFER_TOO_SMALL : FATHOM_OK), "fathom_obb_indices_inside",
-             "not OK when the indices fit, BUFFER_TOO_SMALL when they do not");
-        need(inside3 == inside, "fathom_obb_indices_inside", "out_inside disagrees with fathom_obb_count_inside");
+        fz_need(s == (inside > capacity ? FATHOM_ERR_BUFFER_TOO_SMALL : FATHOM_OK), "fathom_obb_indices_inside",
+                "not OK when the indices fit, BUFFER_TOO_SMALL when they do not");
+        fz_need(inside3 == inside, "fathom_obb_indices_inside", "out_inside disagrees with fathom_obb_count_inside");
         size_t written = inside < capacity ? inside : capacity, next = 0;
         for (size_t i = 0; i < count && next < written; i++)
             if (mask[i]) {
-                need(indices[next] == i, "fathom_obb_indices_inside", "the indices are not the mask's, ascending");
+                fz_need(indices[next] == i, "fathom_obb_indices_inside", "the indices are not the mask's, ascending");
                 next++;
             }
         if (indices) fz_untouched(FATHOM_ERR_OUT_OF_RANGE, "fathom_obb_indices_inside", indices + written,
@@ -238,15 +216,15 @@ static void obb_queries(fz_input *in, const fathom_obb *obb_in) {
         s = FZ(fathom_obb_signed_distances, &obb, pts.ptr, count, pts.stride, distances);
         if (s != FATHOM_OK) fz_untouched(s, "fathom_obb_signed_distances", distances, count * sizeof *distances);
         if (all_finite(&pts)) {
-            need(s == FATHOM_OK, "fathom_obb_signed_distances", "refused finite points");
+            fz_need(s == FATHOM_OK, "fathom_obb_signed_distances", "refused finite points");
             for (size_t i = 0; i < count; i++) {
                 fathom_vec3 p = point_at(&pts, i);
-                double tolerance = 1e-5 * (vnorm(p) + vnorm(obb.center) + vnorm(obb.scale));
-                if (mask[i]) need(distances[i] <= tolerance, "fathom_obb_signed_distances", "a point inside has a distance > 0");
-                else need(distances[i] >= -tolerance, "fathom_obb_signed_distances", "a point outside has a distance < 0");
+                double tolerance = 1e-5 * (fz_vnorm(p) + fz_vnorm(obb.center) + fz_vnorm(obb.scale));
+                if (mask[i]) fz_need(distances[i] <= tolerance, "fathom_obb_signed_distances", "a point inside has a distance > 0");
+                else fz_need(distances[i] >= -tolerance, "fathom_obb_signed_distances", "a point outside has a distance < 0");
             }
         } else {
-            need(s != FATHOM_OK, "fathom_obb_signed_distances", "accepted non-finite points");
+            fz_need(s != FATHOM_OK, "fathom_obb_signed_distances", "accepted non-finite points");
         }
         free(distances);
         free(mask);
@@ -267,27 +245,27 @@ static void obb_fit(fz_input *in, fathom_vec3 around, float extent) {
     float volume;
     fz_poison(&out, sizeof out);
     fz_poison(&volume, sizeof volume);
-    fathom_status s = FZ(fathom_obb_fit_pca, ARG(0, pts.ptr), count, pts.stride, ARG(1, &out), ARG(2, &volume));
+    fathom_status s = FZ(fathom_obb_fit_pca, FZ_ARG(0, pts.ptr), count, pts.stride, FZ_ARG(1, &out), FZ_ARG(2, &volume));
     fz_untouched(s, "fathom_obb_fit_pca", &out, sizeof out);
     fz_untouched(s, "fathom_obb_fit_pca", &volume, sizeof volume);
-    null_refused(s, nul, 3, "fathom_obb_fit_pca");
-    if (overflow) need(s != FATHOM_OK, "fathom_obb_fit_pca", "an overflowing count was accepted");
+    fz_null_refused(s, nul, 3, "fathom_obb_fit_pca");
+    if (overflow) fz_need(s != FATHOM_OK, "fathom_obb_fit_pca", "an overflowing count was accepted");
     if (s == FATHOM_OK) {
-        need(pts.plain && count >= 4, "fathom_obb_fit_pca", "fewer than 4 points or a bad buffer accepted");
-        need(all_finite(&pts), "fathom_obb_fit_pca", "non-finite points accepted");
-        need(FZ(fathom_obb_check, &out) == FATHOM_OK, "fathom_obb_fit_pca", "the fitted box fails fathom_obb_check");
+        fz_need(pts.plain && count >= 4, "fathom_obb_fit_pca", "fewer than 4 points or a bad buffer accepted");
+        fz_need(all_finite(&pts), "fathom_obb_fit_pca", "non-finite points accepted");
+        fz_need(FZ(fathom_obb_check, &out) == FATHOM_OK, "fathom_obb_fit_pca", "the fitted box fails fathom_obb_check");
         double e = (double)out.scale.x * out.scale.y * out.scale.z;
         float ef = out.scale.x * out.scale.y * out.scale.z;
-        need(fabs(volume - e) <= 1e-5 * e + 1.2e-38 || volume == ef, "fathom_obb_fit_pca", "out_volume is not the box's volume");
-        need(fabs(qnorm(out.rotation) - 1) <= 1e-3, "fathom_obb_fit_pca", "the rotation is not unit");
+        fz_need(fabs(volume - e) <= 1e-5 * e + 1.2e-38 || volume == ef, "fathom_obb_fit_pca", "out_volume is not the box's volume");
+        fz_need(fabs(fz_qnorm(out.rotation) - 1) <= 1e-3, "fathom_obb_fit_pca", "the rotation is not unit");
         /* It encloses every point. */
         float *distances = malloc(count * sizeof *distances);
         if (!distances) abort();
         if (FZ(fathom_obb_signed_distances, &out, pts.ptr, count, pts.stride, distances) == FATHOM_OK) {
-            double spread = vnorm(out.scale);
+            double spread = fz_vnorm(out.scale);
             for (size_t i = 0; i < count; i++) {
-                double tolerance = 1e-4 * spread + 1e-5 * (vnorm(point_at(&pts, i)) + vnorm(out.center));
-                need(distances[i] <= tolerance, "fathom_obb_fit_pca", "a point lies outside the fitted box");
+                double tolerance = 1e-4 * spread + 1e-5 * (fz_vnorm(point_at(&pts, i)) + fz_vnorm(out.center));
+                fz_need(distances[i] <= tolerance, "fathom_obb_fit_pca", "a point lies outside the fitted box");
             }
         }
         free(distances);
@@ -302,25 +280,18 @@ static void obb_fit(fz_input *in, fathom_vec3 around, float extent) {
 /* A vector argument: mostly small values, sometimes any float. */
 static fathom_vec3 vec_arg(fz_input *in) { return fz_vec3(in); }
 
-static fathom_pose pose_arg(fz_input *in) {
-    fathom_pose p = fz_pose(in);
-    uint8_t k = fz_u8(in);
-    if (k >= 224) p.m[k % 16] += fz_float(in) * 1e-3f;
-    return p;
-}
-
 /* After a successful edit: a valid box, and the fields the edit does not touch as they were. */
 static void edited(const char *fn, const fathom_box *before, const fathom_box *box, int center, int scale, int rot,
                    int floor) {
-    need(FZ(fathom_box_check, box) == FATHOM_OK, fn, "an edit left a box that fails fathom_box_check");
+    fz_need(FZ(fathom_box_check, box) == FATHOM_OK, fn, "an edit left a box that fails fathom_box_check");
     if (!center)
-        need(box->center.x == before->center.x && box->center.y == before->center.y && box->center.z == before->center.z,
-             fn, "the centre changed");
+        fz_need(box->center.x == before->center.x && box->center.y == before->center.y && box->center.z == before->center.z,
+                fn, "the centre changed");
     if (!scale)
-        need(box->scale.x == before->scale.x && box->scale.y == before->scale.y && box->scale.z == before->scale.z, fn,
-             "the scale changed");
-    if (!rot) need(box->rot_y == before->rot_y, fn, "rot_y changed");
-    if (!floor) need(box->has_floor == before->has_floor && (!box->has_floor || box->floor == before->floor), fn, "the floor changed");
+        fz_need(box->scale.x == before->scale.x && box->scale.y == before->scale.y && box->scale.z == before->scale.z, fn,
+                "the scale changed");
+    if (!rot) fz_need(box->rot_y == before->rot_y, fn, "rot_y changed");
+    if (!floor) fz_need(box->has_floor == before->has_floor && (!box->has_floor || box->floor == before->floor), fn, "the floor changed");
 }
 
 /* The edit must have succeeded: the box was valid, the arguments fine, and the result the header gives valid. */
@@ -343,7 +314,7 @@ static void edit(fz_input *in, fathom_box *box, uint8_t op) {
         expected.center = c;
         if (s == FATHOM_OK) {
             edited(fn, &before, box, 1, 0, 0, 0);
-            need(box->center.x == c.x && box->center.y == c.y && box->center.z == c.z, fn, "the centre is not the one set");
+            fz_need(box->center.x == c.x && box->center.y == c.y && box->center.z == c.z, fn, "the centre is not the one set");
         }
         if (!null_box) must_succeed(s, fn, &before, &expected);
         break;
@@ -355,30 +326,30 @@ static void edit(fz_input *in, fathom_box *box, uint8_t op) {
         expected.center.x += o.x, expected.center.y += o.y, expected.center.z += o.z;
         if (s == FATHOM_OK) {
             edited(fn, &before, box, 1, 0, 0, 0);
-            need(box->center.x == expected.center.x && box->center.y == expected.center.y &&
-                     box->center.z == expected.center.z,
-                 fn, "the centre is not centre + offset");
+            fz_need(box->center.x == expected.center.x && box->center.y == expected.center.y &&
+                        box->center.z == expected.center.z,
+                    fn, "the centre is not centre + offset");
         }
-        if (!null_box && finite3(o)) must_succeed(s, fn, &before, &expected);
+        if (!null_box && fz_finite3(o)) must_succeed(s, fn, &before, &expected);
         break;
     }
     case 2: {
         fathom_vec3 o = vec_arg(in);
-        fathom_pose camera = pose_arg(in);
+        fathom_pose camera = fz_pose_nudged(in);
         int null_camera = fz_u8(in) >= 240;
         fn = "fathom_box_update_center_in_camera";
         s = FZ(fathom_box_update_center_in_camera, target, o, null_camera ? NULL : &camera);
-        if (null_camera) need(s != FATHOM_OK, fn, "a NULL camera was accepted");
+        if (null_camera) fz_need(s != FATHOM_OK, fn, "a NULL camera was accepted");
         if (s == FATHOM_OK) {
             edited(fn, &before, box, 1, 0, 0, 0);
             double moved[3];
             for (int r = 0; r < 3; r++)
                 moved[r] = (double)camera.m[r] * o.x + (double)camera.m[4 + r] * o.y + (double)camera.m[8 + r] * o.z;
-            double m = box_magnitude(&before) + vnorm(o);
-            need(fabs(box->center.x - (before.center.x + moved[0])) <= 2e-3 * m &&
-                     fabs(box->center.y - (before.center.y + moved[1])) <= 2e-3 * m &&
-                     fabs(box->center.z - (before.center.z + moved[2])) <= 2e-3 * m,
-                 fn, "the centre did not move by R_camera * offset");
+            double m = box_magnitude(&before) + fz_vnorm(o);
+            fz_need(fabs(box->center.x - (before.center.x + moved[0])) <= 2e-3 * m &&
+                        fabs(box->center.y - (before.center.y + moved[1])) <= 2e-3 * m &&
+                        fabs(box->center.z - (before.center.z + moved[2])) <= 2e-3 * m,
+                    fn, "the centre did not move by R_camera * offset");
         }
         break;
     }
@@ -386,12 +357,12 @@ static void edit(fz_input *in, fathom_box *box, uint8_t op) {
         float x = fz_float(in), z = fz_float(in);
         fn = "fathom_box_set_center_on_floor";
         s = FZ(fathom_box_set_center_on_floor, target, x, z);
-        if (!before.has_floor) need(s != FATHOM_OK, fn, "a box without a floor was accepted");
+        if (!before.has_floor) fz_need(s != FATHOM_OK, fn, "a box without a floor was accepted");
         expected.center.x = x, expected.center.y = before.floor + before.scale.y / 2, expected.center.z = z;
         if (s == FATHOM_OK) {
             edited(fn, &before, box, 1, 0, 0, 0);
-            need(box->center.x == x && box->center.z == z && box->center.y == expected.center.y, fn,
-                 "the centre is not (x, floor + sy/2, z)");
+            fz_need(box->center.x == x && box->center.z == z && box->center.y == expected.center.y, fn,
+                    "the centre is not (x, floor + sy/2, z)");
         }
         if (!null_box && before.has_floor == 1) must_succeed(s, fn, &before, &expected);
         break;
@@ -410,15 +381,15 @@ static void edit(fz_input *in, fathom_box *box, uint8_t op) {
             expected.scale = v;
         }
         if (before.has_floor == 1) expected.center.y = before.floor + expected.scale.y / 2;
-        if (!(v.x > 0 && v.y > 0 && v.z > 0)) need(s != FATHOM_OK, fn, "a scale or multiplier <= 0 was accepted");
+        if (!(v.x > 0 && v.y > 0 && v.z > 0)) fz_need(s != FATHOM_OK, fn, "a scale or multiplier <= 0 was accepted");
         if (s == FATHOM_OK) {
             edited(fn, &before, box, before.has_floor == 1, 1, 0, 0);
-            need(box->scale.x == expected.scale.x && box->scale.y == expected.scale.y && box->scale.z == expected.scale.z,
-                 fn, "the scale is not the one set (or scale * multiplier)");
+            fz_need(box->scale.x == expected.scale.x && box->scale.y == expected.scale.y && box->scale.z == expected.scale.z,
+                    fn, "the scale is not the one set (or scale * multiplier)");
             if (before.has_floor == 1)
-                need(box->center.y == expected.center.y && box->center.x == before.center.x &&
-                         box->center.z == before.center.z,
-                     fn, "the box is not re-seated on its floor (center.y = floor + sy/2)");
+                fz_need(box->center.y == expected.center.y && box->center.x == before.center.x &&
+                            box->center.z == before.center.z,
+                        fn, "the box is not re-seated on its floor (center.y = floor + sy/2)");
         }
         if (!null_box && v.x > 0 && v.y > 0 && v.z > 0 && isfinite(v.x) && isfinite(v.y) && isfinite(v.z))
             must_succeed(s, fn, &before, &expected);
@@ -439,7 +410,7 @@ static void edit(fz_input *in, fathom_box *box, uint8_t op) {
         }
         if (s == FATHOM_OK) {
             edited(fn, &before, box, 0, 0, 1, 0);
-            need(box->rot_y == expected.rot_y, fn, "rot_y is not the angle set (or rot_y + radians)");
+            fz_need(box->rot_y == expected.rot_y, fn, "rot_y is not the angle set (or rot_y + radians)");
         }
         if (!null_box && isfinite(r)) must_succeed(s, fn, &before, &expected);
         break;
@@ -451,7 +422,7 @@ static void edit(fz_input *in, fathom_box *box, uint8_t op) {
         expected.has_floor = 1, expected.floor = h;
         if (s == FATHOM_OK) {
             edited(fn, &before, box, 0, 0, 0, 1);
-            need(box->has_floor == 1 && box->floor == h, fn, "the floor is not the height set");
+            fz_need(box->has_floor == 1 && box->floor == h, fn, "the floor is not the height set");
         }
         /* (A floor whose height plus sy overflows may be refused.) */
         if (!null_box && isfinite(h) && isfinite(h + before.scale.y)) must_succeed(s, fn, &before, &expected);
@@ -463,7 +434,7 @@ static void edit(fz_input *in, fathom_box *box, uint8_t op) {
         expected.has_floor = 0;
         if (s == FATHOM_OK) {
             edited(fn, &before, box, 0, 0, 0, 1);
-            need(box->has_floor == 0, fn, "the floor is still set");
+            fz_need(box->has_floor == 0, fn, "the floor is still set");
         }
         if (!null_box) must_succeed(s, fn, &before, &expected);
         break;
@@ -478,26 +449,26 @@ static void edit(fz_input *in, fathom_box *box, uint8_t op) {
         expected.scale.y = before.scale.y + sign * fabsf(o.y);
         expected.scale.z = before.scale.z + sign * fabsf(o.z);
         if (shrink && !(expected.scale.x > 0 && expected.scale.y > 0 && expected.scale.z > 0))
-            need(s != FATHOM_OK, fn, "a shrink to a scale <= 0 was accepted");
+            fz_need(s != FATHOM_OK, fn, "a shrink to a scale <= 0 was accepted");
         if (s == FATHOM_OK) {
             edited(fn, &before, box, 1, 1, 0, 0);
-            need(box->scale.x == expected.scale.x && box->scale.y == expected.scale.y && box->scale.z == expected.scale.z,
-                 fn, "the scale is not scale +/- |offset|");
+            fz_need(box->scale.x == expected.scale.x && box->scale.y == expected.scale.y && box->scale.z == expected.scale.z,
+                    fn, "the scale is not scale +/- |offset|");
             /* center += R_y * offset / 2 */
             double c = cos((double)before.rot_y), sn = sin((double)before.rot_y);
             double dx = (c * o.x + sn * o.z) / 2, dy = (double)o.y / 2, dz = (-sn * o.x + c * o.z) / 2;
-            double m = box_magnitude(&before) + vnorm(o);
-            need(fabs(box->center.x - (before.center.x + dx)) <= 1e-5 * m &&
-                     fabs(box->center.y - (before.center.y + dy)) <= 1e-5 * m &&
-                     fabs(box->center.z - (before.center.z + dz)) <= 1e-5 * m,
-                 fn, "the centre did not move by R_y * offset / 2");
+            double m = box_magnitude(&before) + fz_vnorm(o);
+            fz_need(fabs(box->center.x - (before.center.x + dx)) <= 1e-5 * m &&
+                        fabs(box->center.y - (before.center.y + dy)) <= 1e-5 * m &&
+                        fabs(box->center.z - (before.center.z + dz)) <= 1e-5 * m,
+                    fn, "the centre did not move by R_y * offset / 2");
         }
         break;
     }
     }
-    if (null_box) need(s != FATHOM_OK, fn, "a NULL box was accepted");
+    if (null_box) fz_need(s != FATHOM_OK, fn, "a NULL box was accepted");
     fz_unchanged(s, fn, &before, box, sizeof *box);
-    if (!box_valid(&before) && !null_box) need(s != FATHOM_OK, fn, "an invalid box was edited");
+    if (!box_valid(&before) && !null_box) fz_need(s != FATHOM_OK, fn, "an invalid box was edited");
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -508,7 +479,7 @@ static void query(fz_input *in, fathom_box *box, uint8_t op) {
     int nul = pick_null(in);
     fathom_status s;
     fathom_status check = FZ(fathom_box_check, box);
-    need((check == FATHOM_OK) == box_valid(box), "fathom_box_check", "disagrees with the header's validity rules");
+    fz_need((check == FATHOM_OK) == box_valid(box), "fathom_box_check", "disagrees with the header's validity rules");
     double m = box_magnitude(box);
     double bottom = (double)box->center.y - box->scale.y / 2.0, top = (double)box->center.y + box->scale.y / 2.0;
     if (box->has_floor && bottom < box->floor) bottom = box->floor;
@@ -516,33 +487,33 @@ static void query(fz_input *in, fathom_box *box, uint8_t op) {
     case 0: {
         fathom_vec3 corners[8];
         fz_poison(corners, sizeof corners);
-        s = FZ(fathom_box_corners, ARG(0, box), ARG(1, corners));
+        s = FZ(fathom_box_corners, FZ_ARG(0, box), FZ_ARG(1, corners));
         fz_untouched(s, "fathom_box_corners", corners, sizeof corners);
-        null_refused(s, nul, 2, "fathom_box_corners");
-        if (nul < 0) need((s == FATHOM_OK) == (check == FATHOM_OK), "fathom_box_corners", "disagrees with fathom_box_check");
+        fz_null_refused(s, nul, 2, "fathom_box_corners");
+        if (nul < 0) fz_need((s == FATHOM_OK) == (check == FATHOM_OK), "fathom_box_corners", "disagrees with fathom_box_check");
         if (s == FATHOM_OK) {
             double e[8][3];
             expected_corners(box, e);
             int in_range = 1;
             for (int i = 0; i < 8; i++)
                 for (int k = 0; k < 3; k++) in_range = in_range && fabs(e[i][k]) <= 3.4028234e38;
-            need(in_range, "fathom_box_check", "accepted a box whose corners lie beyond the float range");
+            fz_need(in_range, "fathom_box_check", "accepted a box whose corners lie beyond the float range");
             for (int i = 0; i < 8 && in_range; i++)
-                need(fabs(corners[i].x - e[i][0]) <= 1e-5 * m && fabs(corners[i].y - e[i][1]) <= 1e-5 * m &&
-                         fabs(corners[i].z - e[i][2]) <= 1e-5 * m,
-                     "fathom_box_corners", "a corner is not center + R_y * (+-s/2), floor-clamped");
+                fz_need(fabs(corners[i].x - e[i][0]) <= 1e-5 * m && fabs(corners[i].y - e[i][1]) <= 1e-5 * m &&
+                            fabs(corners[i].z - e[i][2]) <= 1e-5 * m,
+                        "fathom_box_corners", "a corner is not center + R_y * (+-s/2), floor-clamped");
         }
         break;
     }
     case 1: {
         fathom_face faces[6];
         fz_poison(faces, sizeof faces);
-        s = FZ(fathom_box_faces, ARG(0, box), ARG(1, faces));
+        s = FZ(fathom_box_faces, FZ_ARG(0, box), FZ_ARG(1, faces));
         fz_untouched(s, "fathom_box_faces", faces, sizeof faces);
-        null_refused(s, nul, 2, "fathom_box_faces");
+        fz_null_refused(s, nul, 2, "fathom_box_faces");
         if (s == FATHOM_OK) {
-            need(check == FATHOM_OK, "fathom_box_faces", "an invalid box was accepted");
-            need(top - bottom > -1e-6 * m, "fathom_box_faces", "a box clamped flat by its floor was accepted");
+            fz_need(check == FATHOM_OK, "fathom_box_faces", "an invalid box was accepted");
+            fz_need(top - bottom > -1e-6 * m, "fathom_box_faces", "a box clamped flat by its floor was accepted");
             fathom_vec3 corners[8];
             if (FZ(fathom_box_corners, box, corners) == FATHOM_OK)
                 for (int f = 0; f < 6; f++) {
@@ -551,18 +522,18 @@ static void query(fz_input *in, fathom_box *box, uint8_t op) {
                         fathom_vec3 p = corners[face_corners[f][k]];
                         c[0] += p.x / 4.0, c[1] += p.y / 4.0, c[2] += p.z / 4.0;
                     }
-                    need(fabs(faces[f].center.x - c[0]) <= 1e-5 * m && fabs(faces[f].center.y - c[1]) <= 1e-5 * m &&
-                             fabs(faces[f].center.z - c[2]) <= 1e-5 * m,
-                         "fathom_box_faces", "a face's centre is not the mean of its corners");
+                    fz_need(fabs(faces[f].center.x - c[0]) <= 1e-5 * m && fabs(faces[f].center.y - c[1]) <= 1e-5 * m &&
+                                fabs(faces[f].center.z - c[2]) <= 1e-5 * m,
+                            "fathom_box_faces", "a face's centre is not the mean of its corners");
                 }
             /* Outward normals of a yaw-only box: bottom -y, top +y, the rest horizontal; unit orientations. */
             if (box->scale.x > 1e-6 * m && box->scale.z > 1e-6 * m && top - bottom > 1e-6 * m) {
                 for (int f = 0; f < 6; f++) {
-                    need(fabs(vnorm(faces[f].normal) - 1) <= 1e-3, "fathom_box_faces", "a normal is not unit");
-                    need(fabs(qnorm(faces[f].orientation) - 1) <= 1e-3, "fathom_box_faces", "an orientation is not unit");
+                    fz_need(fabs(fz_vnorm(faces[f].normal) - 1) <= 1e-3, "fathom_box_faces", "a normal is not unit");
+                    fz_need(fabs(fz_qnorm(faces[f].orientation) - 1) <= 1e-3, "fathom_box_faces", "an orientation is not unit");
                 }
-                need(faces[FATHOM_FACE_TOP].normal.y > 0.999f && faces[FATHOM_FACE_BOTTOM].normal.y < -0.999f,
-                     "fathom_box_faces", "the top normal is not +y or the bottom's not -y");
+                fz_need(faces[FATHOM_FACE_TOP].normal.y > 0.999f && faces[FATHOM_FACE_BOTTOM].normal.y < -0.999f,
+                        "fathom_box_faces", "the top normal is not +y or the bottom's not -y");
             }
         }
         break;
@@ -571,20 +542,20 @@ static void query(fz_input *in, fathom_box *box, uint8_t op) {
         fathom_vec3 point = fz_u8(in) < 96 ? box->center : vec_arg(in);
         float d[6];
         fz_poison(d, sizeof d);
-        s = FZ(fathom_box_face_distances, ARG(0, box), point, ARG(1, d));
+        s = FZ(fathom_box_face_distances, FZ_ARG(0, box), point, FZ_ARG(1, d));
         fz_untouched(s, "fathom_box_face_distances", d, sizeof d);
-        null_refused(s, nul, 2, "fathom_box_face_distances");
+        fz_null_refused(s, nul, 2, "fathom_box_face_distances");
         if (s == FATHOM_OK) {
-            need(check == FATHOM_OK, "fathom_box_face_distances", "an invalid box was accepted");
+            fz_need(check == FATHOM_OK, "fathom_box_face_distances", "an invalid box was accepted");
             if (point.x == box->center.x && point.y == box->center.y && point.z == box->center.z && !box->has_floor) {
                 double tol = 1e-5 * m;
-                need(fabs(d[FATHOM_FACE_FRONT] + box->scale.z / 2.0) <= tol &&
-                         fabs(d[FATHOM_FACE_BACK] + box->scale.z / 2.0) <= tol &&
-                         fabs(d[FATHOM_FACE_LEFT] + box->scale.x / 2.0) <= tol &&
-                         fabs(d[FATHOM_FACE_RIGHT] + box->scale.x / 2.0) <= tol &&
-                         fabs(d[FATHOM_FACE_BOTTOM] + box->scale.y / 2.0) <= tol &&
-                         fabs(d[FATHOM_FACE_TOP] + box->scale.y / 2.0) <= tol,
-                     "fathom_box_face_distances", "the centre is not -s/2 from each face");
+                fz_need(fabs(d[FATHOM_FACE_FRONT] + box->scale.z / 2.0) <= tol &&
+                            fabs(d[FATHOM_FACE_BACK] + box->scale.z / 2.0) <= tol &&
+                            fabs(d[FATHOM_FACE_LEFT] + box->scale.x / 2.0) <= tol &&
+                            fabs(d[FATHOM_FACE_RIGHT] + box->scale.x / 2.0) <= tol &&
+                            fabs(d[FATHOM_FACE_BOTTOM] + box->scale.y / 2.0) <= tol &&
+                            fabs(d[FATHOM_FACE_TOP] + box->scale.y / 2.0) <= tol,
+                        "fathom_box_face_distances", "the centre is not -s/2 from each face");
             }
         }
         break;
@@ -592,25 +563,25 @@ static void query(fz_input *in, fathom_box *box, uint8_t op) {
     default: {
         fathom_obb obb;
         fz_poison(&obb, sizeof obb);
-        s = FZ(fathom_box_to_obb, ARG(0, box), ARG(1, &obb));
+        s = FZ(fathom_box_to_obb, FZ_ARG(0, box), FZ_ARG(1, &obb));
         fz_untouched(s, "fathom_box_to_obb", &obb, sizeof obb);
-        null_refused(s, nul, 2, "fathom_box_to_obb");
+        fz_null_refused(s, nul, 2, "fathom_box_to_obb");
         if (s == FATHOM_OK) {
-            need(check == FATHOM_OK, "fathom_box_to_obb", "an invalid box was accepted");
-            need(top - bottom > -1e-6 * m, "fathom_box_to_obb", "a box clamped flat by its floor was accepted");
-            need(FZ(fathom_obb_check, &obb) == FATHOM_OK, "fathom_box_to_obb", "the obb fails fathom_obb_check");
+            fz_need(check == FATHOM_OK, "fathom_box_to_obb", "an invalid box was accepted");
+            fz_need(top - bottom > -1e-6 * m, "fathom_box_to_obb", "a box clamped flat by its floor was accepted");
+            fz_need(FZ(fathom_obb_check, &obb) == FATHOM_OK, "fathom_box_to_obb", "the obb fails fathom_obb_check");
             /* "Its corners' box". */
             fathom_vec3 a[8], b[8];
             if (FZ(fathom_box_corners, box, a) == FATHOM_OK && FZ(fathom_obb_corners, &obb, b) == FATHOM_OK)
                 for (int i = 0; i < 8; i++)
                     /* (Corners beyond the float range are reported by the corners query.) */
-                    need(!finite3(a[i]) || (fabs((double)a[i].x - b[i].x) <= 1e-5 * m && fabs((double)a[i].y - b[i].y) <= 1e-5 * m &&
-                             fabs((double)a[i].z - b[i].z) <= 1e-5 * m),
-                         "fathom_box_to_obb", "the obb's corners are not the box's corners");
+                    fz_need(!fz_finite3(a[i]) || (fabs((double)a[i].x - b[i].x) <= 1e-5 * m && fabs((double)a[i].y - b[i].y) <= 1e-5 * m &&
+                                   fabs((double)a[i].z - b[i].z) <= 1e-5 * m),
+                            "fathom_box_to_obb", "the obb's corners are not the box's corners");
             obb_queries(in, &obb);
         } else if (check == FATHOM_OK && nul < 0) {
-            need(s == FATHOM_ERR_DEGENERATE && !(top > bottom + 1e-6 * m + 1e-44), "fathom_box_to_obb",
-                 "a valid box with height was refused");
+            fz_need(s == FATHOM_ERR_DEGENERATE && !(top > bottom + 1e-6 * m + 1e-44), "fathom_box_to_obb",
+                    "a valid box with height was refused");
         }
         break;
     }
@@ -628,17 +599,17 @@ static void fit_upright(fz_input *in, fathom_box *box) {
     float volume;
     fz_poison(&out, sizeof out);
     fz_poison(&volume, sizeof volume);
-    fathom_status s = FZ(fathom_box_fit_upright, ARG(0, pts.ptr), count, pts.stride, ARG(1, &out), ARG(2, &volume));
+    fathom_status s = FZ(fathom_box_fit_upright, FZ_ARG(0, pts.ptr), count, pts.stride, FZ_ARG(1, &out), FZ_ARG(2, &volume));
     fz_untouched(s, "fathom_box_fit_upright", &out, sizeof out);
     fz_untouched(s, "fathom_box_fit_upright", &volume, sizeof volume);
-    null_refused(s, nul, 3, "fathom_box_fit_upright");
-    if (overflow) need(s != FATHOM_OK, "fathom_box_fit_upright", "an overflowing count was accepted");
+    fz_null_refused(s, nul, 3, "fathom_box_fit_upright");
+    if (overflow) fz_need(s != FATHOM_OK, "fathom_box_fit_upright", "an overflowing count was accepted");
     if (s == FATHOM_OK) {
-        need(pts.plain && all_finite(&pts), "fathom_box_fit_upright", "a bad buffer or non-finite points accepted");
-        need(FZ(fathom_box_check, &out) == FATHOM_OK, "fathom_box_fit_upright", "the fitted box fails fathom_box_check");
-        need(out.has_floor == 0, "fathom_box_fit_upright", "the fitted box has a floor");
-        need(out.rot_y >= 0 && out.rot_y < PI_F / 2, "fathom_box_fit_upright", "rot_y outside [0, pi/2)");
-        need(volume == out.scale.x * out.scale.y * out.scale.z, "fathom_box_fit_upright", "out_volume is not sx * sy * sz");
+        fz_need(pts.plain && all_finite(&pts), "fathom_box_fit_upright", "a bad buffer or non-finite points accepted");
+        fz_need(FZ(fathom_box_check, &out) == FATHOM_OK, "fathom_box_fit_upright", "the fitted box fails fathom_box_check");
+        fz_need(out.has_floor == 0, "fathom_box_fit_upright", "the fitted box has a floor");
+        fz_need(out.rot_y >= 0 && out.rot_y < FZ_PI_F / 2, "fathom_box_fit_upright", "rot_y outside [0, pi/2)");
+        fz_need(volume == out.scale.x * out.scale.y * out.scale.z, "fathom_box_fit_upright", "out_volume is not sx * sy * sz");
         /* It encloses every point. */
         double m = box_magnitude(&out);
         for (size_t i = 0; i < count; i++) {
@@ -646,7 +617,7 @@ static void fit_upright(fz_input *in, fathom_box *box) {
             fathom_vec3 p = point_at(&pts, i);
             if (FZ(fathom_box_face_distances, &out, p, d) != FATHOM_OK) continue;
             for (int f = 0; f < 6; f++)
-                need(d[f] <= 1e-4 * (m + vnorm(p)), "fathom_box_fit_upright", "a point lies outside the fitted box");
+                fz_need(d[f] <= 1e-4 * (m + fz_vnorm(p)), "fathom_box_fit_upright", "a point lies outside the fitted box");
         }
         if (fz_u8(in) & 1) *box = out;
     }
@@ -664,16 +635,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fz_poison(&out, sizeof out);
         fathom_status s = FZ(fathom_box_init, center, scale, rot_y, start == 207 ? NULL : &out);
         fz_untouched(s, "fathom_box_init", &out, sizeof out);
-        if (start == 207) need(s != FATHOM_OK, "fathom_box_init", "a NULL out was accepted");
+        if (start == 207) fz_need(s != FATHOM_OK, "fathom_box_init", "a NULL out was accepted");
         fathom_box expected = {center, scale, rot_y, 0, 0};
         if (start != 207) {
-            if (box_valid(&expected)) need(s == FATHOM_OK, "fathom_box_init", "a valid box was refused");
-            else need(s != FATHOM_OK, "fathom_box_init", "an invalid box was made");
+            if (box_valid(&expected)) fz_need(s == FATHOM_OK, "fathom_box_init", "a valid box was refused");
+            else fz_need(s != FATHOM_OK, "fathom_box_init", "an invalid box was made");
         }
         if (s == FATHOM_OK) {
-            need(out.has_floor == 0 && out.rot_y == rot_y && out.center.x == center.x && out.center.y == center.y &&
-                     out.center.z == center.z && out.scale.x == scale.x && out.scale.y == scale.y && out.scale.z == scale.z,
-                 "fathom_box_init", "the box is not the one asked for");
+            fz_need(out.has_floor == 0 && out.rot_y == rot_y && out.center.x == center.x && out.center.y == center.y &&
+                        out.center.z == center.z && out.scale.x == scale.x && out.scale.y == scale.y && out.scale.z == scale.z,
+                    "fathom_box_init", "the box is not the one asked for");
             box = out;
         } else {
             box = (fathom_box){{0.1f, 0.2f, -1.5f}, {0.3f, 0.4f, 0.5f}, 0.7f, 0, 0};

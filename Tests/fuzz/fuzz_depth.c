@@ -28,8 +28,6 @@ typedef struct scene {
 /* Values                                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
-static int same_float(float a, float b) { return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b)); }
-
 static uint16_t float_to_half(float f) {
     uint32_t x;
     memcpy(&x, &f, sizeof x);
@@ -506,7 +504,7 @@ static void do_backproject(fz_input *in, scene *sc) {
                 for (size_t n = 0; n < written && out_frame != FATHOM_FRAME_WORLD; n++) {
                     float z = points[pass][3 * n + 2];
                     float want_z = out_frame == FATHOM_FRAME_OPTICAL ? depths[n] : -depths[n];
-                    if (!same_float(z, want_z)) {
+                    if (!fz_same_float(z, want_z)) {
                         describe_frame(sc);
                         fprintf(stderr, "point %zu, sample (%u, %u): z %.9g, depth %.9g, out_frame %u\n", n, want[2 * n],
                                 want[2 * n + 1], z, depths[n], out_frame);
@@ -615,7 +613,7 @@ static void do_sample(fz_input *in, scene *sc, int point) {
             if (s2 != FATHOM_OK) fz_broken("fathom_depth_point", "succeeded where fathom_depth_sample fails");
             float x = (u - f->intrinsics.cx) / f->intrinsics.fx * d, y = (v - f->intrinsics.cy) / f->intrinsics.fy * d;
             float sign = out_frame == FATHOM_FRAME_OPTICAL ? 1.0f : -1.0f;
-            if (!same_float(p.x, x) || !same_float(p.y, sign * y) || !same_float(p.z, sign * d))
+            if (!fz_same_float(p.x, x) || !fz_same_float(p.y, sign * y) || !fz_same_float(p.z, sign * d))
                 fz_broken("fathom_depth_point", "the point is not the back-projection of the sampled depth");
         }
         depth = p.z;
@@ -635,7 +633,7 @@ static void do_sample(fz_input *in, scene *sc, int point) {
     if (e < 0) return;
     if (e == 0 && s == FATHOM_OK) fz_broken(name, "a depth where no valid sample is");
     if (e == 1 && s != FATHOM_OK) fz_broken(name, "no depth where a valid sample is");
-    if (e == 1 && !same_float(depth, want)) fz_broken(name, "the depth is not the nearest or median valid sample");
+    if (e == 1 && !fz_same_float(depth, want)) fz_broken(name, "the depth is not the nearest or median valid sample");
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -737,8 +735,8 @@ static void do_keypoints(fz_input *in, scene *sc) {
     if (with_mask && !sc->mask_valid) fz_broken("fathom_length_keypoints", "accepted an invalid mask");
     check_length("fathom_length_keypoints", &r, with_options ? &o : NULL, sc);
     if (hu == tu && hv == tv) fz_broken("fathom_length_keypoints", "accepted head == tail");
-    if (!same_float(r.head_pixel[0], hu) || !same_float(r.head_pixel[1], hv) || !same_float(r.tail_pixel[0], tu) ||
-        !same_float(r.tail_pixel[1], tv))
+    if (!fz_same_float(r.head_pixel[0], hu) || !fz_same_float(r.head_pixel[1], hv) || !fz_same_float(r.tail_pixel[0], tu) ||
+        !fz_same_float(r.tail_pixel[1], tv))
         fz_broken("fathom_length_keypoints", "head_pixel / tail_pixel are not the keypoints");
     double dx = r.head[0] - r.tail[0], dy = r.head[1] - r.tail[1], dz = r.head[2] - r.tail[2];
     double distance = sqrt(dx * dx + dy * dy + dz * dz), magnitude = 0;

@@ -6,6 +6,8 @@
  * bit), triangles and (PLY) classes. */
 #define _XOPEN_SOURCE 700
 #include "fuzz.h"
+#include "fuzz_files.h"
+#include "mesh_checks.h"
 
 #include <stddef.h>
 #include <unistd.h>
@@ -14,225 +16,39 @@
 #define MAX_TRIANGLES 64
 #define MAX_RAYS 16
 
-/* ---------------------------------------------------------------------------------------------- */
-/* A per-process temporary directory under /dev/shm                                               */
-/* ---------------------------------------------------------------------------------------------- */
-
-static char temp_directory[64];
+/* The per-process temporary directory, and the names a mesh is saved under (by extension: PLY, OBJ, others). */
+#define TEMP_DIR "fathom-fuzz-mesh_arrays-XXXXXX"
 static const char *const temp_names[] = {"m.ply", "m.PLY", "m.obj", "m.Obj", "m.stl", "m"};
-
-static void remove_temp_directory(void) {
-    char path[128];
-    for (size_t i = 0; i < sizeof temp_names / sizeof temp_names[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", temp_directory, temp_names[i]);
-        unlink(path);
-    }
-    rmdir(temp_directory);
-}
-
-static const char *temp_path(const char *name, char *path, size_t size) {
-    if (!temp_directory[0]) {
-        strcpy(temp_directory, "/dev/shm/fathom-fuzz-mesh_arrays-XXXXXX");
-        if (!mkdtemp(temp_directory)) {
-            perror("mkdtemp");
-            abort();
-        }
-        atexit(remove_temp_directory);
-    }
-    snprintf(path, size, "%s/%s", temp_directory, name);
-    return path;
-}
-
-/* ---------------------------------------------------------------------------------------------- */
-/* What a mesh reports                                                                             */
-/* ---------------------------------------------------------------------------------------------- */
-
-/** A mesh's contents as its getters report them (malloc'd arrays, freed by mesh_contents_free). */
-typedef struct mesh_contents {
-    fathom_mesh_info info;
-    float *vertices;     /* vertex_count * 3 */
-    uint32_t *indices;   /* triangle_count * 3 */
-    uint8_t *classes;    /* triangle_count, or NULL when the mesh has none */
-} mesh_contents;
-
-/** Bytes a call had no business writing (past the count it reports, or an output not asked for) are still poison. */
-static void untouched_past(const char *function, const void *p, size_t n) {
-    const uint8_t *bytes = p;
-    for (size_t i = 0; i < n; i++)
-        if (bytes[i] != FZ_POISON) fz_broken(function, "wrote past what it reports (or an output not asked for)");
-}
-
-static void *xmalloc(size_t n) {
-    void *p = malloc(n ? n : 1);
-    if (!p) abort();
-    return p;
-}
-
-static void mesh_contents_free(mesh_contents *c) {
-    free(c->vertices);
-    free(c->indices);
-    free(c->classes);
-}
-
-/** Reads a mesh back through its getters, checking capacities (too small first: nothing written) and NULLs. */
-static mesh_contents mesh_read(fz_input *in, const fathom_mesh *mesh) {
-    mesh_contents c;
-    fathom_status s;
-    fz_poison(&c.info, sizeof c.info);
-    s = FZ(fathom_mesh_get_info, mesh, &c.info);
-    if (s != FATHOM_OK) fz_broken("fathom_mesh_get_info", "failed on a valid mesh");
-    size_t vc = (size_t)c.info.vertex_count, tc = (size_t)c.info.triangle_count;
-    if (vc > (1u << 24) || tc > (1u << 24)) fz_broken("fathom_mesh_get_info", "implausible counts");
-
-    /* Vertices: a capacity too small, then enough (a little more: what is past vertex_count stays as it was). */
-    size_t extra = fz_u8(in) % 3;
-    c.vertices = xmalloc((vc + extra) * 3 * sizeof(float));
-    if (vc > 0) {
-        size_t small = fz_count(in, vc - 1);
-        fz_poison(c.vertices, (vc + extra) * 3 * sizeof(float));
-        s = FZ(fathom_mesh_vertices, mesh, c.vertices, small);
-        if (s != FATHOM_ERR_BUFFER_TOO_SMALL) fz_broken("fathom_mesh_vertices", "a capacity too small was not refused");
-        fz_untouched(s, "fathom_mesh_vertices", c.vertices, (vc + extra) * 3 * sizeof(float));
-        if (fz_u8(in) < 16) {
-            s = FZ(fathom_mesh_vertices, mesh, NULL, vc + extra);
-            if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_mesh_vertices", "NULL out was not refused");
-        }
-    }
-    fz_poison(c.vertices, (vc + extra) * 3 * sizeof(float));
-    s = FZ(fathom_mesh_vertices, mesh, vc == 0 && fz_u8(in) < 128 ? NULL : c.vertices, vc + extra);
-    if (s != FATHOM_OK) fz_broken("fathom_mesh_vertices", "failed with enough capacity");
-    untouched_past("fathom_mesh_vertices (past vertex_count)", c.vertices + 3 * vc,
-                 extra * 3 * sizeof(float));
-
-    extra = fz_u8(in) % 3;
-    c.indices = xmalloc((tc + extra) * 3 * sizeof(uint32_t));
-    if (tc > 0) {
-        size_t small = fz_count(in, tc - 1);
-        fz_poison(c.indices, (tc + extra) * 3 * sizeof(uint32_t));
-        s = FZ(fathom_mesh_triangles, mesh, c.indices, small);
-        if (s != FATHOM_ERR_BUFFER_TOO_SMALL) fz_broken("fathom_mesh_triangles", "a capacity too small was not refused");
-        fz_untouched(s, "fathom_mesh_triangles", c.indices, (tc + extra) * 3 * sizeof(uint32_t));
-        if (fz_u8(in) < 16) {
-            s = FZ(fathom_mesh_triangles, mesh, NULL, tc + extra);
-            if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_mesh_triangles", "NULL out was not refused");
-        }
-    }
-    fz_poison(c.indices, (tc + extra) * 3 * sizeof(uint32_t));
-    s = FZ(fathom_mesh_triangles, mesh, tc == 0 && fz_u8(in) < 128 ? NULL : c.indices, tc + extra);
-    if (s != FATHOM_OK) fz_broken("fathom_mesh_triangles", "failed with enough capacity");
-    untouched_past("fathom_mesh_triangles (past triangle_count)", c.indices + 3 * tc,
-                 extra * 3 * sizeof(uint32_t));
-    for (size_t i = 0; i < 3 * tc; i++)
-        if (c.indices[i] >= vc) fz_broken("fathom_mesh_triangles", "an index out of range");
-
-    extra = fz_u8(in) % 3;
-    c.classes = xmalloc(tc + extra);
-    if (tc > 0) {
-        size_t small = fz_count(in, tc - 1);
-        fz_poison(c.classes, tc + extra);
-        s = FZ(fathom_mesh_classes, mesh, c.classes, small);
-        if (s != FATHOM_ERR_BUFFER_TOO_SMALL && s != FATHOM_ERR_NO_DATA)
-            fz_broken("fathom_mesh_classes", "a capacity too small was not refused");
-        fz_untouched(s, "fathom_mesh_classes", c.classes, tc + extra);
-    }
-    fz_poison(c.classes, tc + extra);
-    s = FZ(fathom_mesh_classes, mesh, c.classes, tc + extra); /* (not said to take NULL for no triangles) */
-    fz_untouched(s, "fathom_mesh_classes", c.classes, tc + extra);
-    if (s == FATHOM_ERR_NO_DATA) {
-        free(c.classes);
-        c.classes = NULL;
-    } else if (s != FATHOM_OK) {
-        fz_broken("fathom_mesh_classes", "failed with enough capacity");
-    } else {
-        untouched_past("fathom_mesh_classes (past triangle_count)", c.classes + tc, extra);
-        for (size_t i = 0; i < tc; i++)
-            if (c.classes[i] > FATHOM_CLASS_DOOR) fz_broken("fathom_mesh_classes", "a class above 7");
-    }
-
-    /* The info's bounds are those of every vertex. */
-    fathom_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
-    for (size_t i = 0; i < vc; i++) {
-        const float *v = c.vertices + 3 * i;
-        if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2])) fz_broken("fathom_mesh_vertices", "a vertex is not finite");
-        if (i == 0 || v[0] < lo.x) lo.x = v[0];
-        if (i == 0 || v[1] < lo.y) lo.y = v[1];
-        if (i == 0 || v[2] < lo.z) lo.z = v[2];
-        if (i == 0 || v[0] > hi.x) hi.x = v[0];
-        if (i == 0 || v[1] > hi.y) hi.y = v[1];
-        if (i == 0 || v[2] > hi.z) hi.z = v[2];
-    }
-    if (lo.x != c.info.bounds_min.x || lo.y != c.info.bounds_min.y || lo.z != c.info.bounds_min.z ||
-        hi.x != c.info.bounds_max.x || hi.y != c.info.bounds_max.y || hi.z != c.info.bounds_max.z)
-        fz_broken("fathom_mesh_get_info", "bounds are not those of the vertices");
-    if (!(c.info.surface_area >= 0) || !isfinite(c.info.surface_area))
-        fz_broken("fathom_mesh_get_info", "surface_area is negative or not finite");
-    if (c.info.bvh_width == 0) fz_broken("fathom_mesh_get_info", "bvh_width is 0");
-    if (c.info.bvh_bytes > c.info.memory_bytes) fz_broken("fathom_mesh_get_info", "bvh_bytes > memory_bytes");
-    return c;
-}
-
-/** After a failed call taking the mesh: what it reports is as before. */
-static void mesh_same(const fathom_mesh *mesh, const fathom_mesh_info *before, const char *function) {
-    fathom_mesh_info now;
-    if (fathom_mesh_get_info(mesh, &now) != FATHOM_OK || memcmp(&now, before, sizeof now) != 0)
-        fz_broken(function, "a failed call changed the mesh");
-}
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Round trip through files                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
-/** Saves `mesh` (whose getters gave `c`) under a fuzzed name and loads it back: same vertices bit for bit,
- *  same triangles, and through PLY the same classes. */
+/** Saves `mesh` (whose getters gave `c`) under a fuzzed name and loads it back (mesh_round_trip); an extension
+ *  other than .ply or .obj fails with FATHOM_ERR_FORMAT and writes no file. Sometimes also paths that cannot be
+ *  written. */
 static void round_trip(fz_input *in, const fathom_mesh *mesh, const mesh_contents *c) {
     char path[128];
     fathom_status s;
     uint8_t which = fz_u8(in);
     const char *name = temp_names[which % 6];
     int ply = which % 6 < 2, obj = which % 6 == 2 || which % 6 == 3;
-    temp_path(name, path, sizeof path);
+    fz_temp_path(TEMP_DIR, name, path, sizeof path);
     unlink(path);
-    s = FZ(fathom_mesh_save, mesh, path);
     if (!ply && !obj) {
+        s = FZ(fathom_mesh_save, mesh, path);
         if (s != FATHOM_ERR_FORMAT) fz_broken("fathom_mesh_save", "an unknown extension was not FATHOM_ERR_FORMAT");
         if (access(path, F_OK) == 0) fz_broken("fathom_mesh_save", "a failed save wrote a file");
         return;
     }
-    if (s != FATHOM_OK) fz_broken("fathom_mesh_save", "failed on a valid mesh");
-    mesh_same(mesh, &c->info, "fathom_mesh_save");
-
-    fathom_mesh *back;
-    fz_poison(&back, sizeof back);
-    s = FZ(fathom_mesh_load, path, &back);
-    unlink(path);
-    if (s != FATHOM_OK) fz_broken("fathom_mesh_load", "a saved mesh does not load back");
-    mesh_contents d = mesh_read(in, back);
-    if (d.info.vertex_count != c->info.vertex_count || d.info.triangle_count != c->info.triangle_count)
-        fz_broken("fathom_mesh_save", "the counts do not read back");
-    size_t vc = (size_t)c->info.vertex_count, tc = (size_t)c->info.triangle_count;
-    if (memcmp(d.vertices, c->vertices, vc * 3 * sizeof(float)) != 0)
-        fz_broken("fathom_mesh_save", "the vertices do not read back bit for bit");
-    if (memcmp(d.indices, c->indices, tc * 3 * sizeof(uint32_t)) != 0)
-        fz_broken("fathom_mesh_save", "the triangles do not read back");
-    if (ply) {
-        if ((c->classes == NULL) != (d.classes == NULL)) fz_broken("fathom_mesh_save", "PLY: the classes do not read back");
-        if (c->classes && memcmp(c->classes, d.classes, tc) != 0)
-            fz_broken("fathom_mesh_save", "PLY: the classes do not read back");
-    } else if (d.classes) {
-        fz_broken("fathom_mesh_load", "an OBJ file gave classes");
-    }
-    if (memcmp(&d.info.bounds_min, &c->info.bounds_min, sizeof(fathom_vec3)) != 0 ||
-        memcmp(&d.info.bounds_max, &c->info.bounds_max, sizeof(fathom_vec3)) != 0)
-        fz_broken("fathom_mesh_load", "the reloaded mesh has other bounds");
-    mesh_contents_free(&d);
-    fathom_mesh_destroy(back);
+    mesh_round_trip(in, mesh, c, path, ply);
 
     /* Paths that cannot be written. */
     if (fz_u8(in) < 8) {
         s = FZ(fathom_mesh_save, mesh, NULL);
         if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_mesh_save", "a NULL path was not refused");
         char missing[160];
-        snprintf(missing, sizeof missing, "%s/no-such-directory/m.ply", temp_directory);
+        fz_temp_path(TEMP_DIR, "no-such-directory/m.ply", missing, sizeof missing);
         s = FZ(fathom_mesh_save, mesh, missing);
         if (s != FATHOM_ERR_IO) fz_broken("fathom_mesh_save", "an unwritable path was not FATHOM_ERR_IO");
         mesh_same(mesh, &c->info, "fathom_mesh_save");
@@ -246,7 +62,7 @@ static void round_trip(fz_input *in, const fathom_mesh *mesh, const mesh_content
 static void face_geometry(fz_input *in, const fathom_mesh *mesh, const mesh_contents *c) {
     size_t tc = (size_t)c->info.triangle_count;
     uint8_t which = fz_u8(in);
-    float *normals = xmalloc((tc + 1) * 3 * sizeof(float)), *areas = xmalloc((tc + 1) * sizeof(float));
+    float *normals = fz_malloc((tc + 1) * 3 * sizeof(float)), *areas = fz_malloc((tc + 1) * sizeof(float));
     fz_poison(normals, (tc + 1) * 3 * sizeof(float));
     fz_poison(areas, (tc + 1) * sizeof(float));
     fathom_status s = FZ(fathom_mesh_face_geometry, which == 0 ? NULL : mesh, which & 2 ? NULL : normals,
@@ -261,13 +77,13 @@ static void face_geometry(fz_input *in, const fathom_mesh *mesh, const mesh_cont
     }
     if (s != FATHOM_OK) fz_broken("fathom_mesh_face_geometry", "failed on a valid mesh");
     /* Nothing past triangle_count, nothing through an output not asked for. */
-    untouched_past("fathom_mesh_face_geometry (past triangle_count)", normals + 3 * tc,
-                 3 * sizeof(float));
-    untouched_past("fathom_mesh_face_geometry (past triangle_count)", areas + tc, sizeof(float));
-    if (which & 2) untouched_past("fathom_mesh_face_geometry (normals not asked for)", normals,
-                                (tc + 1) * 3 * sizeof(float));
-    if (which & 4) untouched_past("fathom_mesh_face_geometry (areas not asked for)", areas,
-                                (tc + 1) * sizeof(float));
+    fz_untouched_past("fathom_mesh_face_geometry (past triangle_count)", normals + 3 * tc,
+                      3 * sizeof(float));
+    fz_untouched_past("fathom_mesh_face_geometry (past triangle_count)", areas + tc, sizeof(float));
+    if (which & 2) fz_untouched_past("fathom_mesh_face_geometry (normals not asked for)", normals,
+                                     (tc + 1) * 3 * sizeof(float));
+    if (which & 4) fz_untouched_past("fathom_mesh_face_geometry (areas not asked for)", areas,
+                                     (tc + 1) * sizeof(float));
     double total = 0;
     for (size_t t = 0; t < tc; t++) {
         /* (v1 - v0) x (v2 - v0) in double, exact but for extreme exponents. */
@@ -477,7 +293,7 @@ static fathom_status one_ray(fz_input *in, const fathom_mesh *mesh, const mesh_c
 
     /* All crossings: a fuzzed capacity (0 with NULL asks for the count), then enough. */
     size_t capacity = fz_count(in, 4);
-    fathom_hit *all = xmalloc((capacity + 2) * sizeof *all);
+    fathom_hit *all = fz_malloc((capacity + 2) * sizeof *all);
     size_t count;
     fz_poison(all, (capacity + 2) * sizeof *all);
     fz_poison(&count, sizeof count);
@@ -492,8 +308,8 @@ static fathom_status one_ray(fz_input *in, const fathom_mesh *mesh, const mesh_c
         if (s2 != s) fz_broken("fathom_mesh_intersect_all", "a status other than fathom_mesh_intersect's");
         if (s2 == FATHOM_OK) {
             if (count > capacity) fz_broken("fathom_mesh_intersect_all", "more crossings than capacity, yet OK");
-            untouched_past("fathom_mesh_intersect_all (past count)", all + count,
-                         (capacity + 2 - count) * sizeof *all);
+            fz_untouched_past("fathom_mesh_intersect_all (past count)", all + count,
+                              (capacity + 2 - count) * sizeof *all);
         }
     }
     if (s == FATHOM_OK) {
@@ -501,7 +317,7 @@ static fathom_status one_ray(fz_input *in, const fathom_mesh *mesh, const mesh_c
         if ((count > 0) != (hit.primitive != FATHOM_NO_HIT))
             fz_broken("fathom_mesh_intersect_all", "disagrees with fathom_mesh_intersect on hit or miss");
         /* The whole list, and the prefix written before must be its start. */
-        fathom_hit *full = xmalloc((count + 1) * sizeof *full);
+        fathom_hit *full = fz_malloc((count + 1) * sizeof *full);
         size_t count2;
         fz_poison(full, (count + 1) * sizeof *full);
         fathom_status s3 = FZ(fathom_mesh_intersect_all, mesh, ray, tmin, tmax, full, count, &count2);
@@ -551,7 +367,7 @@ static void batches(fz_input *in, const fathom_mesh *mesh, const mesh_contents *
     size_t total = 0;
     if (valid) {
         for (size_t i = 0; i < count; i++) {
-            int32_t o;
+            int32_t o = 0;
             if (FZ(fathom_mesh_intersect, mesh, &rays[i], tmin, tmax, &single[i]) != FATHOM_OK ||
                 FZ(fathom_mesh_occluded, mesh, &rays[i], tmin, tmax, &o) != FATHOM_OK)
                 fz_broken("fathom_mesh_intersect", "a valid ray failed");
@@ -559,7 +375,7 @@ static void batches(fz_input *in, const fathom_mesh *mesh, const mesh_contents *
             fathom_status s = FZ(fathom_mesh_intersect_all, mesh, &rays[i], tmin, tmax, NULL, 0, &single_count[i]);
             if (s != FATHOM_OK && s != FATHOM_ERR_BUFFER_TOO_SMALL)
                 fz_broken("fathom_mesh_intersect_all", "asking for the count (NULL, capacity 0) failed");
-            single_all[i] = xmalloc((single_count[i] + 1) * sizeof(fathom_hit));
+            single_all[i] = fz_malloc((single_count[i] + 1) * sizeof(fathom_hit));
             size_t again;
             if (FZ(fathom_mesh_intersect_all, mesh, &rays[i], tmin, tmax, single_all[i], single_count[i], &again) != FATHOM_OK ||
                 again != single_count[i])
@@ -580,7 +396,7 @@ static void batches(fz_input *in, const fathom_mesh *mesh, const mesh_contents *
     if (s == FATHOM_OK) {
         if (count && memcmp(hits, single, count * sizeof *hits) != 0)
             fz_broken("fathom_mesh_intersect_batch", "a result differs from fathom_mesh_intersect's");
-        untouched_past("fathom_mesh_intersect_batch (past count)", hits + count, (MAX_RAYS + 1 - count) * sizeof *hits);
+        fz_untouched_past("fathom_mesh_intersect_batch (past count)", hits + count, (MAX_RAYS + 1 - count) * sizeof *hits);
     } else {
         mesh_same(mesh, &c->info, "fathom_mesh_intersect_batch");
     }
@@ -597,14 +413,14 @@ static void batches(fz_input *in, const fathom_mesh *mesh, const mesh_contents *
     if (s == FATHOM_OK) {
         if (count && memcmp(occluded, single_occluded, count) != 0)
             fz_broken("fathom_mesh_occluded_batch", "a result differs from fathom_mesh_occluded's");
-        untouched_past("fathom_mesh_occluded_batch (past count)", occluded + count, MAX_RAYS + 1 - count);
+        fz_untouched_past("fathom_mesh_occluded_batch (past count)", occluded + count, MAX_RAYS + 1 - count);
     } else {
         mesh_same(mesh, &c->info, "fathom_mesh_occluded_batch");
     }
 
     /* All crossings: a fuzzed capacity, too small or enough. */
     size_t capacity = fz_u8(in) < 128 ? total + fz_u8(in) % 3 : fz_count(in, total + 2);
-    fathom_hit *all = xmalloc((capacity + 1) * sizeof *all);
+    fathom_hit *all = fz_malloc((capacity + 1) * sizeof *all);
     uint64_t offsets[MAX_RAYS + 2];
     fz_poison(all, (capacity + 1) * sizeof *all);
     fz_poison(offsets, sizeof offsets);
@@ -630,8 +446,8 @@ static void batches(fz_input *in, const fathom_mesh *mesh, const mesh_contents *
             for (size_t i = 0; i < count; i++)
                 if (offsets[i + 1] < offsets[i] || offsets[i + 1] - offsets[i] != single_count[i])
                     fz_broken("fathom_mesh_intersect_all_batch", "a ray's crossings differ in number from fathom_mesh_intersect_all's");
-        untouched_past("fathom_mesh_intersect_all_batch (past count + 1 offsets)", offsets + count + 1,
-                       (MAX_RAYS + 1 - count) * sizeof *offsets);
+        fz_untouched_past("fathom_mesh_intersect_all_batch (past count + 1 offsets)", offsets + count + 1,
+                          (MAX_RAYS + 1 - count) * sizeof *offsets);
     } else {
         mesh_same(mesh, &c->info, "fathom_mesh_intersect_all_batch");
     }
@@ -639,7 +455,7 @@ static void batches(fz_input *in, const fathom_mesh *mesh, const mesh_contents *
         for (size_t i = 0; i < count; i++)
             if (single_count[i] && memcmp(all + offsets[i], single_all[i], single_count[i] * sizeof *all) != 0)
                 fz_broken("fathom_mesh_intersect_all_batch", "a ray's crossings differ from fathom_mesh_intersect_all's");
-        untouched_past("fathom_mesh_intersect_all_batch (past the total)", all + total, (capacity + 1 - total) * sizeof *all);
+        fz_untouched_past("fathom_mesh_intersect_all_batch (past the total)", all + total, (capacity + 1 - total) * sizeof *all);
     }
     if (valid)
         for (size_t i = 0; i < count; i++) free(single_all[i]);
@@ -690,7 +506,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t misalign = (mode & 0x1C) == 0x1C ? 1 + fz_u8(&in) % 3 : 0;
     size_t step = stride > 12 ? stride : 12;
     size_t bytes = vertex_count * step + 16;
-    uint8_t *buffer = xmalloc(bytes + 4);
+    uint8_t *buffer = fz_malloc(bytes + 4);
     size_t float_count = (bytes - misalign) / 4;
     for (size_t i = 0; i < float_count; i++) {
         float f = fz_float(&in);
@@ -699,7 +515,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(buffer + misalign + 4 * float_count, 0, bytes + 4 - misalign - 4 * float_count);
     const float *vertices = (const float *)(void *)(buffer + misalign);
 
-    uint32_t *indices = xmalloc(3 * triangle_count * sizeof(uint32_t));
+    uint32_t *indices = fz_malloc(3 * triangle_count * sizeof(uint32_t));
     int bad_index = 0;
     for (size_t i = 0; i < 3 * triangle_count; i++) {
         uint8_t k = fz_u8(&in);
@@ -708,7 +524,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                              : fz_u32(&in);
         bad_index |= indices[i] >= vertex_count;
     }
-    uint8_t *classes = xmalloc(triangle_count);
+    uint8_t *classes = fz_malloc(triangle_count);
     int bad_class = 0;
     for (size_t i = 0; i < triangle_count; i++) {
         uint8_t k = fz_u8(&in);
@@ -758,11 +574,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (s == FATHOM_OK) {
         /* The input as given, packed, for the getters; then the buffers the mesh copied are overwritten (a
          * COPY mesh's caller may free them at once; index and class buffers are always copied). */
-        float *given = xmalloc(3 * vertex_count * sizeof(float));
+        float *given = fz_malloc(3 * vertex_count * sizeof(float));
         for (size_t i = 0; i < vertex_count; i++) memcpy(given + 3 * i, buffer + misalign + i * stride, 3 * sizeof(float));
-        uint32_t *given_indices = xmalloc(3 * triangle_count * sizeof(uint32_t));
+        uint32_t *given_indices = fz_malloc(3 * triangle_count * sizeof(uint32_t));
         memcpy(given_indices, indices, 3 * triangle_count * sizeof(uint32_t));
-        uint8_t *given_classes = xmalloc(triangle_count);
+        uint8_t *given_classes = fz_malloc(triangle_count);
         memcpy(given_classes, classes, triangle_count);
         if (flags == FATHOM_MESH_COPY) memset(buffer, 0xEE, bytes + 4);
         memset(indices, 0xEE, 3 * triangle_count * sizeof(uint32_t));
@@ -819,10 +635,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 FZ(fathom_mesh_triangles, NULL, c.indices, triangle_count) != FATHOM_ERR_NULL_POINTER ||
                 FZ(fathom_mesh_classes, NULL, c.classes, triangle_count) != FATHOM_ERR_NULL_POINTER)
                 fz_broken("fathom_mesh_*", "a NULL argument was not FATHOM_ERR_NULL_POINTER");
-            untouched_past("fathom_mesh_*", &hit, sizeof hit);
-            untouched_past("fathom_mesh_*", &occluded, sizeof occluded);
-            untouched_past("fathom_mesh_*", &count, sizeof count);
-            untouched_past("fathom_mesh_*", &info, sizeof info);
+            fz_untouched_past("fathom_mesh_*", &hit, sizeof hit);
+            fz_untouched_past("fathom_mesh_*", &occluded, sizeof occluded);
+            fz_untouched_past("fathom_mesh_*", &count, sizeof count);
+            fz_untouched_past("fathom_mesh_*", &info, sizeof info);
             mesh_same(mesh, &c.info, "fathom_mesh_*");
         }
 

@@ -6,228 +6,15 @@
  * the same triangles and (PLY) classes. */
 #define _XOPEN_SOURCE 700
 #include "fuzz.h"
+#include "fuzz_files.h"
+#include "mesh_checks.h"
 
-#include <unistd.h>
-
-/* ---------------------------------------------------------------------------------------------- */
-/* A per-process temporary directory under /dev/shm                                               */
-/* ---------------------------------------------------------------------------------------------- */
-
-static char temp_directory[64];
+/* The per-process temporary directory, and the files in it. */
+#define TEMP_DIR "fathom-fuzz-mesh_file-XXXXXX"
 static const char *const temp_names[] = {"input.obj", "out.ply", "out.obj"};
 
-static void remove_temp_directory(void) {
-    char path[128];
-    for (size_t i = 0; i < sizeof temp_names / sizeof temp_names[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", temp_directory, temp_names[i]);
-        unlink(path);
-    }
-    rmdir(temp_directory);
-}
-
-static const char *temp_path(const char *name, char *path, size_t size) {
-    if (!temp_directory[0]) {
-        strcpy(temp_directory, "/dev/shm/fathom-fuzz-mesh_file-XXXXXX");
-        if (!mkdtemp(temp_directory)) {
-            perror("mkdtemp");
-            abort();
-        }
-        atexit(remove_temp_directory);
-    }
-    snprintf(path, size, "%s/%s", temp_directory, name);
-    return path;
-}
-
-static void write_file(const char *path, const uint8_t *data, size_t size) {
-    FILE *file = fopen(path, "wb");
-    if (!file || fwrite(data, 1, size, file) != size || fclose(file) != 0) {
-        perror(path);
-        abort();
-    }
-}
-
-/* ---------------------------------------------------------------------------------------------- */
-/* What a mesh reports                                                                             */
-/* ---------------------------------------------------------------------------------------------- */
-
-/** A mesh's contents as its getters report them (malloc'd arrays, freed by mesh_contents_free). */
-typedef struct mesh_contents {
-    fathom_mesh_info info;
-    float *vertices;     /* vertex_count * 3 */
-    uint32_t *indices;   /* triangle_count * 3 */
-    uint8_t *classes;    /* triangle_count, or NULL when the mesh has none */
-} mesh_contents;
-
-/** Bytes a call had no business writing (past the count it reports, or an output not asked for) are still poison. */
-static void untouched_past(const char *function, const void *p, size_t n) {
-    const uint8_t *bytes = p;
-    for (size_t i = 0; i < n; i++)
-        if (bytes[i] != FZ_POISON) fz_broken(function, "wrote past what it reports (or an output not asked for)");
-}
-
-static void *xmalloc(size_t n) {
-    void *p = malloc(n ? n : 1);
-    if (!p) abort();
-    return p;
-}
-
-static void mesh_contents_free(mesh_contents *c) {
-    free(c->vertices);
-    free(c->indices);
-    free(c->classes);
-}
-
-/** Reads a mesh back through its getters, checking capacities (too small first: nothing written) and NULLs. */
-static mesh_contents mesh_read(fz_input *in, const fathom_mesh *mesh) {
-    mesh_contents c;
-    fathom_status s;
-    fz_poison(&c.info, sizeof c.info);
-    s = FZ(fathom_mesh_get_info, mesh, &c.info);
-    if (s != FATHOM_OK) fz_broken("fathom_mesh_get_info", "failed on a valid mesh");
-    size_t vc = (size_t)c.info.vertex_count, tc = (size_t)c.info.triangle_count;
-    if (vc > (1u << 24) || tc > (1u << 24)) fz_broken("fathom_mesh_get_info", "implausible counts");
-
-    /* Vertices: a capacity too small, then enough (a little more: what is past vertex_count stays as it was). */
-    size_t extra = fz_u8(in) % 3;
-    c.vertices = xmalloc((vc + extra) * 3 * sizeof(float));
-    if (vc > 0) {
-        size_t small = fz_count(in, vc - 1);
-        fz_poison(c.vertices, (vc + extra) * 3 * sizeof(float));
-        s = FZ(fathom_mesh_vertices, mesh, c.vertices, small);
-        if (s != FATHOM_ERR_BUFFER_TOO_SMALL) fz_broken("fathom_mesh_vertices", "a capacity too small was not refused");
-        fz_untouched(s, "fathom_mesh_vertices", c.vertices, (vc + extra) * 3 * sizeof(float));
-        if (fz_u8(in) < 16) {
-            s = FZ(fathom_mesh_vertices, mesh, NULL, vc + extra);
-            if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_mesh_vertices", "NULL out was not refused");
-        }
-    }
-    fz_poison(c.vertices, (vc + extra) * 3 * sizeof(float));
-    s = FZ(fathom_mesh_vertices, mesh, vc == 0 && fz_u8(in) < 128 ? NULL : c.vertices, vc + extra);
-    if (s != FATHOM_OK) fz_broken("fathom_mesh_vertices", "failed with enough capacity");
-    untouched_past("fathom_mesh_vertices (past vertex_count)", c.vertices + 3 * vc,
-                 extra * 3 * sizeof(float));
-
-    extra = fz_u8(in) % 3;
-    c.indices = xmalloc((tc + extra) * 3 * sizeof(uint32_t));
-    if (tc > 0) {
-        size_t small = fz_count(in, tc - 1);
-        fz_poison(c.indices, (tc + extra) * 3 * sizeof(uint32_t));
-        s = FZ(fathom_mesh_triangles, mesh, c.indices, small);
-        if (s != FATHOM_ERR_BUFFER_TOO_SMALL) fz_broken("fathom_mesh_triangles", "a capacity too small was not refused");
-        fz_untouched(s, "fathom_mesh_triangles", c.indices, (tc + extra) * 3 * sizeof(uint32_t));
-        if (fz_u8(in) < 16) {
-            s = FZ(fathom_mesh_triangles, mesh, NULL, tc + extra);
-            if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_mesh_triangles", "NULL out was not refused");
-        }
-    }
-    fz_poison(c.indices, (tc + extra) * 3 * sizeof(uint32_t));
-    s = FZ(fathom_mesh_triangles, mesh, tc == 0 && fz_u8(in) < 128 ? NULL : c.indices, tc + extra);
-    if (s != FATHOM_OK) fz_broken("fathom_mesh_triangles", "failed with enough capacity");
-    untouched_past("fathom_mesh_triangles (past triangle_count)", c.indices + 3 * tc,
-                 extra * 3 * sizeof(uint32_t));
-    for (size_t i = 0; i < 3 * tc; i++)
-        if (c.indices[i] >= vc) fz_broken("fathom_mesh_triangles", "an index out of range");
-
-    extra = fz_u8(in) % 3;
-    c.classes = xmalloc(tc + extra);
-    if (tc > 0) {
-        size_t small = fz_count(in, tc - 1);
-        fz_poison(c.classes, tc + extra);
-        s = FZ(fathom_mesh_classes, mesh, c.classes, small);
-        if (s != FATHOM_ERR_BUFFER_TOO_SMALL && s != FATHOM_ERR_NO_DATA)
-            fz_broken("fathom_mesh_classes", "a capacity too small was not refused");
-        fz_untouched(s, "fathom_mesh_classes", c.classes, tc + extra);
-    }
-    fz_poison(c.classes, tc + extra);
-    s = FZ(fathom_mesh_classes, mesh, c.classes, tc + extra); /* (not said to take NULL for no triangles) */
-    fz_untouched(s, "fathom_mesh_classes", c.classes, tc + extra);
-    if (s == FATHOM_ERR_NO_DATA) {
-        free(c.classes);
-        c.classes = NULL;
-    } else if (s != FATHOM_OK) {
-        fz_broken("fathom_mesh_classes", "failed with enough capacity");
-    } else {
-        untouched_past("fathom_mesh_classes (past triangle_count)", c.classes + tc, extra);
-        for (size_t i = 0; i < tc; i++)
-            if (c.classes[i] > FATHOM_CLASS_DOOR) fz_broken("fathom_mesh_classes", "a class above 7");
-    }
-
-    /* The info's bounds are those of every vertex. */
-    fathom_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
-    for (size_t i = 0; i < vc; i++) {
-        const float *v = c.vertices + 3 * i;
-        if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2])) fz_broken("fathom_mesh_vertices", "a vertex is not finite");
-        if (i == 0 || v[0] < lo.x) lo.x = v[0];
-        if (i == 0 || v[1] < lo.y) lo.y = v[1];
-        if (i == 0 || v[2] < lo.z) lo.z = v[2];
-        if (i == 0 || v[0] > hi.x) hi.x = v[0];
-        if (i == 0 || v[1] > hi.y) hi.y = v[1];
-        if (i == 0 || v[2] > hi.z) hi.z = v[2];
-    }
-    if (lo.x != c.info.bounds_min.x || lo.y != c.info.bounds_min.y || lo.z != c.info.bounds_min.z ||
-        hi.x != c.info.bounds_max.x || hi.y != c.info.bounds_max.y || hi.z != c.info.bounds_max.z)
-        fz_broken("fathom_mesh_get_info", "bounds are not those of the vertices");
-    if (!(c.info.surface_area >= 0) || !isfinite(c.info.surface_area))
-        fz_broken("fathom_mesh_get_info", "surface_area is negative or not finite");
-    if (c.info.bvh_width == 0) fz_broken("fathom_mesh_get_info", "bvh_width is 0");
-    if (c.info.bvh_bytes > c.info.memory_bytes) fz_broken("fathom_mesh_get_info", "bvh_bytes > memory_bytes");
-    return c;
-}
-
-/** After a failed call taking the mesh: what it reports is as before. */
-static void mesh_same(const fathom_mesh *mesh, const fathom_mesh_info *before, const char *function) {
-    fathom_mesh_info now;
-    if (fathom_mesh_get_info(mesh, &now) != FATHOM_OK || memcmp(&now, before, sizeof now) != 0)
-        fz_broken(function, "a failed call changed the mesh");
-}
-
-/* ---------------------------------------------------------------------------------------------- */
-/* Round trip through files                                                                        */
-/* ---------------------------------------------------------------------------------------------- */
-
-/** Saves `mesh` (whose getters gave `c`) as `name` and loads it back: same vertices bit for bit, same triangles,
- *  and through PLY the same classes. */
-static void round_trip(fz_input *in, const fathom_mesh *mesh, const mesh_contents *c, const char *name, int ply) {
-    char path[128];
-    temp_path(name, path, sizeof path);
-    fathom_status s = FZ(fathom_mesh_save, mesh, path);
-    if (s != FATHOM_OK) fz_broken("fathom_mesh_save", "failed on a valid mesh");
-    mesh_same(mesh, &c->info, "fathom_mesh_save");
-    fathom_mesh *back;
-    fz_poison(&back, sizeof back);
-    s = FZ(fathom_mesh_load, path, &back);
-    fz_untouched(s, "fathom_mesh_load", &back, sizeof back);
-    unlink(path);
-    if (s != FATHOM_OK) {
-        fprintf(stderr, "reloading %s: %s\n", name, fathom_last_error());
-        fz_broken("fathom_mesh_save", "a saved mesh does not load back");
-    }
-    mesh_contents d = mesh_read(in, back);
-    if (d.info.vertex_count != c->info.vertex_count || d.info.triangle_count != c->info.triangle_count)
-        fz_broken("fathom_mesh_save", "the counts do not read back");
-    size_t vc = (size_t)c->info.vertex_count, tc = (size_t)c->info.triangle_count;
-    for (size_t i = 0; i < 3 * vc; i++)
-        if (memcmp(&d.vertices[i], &c->vertices[i], sizeof(float)) != 0) {
-            uint32_t saved, read;
-            memcpy(&saved, &c->vertices[i], sizeof saved);
-            memcpy(&read, &d.vertices[i], sizeof read);
-            fprintf(stderr, "%s: vertex %zu coordinate %zu: saved %.9g (0x%08x), read back %.9g (0x%08x)\n", name, i / 3, i % 3,
-                    (double)c->vertices[i], (unsigned)saved, (double)d.vertices[i], (unsigned)read);
-            fz_broken("fathom_mesh_save", "the vertices do not read back bit for bit");
-        }
-    if (memcmp(d.indices, c->indices, tc * 3 * sizeof(uint32_t)) != 0) fz_broken("fathom_mesh_save", "the triangles do not read back");
-    if (ply) {
-        if ((c->classes == NULL) != (d.classes == NULL) || (c->classes && memcmp(c->classes, d.classes, tc) != 0))
-            fz_broken("fathom_mesh_save", "PLY: the classes do not read back");
-    } else if (d.classes) {
-        fz_broken("fathom_mesh_load", "an OBJ file gave classes");
-    }
-    if (memcmp(&d.info.bounds_min, &c->info.bounds_min, sizeof(fathom_vec3)) != 0 ||
-        memcmp(&d.info.bounds_max, &c->info.bounds_max, sizeof(fathom_vec3)) != 0)
-        fz_broken("fathom_mesh_load", "the reloaded mesh has other bounds");
-    mesh_contents_free(&d);
-    fathom_mesh_destroy(back);
-}
+/* fathom_mesh_load for the loading checks of fuzz_files.h (out: a fathom_mesh **). */
+static fathom_status load_mesh(const char *path, void *out) { return fathom_mesh_load(path, out); }
 
 /** The loaded arrays given to fathom_mesh_create make a mesh that reports the same. */
 static void same_as_created(fz_input *in, const mesh_contents *c) {
@@ -251,54 +38,22 @@ static void same_as_created(fz_input *in, const mesh_contents *c) {
     fathom_mesh_destroy(made);
 }
 
-/** Paths that cannot be loaded, and NULL arguments (once per process: they do not depend on the input). */
-static void bad_paths(void) {
-    static int done = 0;
-    if (done) return;
-    done = 1;
-    char path[160];
-    fathom_mesh *mesh;
-    fathom_status s;
-    fz_poison(&mesh, sizeof mesh);
-    s = FZ(fathom_mesh_load, NULL, &mesh);
-    if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_mesh_load", "a NULL path was not FATHOM_ERR_NULL_POINTER");
-    fz_untouched(s, "fathom_mesh_load", &mesh, sizeof mesh);
-    s = FZ(fathom_mesh_load, temp_path(temp_names[0], path, sizeof path), NULL);
-    if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_mesh_load", "a NULL out was not FATHOM_ERR_NULL_POINTER");
-    snprintf(path, sizeof path, "%s/no-such-file.obj", temp_directory);
-    s = FZ(fathom_mesh_load, path, &mesh);
-    if (s != FATHOM_ERR_IO) fz_broken("fathom_mesh_load", "a missing file was not FATHOM_ERR_IO");
-    fz_untouched(s, "fathom_mesh_load", &mesh, sizeof mesh);
-    s = FZ(fathom_mesh_load, temp_directory, &mesh);
-    if (s != FATHOM_ERR_IO) fz_broken("fathom_mesh_load", "a directory was not FATHOM_ERR_IO");
-    fz_untouched(s, "fathom_mesh_load", &mesh, sizeof mesh);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char path[128];
-    temp_path(temp_names[0], path, sizeof path);
-    bad_paths();
-    write_file(path, data, size);
     fathom_mesh *mesh;
-    fz_poison(&mesh, sizeof mesh);
-    fathom_status s = FZ(fathom_mesh_load, path, &mesh);
-    fz_untouched(s, "fathom_mesh_load", &mesh, sizeof mesh);
-    if (s == FATHOM_OK) {
+    fz_temp_path(TEMP_DIR, temp_names[0], path, sizeof path);
+    fz_load_refuses_bad_paths(load_mesh, "fathom_mesh_load", path, "no-such-file.obj", &mesh, sizeof mesh);
+    if (fz_load_input(load_mesh, "fathom_mesh_load", path, data, size, &mesh, sizeof mesh) == FATHOM_OK) {
         /* The choices of capacities and flags come from the file's own bytes, from its end. */
         uint8_t choices[64];
-        size_t n = size < sizeof choices ? size : sizeof choices;
-        for (size_t i = 0; i < n; i++) choices[i] = data[size - 1 - i];
-        fz_input in = {choices, n};
+        fz_input in = fz_input_from_end(data, size, choices, sizeof choices);
         mesh_contents c = mesh_read(&in, mesh);
         same_as_created(&in, &c);
-        round_trip(&in, mesh, &c, temp_names[1], 1);
-        round_trip(&in, mesh, &c, temp_names[2], 0);
+        char out[128];
+        mesh_round_trip(&in, mesh, &c, fz_temp_path(TEMP_DIR, temp_names[1], out, sizeof out), 1);
+        mesh_round_trip(&in, mesh, &c, fz_temp_path(TEMP_DIR, temp_names[2], out, sizeof out), 0);
         mesh_contents_free(&c);
         fathom_mesh_destroy(mesh);
-    } else if (s != FATHOM_ERR_PARSE && s != FATHOM_ERR_FORMAT) {
-        /* A readable file's problems are in its contents. */
-        fprintf(stderr, "%s\n", fathom_last_error());
-        fz_broken("fathom_mesh_load", "a regular file's contents failed with neither FATHOM_ERR_PARSE nor FATHOM_ERR_FORMAT");
     }
     return 0;
 }

@@ -7,47 +7,18 @@
  * values), whose file must read back to the same values, and which writes nothing on error. */
 #define _XOPEN_SOURCE 700
 #include "fuzz.h"
+#include "fuzz_files.h"
 
 #include <unistd.h>
 
 #define MAX_POINTS 64
 
-/* ---------------------------------------------------------------------------------------------- */
-/* A per-process temporary directory under /dev/shm                                               */
-/* ---------------------------------------------------------------------------------------------- */
-
-static char temp_directory[64];
+/* The per-process temporary directory, and the files in it. */
+#define TEMP_DIR "fathom-fuzz-point_cloud-XXXXXX"
 static const char *const temp_names[] = {"input.ply", "saved.ply", "written.ply"};
 
-static void remove_temp_directory(void) {
-    char path[128];
-    for (size_t i = 0; i < sizeof temp_names / sizeof temp_names[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", temp_directory, temp_names[i]);
-        unlink(path);
-    }
-    rmdir(temp_directory);
-}
-
-static const char *temp_path(const char *name, char *path, size_t size) {
-    if (!temp_directory[0]) {
-        strcpy(temp_directory, "/dev/shm/fathom-fuzz-point_cloud-XXXXXX");
-        if (!mkdtemp(temp_directory)) {
-            perror("mkdtemp");
-            abort();
-        }
-        atexit(remove_temp_directory);
-    }
-    snprintf(path, size, "%s/%s", temp_directory, name);
-    return path;
-}
-
-static void write_file(const char *path, const void *data, size_t size) {
-    FILE *file = fopen(path, "wb");
-    if (!file || fwrite(data, 1, size, file) != size || fclose(file) != 0) {
-        perror(path);
-        abort();
-    }
-}
+/* fathom_point_cloud_load_ply for the loading checks of fuzz_files.h (out: a fathom_point_cloud **). */
+static fathom_status load_cloud(const char *path, void *out) { return fathom_point_cloud_load_ply(path, out); }
 
 /** Whether the file at `path` holds exactly `size` bytes equal to `data`. */
 static int file_equals(const char *path, const void *data, size_t size) {
@@ -57,19 +28,6 @@ static int file_equals(const char *path, const void *data, size_t size) {
     size_t n = fread(buffer, 1, sizeof buffer, file);
     fclose(file);
     return n == size && memcmp(buffer, data, size) == 0;
-}
-
-static void *xmalloc(size_t n) {
-    void *p = malloc(n ? n : 1);
-    if (!p) abort();
-    return p;
-}
-
-/** Bytes a call had no business writing (past the count, or an output not asked for) are still poison. */
-static void untouched_past(const char *function, const void *p, size_t n) {
-    const uint8_t *bytes = p;
-    for (size_t i = 0; i < n; i++)
-        if (bytes[i] != FZ_POISON) fz_broken(function, "wrote past what it reports");
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -99,7 +57,7 @@ typedef fathom_status (*byte_getter)(const fathom_point_cloud *, uint8_t *, size
 static void *get_array(fz_input *in, const fathom_point_cloud *cloud, size_t count, size_t width, size_t size,
                        float_getter get_floats, byte_getter get_bytes, const char *function, int present, int null_ok) {
     size_t extra = fz_u8(in) % 3, bytes = (count + extra) * width * size;
-    uint8_t *out = xmalloc(bytes);
+    uint8_t *out = fz_malloc(bytes);
     fathom_status s;
 #define CALL(buffer, capacity)                                                                              \
     (get_floats ? fz_checked(get_floats(cloud, (float *)(void *)(buffer), capacity), function)               \
@@ -129,7 +87,7 @@ static void *get_array(fz_input *in, const fathom_point_cloud *cloud, size_t cou
     }
     if (s != FATHOM_OK) fz_broken(function, "failed with enough capacity");
     if (!present) fz_broken(function, "data the cloud's info says it lacks");
-    untouched_past(function, out + count * width * size, extra * width * size);
+    fz_untouched_past(function, out + count * width * size, extra * width * size);
     return out;
 }
 
@@ -200,7 +158,7 @@ static void same_contents(const cloud_contents *c, const cloud_contents *d, cons
 
 static void save_and_reload(fz_input *in, const fathom_point_cloud *cloud, const cloud_contents *c) {
     char path[128];
-    temp_path(temp_names[1], path, sizeof path);
+    fz_temp_path(TEMP_DIR, temp_names[1], path, sizeof path);
     for (uint32_t format = FATHOM_PLY_BINARY; format <= FATHOM_PLY_ASCII; format++) {
         unlink(path);
         fathom_status s = FZ(fathom_point_cloud_save_ply, cloud, path, format);
@@ -232,7 +190,7 @@ static void save_and_reload(fz_input *in, const fathom_point_cloud *cloud, const
         s = FZ(fathom_point_cloud_save_ply, NULL, path, FATHOM_PLY_BINARY);
         if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_point_cloud_save_ply", "a NULL cloud was not FATHOM_ERR_NULL_POINTER");
         char missing[160];
-        snprintf(missing, sizeof missing, "%s/no-such-directory/c.ply", temp_directory);
+        fz_temp_path(TEMP_DIR, "no-such-directory/c.ply", missing, sizeof missing);
         s = FZ(fathom_point_cloud_save_ply, cloud, missing, bad & 1);
         if (s != FATHOM_ERR_IO) fz_broken("fathom_point_cloud_save_ply", "an unwritable path was not FATHOM_ERR_IO");
         cloud_same(cloud, &c->info, "fathom_point_cloud_save_ply");
@@ -262,7 +220,7 @@ static void overflowing_count(fz_input *in, const char *path) {
     uint8_t kind = fz_u8(in);
     size_t stride = 12 + 4 * (size_t)(kind % 4);
     size_t count = SIZE_MAX / stride + 1 + fz_u8(in);
-    write_file(path, sentinel, sizeof sentinel);
+    fz_write_file(path, sentinel, sizeof sentinel);
     fathom_status s = FZ(fathom_ply_write_points, path, kind & 4 ? NULL : points, count, stride, NULL, NULL, NULL,
                          FATHOM_PLY_BINARY);
     if (s == FATHOM_OK) fz_broken("fathom_ply_write_points", "an overflowing count was accepted");
@@ -272,7 +230,7 @@ static void overflowing_count(fz_input *in, const char *path) {
 
 static void write_points(fz_input *in, uint8_t flags) {
     char path[128];
-    temp_path(temp_names[2], path, sizeof path);
+    fz_temp_path(TEMP_DIR, temp_names[2], path, sizeof path);
     uint32_t format = flags & 1 ? FATHOM_PLY_ASCII : FATHOM_PLY_BINARY;
     if ((flags & 0x60) == 0x60) format = fz_u8(in) < 128 ? fz_u8(in) % 4 : fz_u32(in);
     int with_normals = (flags >> 1) & 1, with_colors = (flags >> 2) & 1, with_confidence = (flags >> 3) & 1;
@@ -283,19 +241,19 @@ static void write_points(fz_input *in, uint8_t flags) {
     uint8_t odd = fz_u8(in); /* misalignments and NULLs, sometimes */
     size_t misalign = odd == 1 ? 1 + fz_u8(in) % 3 : 0, normals_misalign = odd == 2 ? 1 + fz_u8(in) % 3 : 0;
     size_t step = stride > 12 ? stride : 12, bytes = count * step + 16;
-    uint8_t *buffer = xmalloc(bytes + 4);
+    uint8_t *buffer = fz_malloc(bytes + 4);
     memset(buffer, 0, bytes + 4);
     for (size_t i = 0; i < (bytes - misalign) / 4; i++) {
         float f = fz_float(in);
         memcpy(buffer + misalign + 4 * i, &f, sizeof f);
     }
-    uint8_t *normal_buffer = xmalloc(3 * count * sizeof(float) + 4);
+    uint8_t *normal_buffer = fz_malloc(3 * count * sizeof(float) + 4);
     for (size_t i = 0; i < 3 * count; i++) {
         /* mostly unit-ish normals, sometimes any float */
         float f = fz_u8(in) < 240 ? (float)(int8_t)fz_u8(in) / 127.0f : fz_float(in);
         memcpy(normal_buffer + normals_misalign + 4 * i, &f, sizeof f);
     }
-    uint8_t *colors = xmalloc(3 * count), *confidence = xmalloc(count);
+    uint8_t *colors = fz_malloc(3 * count), *confidence = fz_malloc(count);
     for (size_t i = 0; i < 3 * count; i++) colors[i] = fz_u8(in);
     for (size_t i = 0; i < count; i++) confidence[i] = fz_u8(in) % 3;
 
@@ -326,7 +284,7 @@ static void write_points(fz_input *in, uint8_t flags) {
     /* No points: whether the stride and alignment still count is not said. */
     int ambiguous = count == 0 && (stride < 12 || stride % 4 != 0 || misalign != 0);
 
-    write_file(path, sentinel, sizeof sentinel);
+    fz_write_file(path, sentinel, sizeof sentinel);
     fathom_status s = FZ(fathom_ply_write_points, path_arg, points_arg, count, stride, with_normals ? normals : NULL,
                          with_colors ? colors : NULL, with_confidence ? confidence : NULL, format);
     if (!ambiguous && (s == FATHOM_OK) != (faults == 0))
@@ -352,13 +310,13 @@ static void write_points(fz_input *in, uint8_t flags) {
         given.info.has_normals = (uint32_t)with_normals;
         given.info.has_colors = (uint32_t)with_colors;
         given.info.has_confidence = (uint32_t)with_confidence;
-        given.points = xmalloc(3 * count * sizeof(float));
+        given.points = fz_malloc(3 * count * sizeof(float));
         for (size_t i = 0; i < count; i++) memcpy(given.points + 3 * i, buffer + misalign + i * stride, 3 * sizeof(float));
-        given.normals = with_normals ? xmalloc(3 * count * sizeof(float)) : NULL;
+        given.normals = with_normals ? fz_malloc(3 * count * sizeof(float)) : NULL;
         if (with_normals) memcpy(given.normals, normal_buffer + normals_misalign, 3 * count * sizeof(float));
-        given.colors = with_colors ? xmalloc(3 * count) : NULL;
+        given.colors = with_colors ? fz_malloc(3 * count) : NULL;
         if (with_colors) memcpy(given.colors, colors, 3 * count);
-        given.confidence = with_confidence ? xmalloc(count) : NULL;
+        given.confidence = with_confidence ? fz_malloc(count) : NULL;
         if (with_confidence) memcpy(given.confidence, confidence, count);
         cloud_contents back = cloud_read(in, cloud);
         same_contents(&given, &back, "fathom_ply_write_points", format == FATHOM_PLY_ASCII ? "ascii: does not read back exactly"
@@ -378,51 +336,19 @@ static void write_points(fz_input *in, uint8_t flags) {
 
 /* ---------------------------------------------------------------------------------------------- */
 
-/** Paths that cannot be loaded, and NULL arguments (once per process: they do not depend on the input). */
-static void bad_paths(void) {
-    static int done = 0;
-    if (done) return;
-    done = 1;
-    char path[160];
-    fathom_point_cloud *cloud;
-    fathom_status s;
-    fz_poison(&cloud, sizeof cloud);
-    s = FZ(fathom_point_cloud_load_ply, NULL, &cloud);
-    if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_point_cloud_load_ply", "a NULL path was not FATHOM_ERR_NULL_POINTER");
-    fz_untouched(s, "fathom_point_cloud_load_ply", &cloud, sizeof cloud);
-    s = FZ(fathom_point_cloud_load_ply, temp_path(temp_names[0], path, sizeof path), NULL);
-    if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_point_cloud_load_ply", "a NULL out was not FATHOM_ERR_NULL_POINTER");
-    snprintf(path, sizeof path, "%s/no-such-file.ply", temp_directory);
-    s = FZ(fathom_point_cloud_load_ply, path, &cloud);
-    if (s != FATHOM_ERR_IO) fz_broken("fathom_point_cloud_load_ply", "a missing file was not FATHOM_ERR_IO");
-    fz_untouched(s, "fathom_point_cloud_load_ply", &cloud, sizeof cloud);
-    s = FZ(fathom_point_cloud_load_ply, temp_directory, &cloud);
-    if (s != FATHOM_ERR_IO) fz_broken("fathom_point_cloud_load_ply", "a directory was not FATHOM_ERR_IO");
-    fz_untouched(s, "fathom_point_cloud_load_ply", &cloud, sizeof cloud);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char path[128];
-    temp_path(temp_names[0], path, sizeof path);
-    bad_paths();
-    write_file(path, data, size);
     fathom_point_cloud *cloud;
-    fz_poison(&cloud, sizeof cloud);
-    fathom_status s = FZ(fathom_point_cloud_load_ply, path, &cloud);
-    fz_untouched(s, "fathom_point_cloud_load_ply", &cloud, sizeof cloud);
-    if (s == FATHOM_OK) {
+    fz_temp_path(TEMP_DIR, temp_names[0], path, sizeof path);
+    fz_load_refuses_bad_paths(load_cloud, "fathom_point_cloud_load_ply", path, "no-such-file.ply", &cloud, sizeof cloud);
+    if (fz_load_input(load_cloud, "fathom_point_cloud_load_ply", path, data, size, &cloud, sizeof cloud) == FATHOM_OK) {
         /* The choices of capacities come from the file's own bytes, from its end. */
         uint8_t choices[64];
-        size_t n = size < sizeof choices ? size : sizeof choices;
-        for (size_t i = 0; i < n; i++) choices[i] = data[size - 1 - i];
-        fz_input in = {choices, n};
+        fz_input in = fz_input_from_end(data, size, choices, sizeof choices);
         cloud_contents c = cloud_read(&in, cloud);
         save_and_reload(&in, cloud, &c);
         cloud_contents_free(&c);
         fathom_point_cloud_destroy(cloud);
-    } else if (s != FATHOM_ERR_PARSE && s != FATHOM_ERR_FORMAT) {
-        fprintf(stderr, "%s\n", fathom_last_error());
-        fz_broken("fathom_point_cloud_load_ply", "a regular file's contents failed with neither FATHOM_ERR_PARSE nor FATHOM_ERR_FORMAT");
     }
     /* Not a PLY file: the first byte is the flags of fathom_ply_write_points, the rest its arrays. */
     if (size > 0 && data[0] != 'p') {

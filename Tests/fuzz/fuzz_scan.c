@@ -15,9 +15,8 @@
  */
 #define _XOPEN_SOURCE 700
 #include "fuzz.h"
+#include "fuzz_files.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,7 +27,8 @@
 #define MAX_FRAME_BYTES ((size_t)4 << 20)
 #define CACHE 8
 
-static char root[64], scan_dir[128], writer_dir[128], report_dir[128];
+static const char *root; /* the per-process temporary directory */
+static char scan_dir[128], writer_dir[128], report_dir[128];
 
 static const char *const part_names[5] = {SCAN_ID ".json", SCAN_ID ".depth.zlib", SCAN_ID ".confidence.zlib",
                                           SCAN_ID ".jsonl", "boundingbox.json"};
@@ -37,58 +37,17 @@ static const char *const part_names[5] = {SCAN_ID ".json", SCAN_ID ".depth.zlib"
 /* Files                                                                                           */
 /* ---------------------------------------------------------------------------------------------- */
 
-static void path_join(char *out, size_t size, const char *dir, const char *name) {
-    if ((size_t)snprintf(out, size, "%s/%s", dir, name) >= size) abort();
-}
-
-/* Removes the files in `dir` (and the files of its subfolders, which it then removes). */
-static void clear_dir(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        char path[512];
-        path_join(path, sizeof path, dir, e->d_name);
-        if (unlink(path) != 0 && (errno == EISDIR || errno == EPERM)) {
-            clear_dir(path);
-            rmdir(path);
-        }
-    }
-    closedir(d);
-}
-
-static void remove_root(void) {
-    clear_dir(root);
-    rmdir(root);
-}
-
 static void setup(void) {
-    if (root[0]) return;
-    strcpy(root, "/dev/shm/fathom-fuzz-scan-XXXXXX");
-    if (!mkdtemp(root)) abort();
-    path_join(scan_dir, sizeof scan_dir, root, "scan");
-    path_join(writer_dir, sizeof writer_dir, root, "w");
-    path_join(report_dir, sizeof report_dir, root, "report");
-    atexit(remove_root);
-}
-
-static void write_file(const char *path, const uint8_t *data, size_t size) {
-    FILE *f = fopen(path, "wb");
-    if (!f) abort();
-    if (size && fwrite(data, 1, size, f) != size) abort();
-    if (fclose(f) != 0) abort();
+    if (root) return;
+    root = fz_temp_dir("fathom-fuzz-scan-XXXXXX");
+    fz_path_join(scan_dir, sizeof scan_dir, root, "scan");
+    fz_path_join(writer_dir, sizeof writer_dir, root, "w");
+    fz_path_join(report_dir, sizeof report_dir, root, "report");
 }
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Small helpers                                                                                   */
 /* ---------------------------------------------------------------------------------------------- */
-
-static void *xmalloc(size_t n) {
-    void *p = malloc(n ? n : 1);
-    if (!p) abort();
-    return p;
-}
 
 static size_t sample_bytes(uint32_t format) { return format == FATHOM_DEPTH_FLOAT32 ? 4 : 2; }
 
@@ -146,7 +105,7 @@ static char *get_text(fz_input *in, text_kind kind, const void *object, uint32_t
     if (variant % 3 == 0) {
         /* One byte short (no room for the NUL), or anything shorter. */
         size_t capacity = variant & 0x80 ? length : (length ? fz_u32(in) % length : 0);
-        char *small = xmalloc(capacity);
+        char *small = fz_malloc(capacity);
         size_t other;
         fz_poison(small, capacity);
         fz_poison(&other, sizeof other);
@@ -158,7 +117,7 @@ static char *get_text(fz_input *in, text_kind kind, const void *object, uint32_t
         free(small);
     }
     size_t capacity = length + 1 + (variant & 0x40 ? fz_u8(in) : 0);
-    char *text = xmalloc(capacity);
+    char *text = fz_malloc(capacity);
     size_t got;
     fz_poison(text, capacity);
     fz_poison(&got, sizeof got);
@@ -191,7 +150,7 @@ static void cache_check(frame_cache *cache, uint64_t index, const uint8_t *bytes
         }
     if (cache->used == CACHE) return;
     cache->index[cache->used] = index;
-    cache->bytes[cache->used] = xmalloc(size);
+    cache->bytes[cache->used] = fz_malloc(size);
     memcpy(cache->bytes[cache->used], bytes, size);
     cache->used++;
 }
@@ -232,9 +191,9 @@ static void read_arrays(fz_input *in, scan_state *st) {
     uint8_t mode = fz_u8(in);
     if (mode & 1) {
         size_t small = fz_u8(in) & 1 ? n - 1 : fz_count(in, n - 1);
-        int64_t *t = xmalloc(small * sizeof *t);
-        fathom_pose *p = xmalloc(small * sizeof *p);
-        fathom_intrinsics *k = xmalloc(small * sizeof *k);
+        int64_t *t = fz_malloc(small * sizeof *t);
+        fathom_pose *p = fz_malloc(small * sizeof *p);
+        fathom_intrinsics *k = fz_malloc(small * sizeof *k);
         fz_poison(t, small * sizeof *t);
         fz_poison(p, small * sizeof *p);
         fz_poison(k, small * sizeof *k);
@@ -259,9 +218,9 @@ static void read_arrays(fz_input *in, scan_state *st) {
     }
     size_t extra = mode & 4 ? fz_u8(in) % 4 : 0;
     size_t capacity = n + extra;
-    st->timestamps = xmalloc(capacity * sizeof *st->timestamps);
-    st->poses = xmalloc(capacity * sizeof *st->poses);
-    st->intrinsics = xmalloc(capacity * sizeof *st->intrinsics);
+    st->timestamps = fz_malloc(capacity * sizeof *st->timestamps);
+    st->poses = fz_malloc(capacity * sizeof *st->poses);
+    st->intrinsics = fz_malloc(capacity * sizeof *st->intrinsics);
     fz_poison(st->timestamps, capacity * sizeof *st->timestamps);
     fz_poison(st->poses, capacity * sizeof *st->poses);
     fz_poison(st->intrinsics, capacity * sizeof *st->intrinsics);
@@ -301,7 +260,7 @@ static void read_frames(fz_input *in, scan_state *st) {
             /* fathom_scan_read_depth: too small first, then the frame's bytes. */
             size_t small = op & 0x10 ? db - 1 : (size_t)fz_u32(in) % db;
             if (small <= MAX_FRAME_BYTES) {
-                uint8_t *buf = xmalloc(small);
+                uint8_t *buf = fz_malloc(small);
                 fz_poison(buf, small);
                 s = FZ(fathom_scan_read_depth, scan, index, small ? buf : NULL, small);
                 if (s == FATHOM_OK) fz_broken("fathom_scan_read_depth", "too small a capacity was accepted");
@@ -310,7 +269,7 @@ static void read_frames(fz_input *in, scan_state *st) {
             }
             if (!readable) continue;
             size_t extra = op & 0x20 ? fz_u8(in) : 0;
-            uint8_t *buf = xmalloc(db + extra);
+            uint8_t *buf = fz_malloc(db + extra);
             fz_poison(buf, db + extra);
             s = FZ(fathom_scan_read_depth, scan, index, op & 0x40 && op & 0x80 ? NULL : buf, db + extra);
             if (s == FATHOM_OK && !in_range) fz_broken("fathom_scan_read_depth", "an index out of range was accepted");
@@ -326,7 +285,7 @@ static void read_frames(fz_input *in, scan_state *st) {
         } else if (op % 3 == 1) {
             size_t small = op & 0x10 ? cb - 1 : (size_t)fz_u32(in) % cb;
             if (small <= MAX_FRAME_BYTES) {
-                uint8_t *buf = xmalloc(small);
+                uint8_t *buf = fz_malloc(small);
                 fz_poison(buf, small);
                 s = FZ(fathom_scan_read_confidence, scan, index, small ? buf : NULL, small);
                 if (s == FATHOM_OK) fz_broken("fathom_scan_read_confidence", "too small a capacity was accepted");
@@ -334,7 +293,7 @@ static void read_frames(fz_input *in, scan_state *st) {
                 free(buf);
             }
             if (!readable) continue;
-            uint8_t *buf = xmalloc(cb);
+            uint8_t *buf = fz_malloc(cb);
             fz_poison(buf, cb);
             s = FZ(fathom_scan_read_confidence, scan, index, buf, cb);
             if (s == FATHOM_OK && !in_range) fz_broken("fathom_scan_read_confidence", "an index out of range was accepted");
@@ -354,7 +313,7 @@ static void read_frames(fz_input *in, scan_state *st) {
             uint8_t dmode = fz_u8(in) % 8, cmode = fz_u8(in) % 6;
             size_t dcap = dmode == 3 ? (size_t)fz_u32(in) % db : db;
             size_t ccap = cmode == 2 ? (size_t)fz_u32(in) % cb : cb + (cmode == 3 ? fz_u8(in) : 0);
-            uint8_t *dbuf = xmalloc(db + 1), *cbuf = xmalloc(ccap);
+            uint8_t *dbuf = fz_malloc(db + 1), *cbuf = fz_malloc(ccap);
             uint8_t *depth = dmode == 1 ? NULL : dmode == 2 ? dbuf + 1 : dbuf;
             uint8_t *conf = cmode == 0 || cmode == 4 ? NULL : cbuf;
             fathom_depth_frame frame;
@@ -410,7 +369,7 @@ static void check_cloud(const fathom_point_cloud *cloud, uint64_t max_points, co
     if (ci.count > max_points) fz_broken(function, "more points than samples");
     if (ci.count > ((uint64_t)1 << 22)) return;
     size_t n = (size_t)ci.count;
-    float *points = xmalloc(n * 3 * sizeof(float));
+    float *points = fz_malloc(n * 3 * sizeof(float));
     fathom_status s = FZ(fathom_point_cloud_points, cloud, n ? points : NULL, n);
     if (s != FATHOM_OK) fz_broken("fathom_point_cloud_points", "count points were not enough");
     free(points);
@@ -676,13 +635,13 @@ static void reader_mode(fz_input *in, uint8_t flags) {
     fathom_scan **out;
     fathom_scan *scan;
     switch (how % 12) {
-    case 0: path_join(path, sizeof path, scan_dir, part_names[0]); break;
-    case 1: path_join(path, sizeof path, scan_dir, part_names[3]); break;
-    case 2: path_join(path, sizeof path, scan_dir, part_names[1]); break;
-    case 3: path_join(path, sizeof path, scan_dir, part_names[2]); break;
-    case 4: path_join(path, sizeof path, scan_dir, SCAN_ID ".mp4"); break; /* a file of the scan that is absent */
-    case 5: path_join(path, sizeof path, scan_dir, "other_id.json"); break;
-    case 6: path_join(path, sizeof path, scan_dir, "boundingbox.json"); break;
+    case 0: fz_path_join(path, sizeof path, scan_dir, part_names[0]); break;
+    case 1: fz_path_join(path, sizeof path, scan_dir, part_names[3]); break;
+    case 2: fz_path_join(path, sizeof path, scan_dir, part_names[1]); break;
+    case 3: fz_path_join(path, sizeof path, scan_dir, part_names[2]); break;
+    case 4: fz_path_join(path, sizeof path, scan_dir, SCAN_ID ".mp4"); break; /* a file of the scan that is absent */
+    case 5: fz_path_join(path, sizeof path, scan_dir, "other_id.json"); break;
+    case 6: fz_path_join(path, sizeof path, scan_dir, "boundingbox.json"); break;
     case 7: open_path = how & 0x80 ? NULL : root; break;
     default: open_path = scan_dir; break;
     }
@@ -779,7 +738,7 @@ static void writer_mode(fz_input *in) {
     case 2: id = ""; bad_args = 1; break;
     case 3: id = "a/b"; bad_args = 1; break;
     case 4: id = "a.b"; bad_args = 1; break;
-    case 5: path_join(bad_dir, sizeof bad_dir, writer_dir, "missing/deeper"); dir = bad_dir; bad_args = 1; break;
+    case 5: fz_path_join(bad_dir, sizeof bad_dir, writer_dir, "missing/deeper"); dir = bad_dir; bad_args = 1; break;
     case 6: id = SCAN_ID; break;
     case 7: mkdir(writer_dir, 0755); break; /* the folder exists */
     default: break;
@@ -803,7 +762,7 @@ static void writer_mode(fz_input *in) {
     int accepted = 0, finished = 0, all_exact = 1;
     int64_t last = INT64_MIN;
     int attempts = fz_u8(in) % 7;
-    uint8_t *depth = feasible ? xmalloc(db + 8) : NULL, *conf = feasible ? xmalloc(samples + 8) : NULL;
+    uint8_t *depth = feasible ? fz_malloc(db + 8) : NULL, *conf = feasible ? fz_malloc(samples + 8) : NULL;
     for (int a = 0; a < attempts; a++) {
         uint8_t f = fz_u8(in);
         int64_t timestamp;
@@ -851,7 +810,7 @@ static void writer_mode(fz_input *in) {
                 cp = conf;
             }
         } else {
-            depth = xmalloc(64);
+            depth = fz_malloc(64);
             memset(depth, 0, 64);
             depth_bytes = fz_u8(in) % 65;
         }
@@ -878,11 +837,11 @@ static void writer_mode(fz_input *in) {
             w->timestamp = timestamp;
             w->rgb = rgb;
             w->pose = pose;
-            w->depth = xmalloc(db);
+            w->depth = fz_malloc(db);
             memcpy(w->depth, depth, db);
             w->confidence = NULL;
             if (cp) {
-                w->confidence = xmalloc(samples);
+                w->confidence = fz_malloc(samples);
                 memcpy(w->confidence, conf, samples);
             }
         }
@@ -920,7 +879,7 @@ static void writer_mode(fz_input *in) {
     if (end & 0x20) {
         char name[64];
         snprintf(name, sizeof name, "%s.json", stem);
-        path_join(path, sizeof path, dir, name);
+        fz_path_join(path, sizeof path, dir, name);
     } else {
         snprintf(path, sizeof path, "%s", dir);
     }
@@ -943,14 +902,14 @@ static void writer_mode(fz_input *in) {
             fz_broken(fn, "the depth scale is not as the writer's format says");
         if (info.frequency != o.frequency) fz_broken(fn, "the frequency differs from the writer's");
         int n = accepted < MAX_WRITTEN ? accepted : MAX_WRITTEN;
-        int64_t *ts = xmalloc((size_t)accepted * sizeof *ts);
-        fathom_pose *poses = xmalloc((size_t)accepted * sizeof *poses);
-        fathom_intrinsics *ks = xmalloc((size_t)accepted * sizeof *ks);
+        int64_t *ts = fz_malloc((size_t)accepted * sizeof *ts);
+        fathom_pose *poses = fz_malloc((size_t)accepted * sizeof *poses);
+        fathom_intrinsics *ks = fz_malloc((size_t)accepted * sizeof *ks);
         if (FZ(fathom_scan_timestamps, scan, ts, (size_t)accepted) != FATHOM_OK ||
             FZ(fathom_scan_poses, scan, poses, (size_t)accepted) != FATHOM_OK ||
             FZ(fathom_scan_intrinsics, scan, ks, (size_t)accepted) != FATHOM_OK)
             fz_broken(fn, "the per-frame arrays do not read");
-        uint8_t *got = xmalloc(db), *got_conf = xmalloc(samples);
+        uint8_t *got = fz_malloc(db), *got_conf = fz_malloc(samples);
         for (int i = 0; i < n; i++) {
             const written_frame *w = &frames[i];
             if (ts[i] != w->timestamp) fz_broken(fn, "a timestamp does not read back");
@@ -1002,10 +961,10 @@ static void writer_mode(fz_input *in) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     setup();
-    clear_dir(scan_dir);
-    clear_dir(writer_dir);
+    fz_clear_dir(scan_dir);
+    fz_clear_dir(writer_dir);
     rmdir(writer_dir);
-    clear_dir(report_dir);
+    fz_clear_dir(report_dir);
     rmdir(report_dir);
     mkdir(scan_dir, 0755);
 
@@ -1034,8 +993,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int i = 0; i < 5 && i < parts; i++) {
         if (flags & (1u << i)) continue;
         char path[256];
-        path_join(path, sizeof path, scan_dir, part_names[i]);
-        write_file(path, part[i], part_size[i]);
+        fz_path_join(path, sizeof path, scan_dir, part_names[i]);
+        fz_write_file(path, part[i], part_size[i]);
     }
     reader_mode(&in, flags);
     return 0;

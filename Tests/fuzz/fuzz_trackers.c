@@ -6,14 +6,12 @@
  * After every failed call that takes a handle, the handle's getters must report what they did before. */
 #define _DEFAULT_SOURCE
 #include "fuzz.h"
+#include "fuzz_files.h"
 
 #include <unistd.h>
 
 #define MAX_STEPS 32
 #define MAX_BATCH 24
-#define PI_F 3.14159265f
-
-static int same_float(float a, float b) { return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b)); }
 
 static float near_float(float a, float b) { return fabsf(a - b) <= 1e-6f * fabsf(b); }
 
@@ -83,7 +81,7 @@ static void make_world(fz_input *in, world *w) {
     w->target.z = (int8_t)fz_u8(in) / 32.0f;
     w->radius = 0.2f + fz_u8(in) / 128.0f;
     w->height = (int8_t)fz_u8(in) / 128.0f;
-    w->angle = fz_u8(in) * (PI_F / 128);
+    w->angle = fz_u8(in) * (FZ_PI_F / 128);
 }
 
 /* The next camera pose: mostly the orbit moved on by a small step, sometimes any pose, far away, NaN, or a
@@ -183,7 +181,7 @@ static void coverage_options(fz_input *in, fathom_coverage_options *o) {
     if (FZ(fathom_coverage_options_init, o) != FATHOM_OK) fz_broken("fathom_coverage_options_init", "failed");
     if (o->goal != 10 || o->cells != 4 || o->rings != 4 || o->sectors != 12 || o->hemisphere != -1 ||
         o->exclude_bottom != -1 || o->min_distance != 0 || o->max_distance != INFINITY || o->min_in_view != 0 ||
-        !near_float(o->min_separation_angle, 5 * PI_F / 180) || !near_float(o->min_separation_distance, 0.1f))
+        !near_float(o->min_separation_angle, 5 * FZ_PI_F / 180) || !near_float(o->min_separation_distance, 0.1f))
         fz_broken("fathom_coverage_options_init", "the defaults are not the documented ones");
     uint8_t fields = fz_u8(in);
     if (fields & 1) o->goal = fz_u8(in) < 240 ? fz_u8(in) % 12 : fz_u32(in);
@@ -530,10 +528,10 @@ static int motion_options_valid(const fathom_motion_options *o) {
 }
 
 static int same_state(const fathom_motion_state *a, const fathom_motion_state *b) {
-    return a->timestamp == b->timestamp && same_float(a->velocity.x, b->velocity.x) && same_float(a->velocity.y, b->velocity.y) &&
-           same_float(a->velocity.z, b->velocity.z) && same_float(a->speed, b->speed) &&
-           same_float(a->angular_speed, b->angular_speed) && a->guidance == b->guidance &&
-           same_float(a->capture_interval, b->capture_interval) && same_float(a->time_to_capture, b->time_to_capture) &&
+    return a->timestamp == b->timestamp && fz_same_float(a->velocity.x, b->velocity.x) && fz_same_float(a->velocity.y, b->velocity.y) &&
+           fz_same_float(a->velocity.z, b->velocity.z) && fz_same_float(a->speed, b->speed) &&
+           fz_same_float(a->angular_speed, b->angular_speed) && a->guidance == b->guidance &&
+           fz_same_float(a->capture_interval, b->capture_interval) && fz_same_float(a->time_to_capture, b->time_to_capture) &&
            a->captured == b->captured && a->skipped == b->skipped && a->restarted == b->restarted;
 }
 
@@ -546,8 +544,8 @@ static void motion_state(const fathom_motion *m, fathom_motion_state *s) {
 static void check_state(const fathom_motion_state *s, const fathom_motion_options *o, const char *function) {
     if (s->guidance > FATHOM_GUIDANCE_TOO_FAST || s->captured > 1 || s->skipped > 1 || s->restarted > 1)
         fz_broken(function, "a state outside its documented values");
-    if (!same_float(s->capture_interval, o->intervals[0]) && !same_float(s->capture_interval, o->intervals[1]) &&
-        !same_float(s->capture_interval, o->intervals[2]))
+    if (!fz_same_float(s->capture_interval, o->intervals[0]) && !fz_same_float(s->capture_interval, o->intervals[1]) &&
+        !fz_same_float(s->capture_interval, o->intervals[2]))
         fz_broken(function, "capture_interval is none of the intervals");
     float v = s->speed, slow = o->slow_speed, fast = o->fast_speed;
     int ok = 1;
@@ -736,31 +734,20 @@ static void run_motion(fz_input *in) {
 /* Capture and report                                                                              */
 /* ---------------------------------------------------------------------------------------------- */
 
-static char shm_path[64];
-
-static void shm_cleanup(void) { rmdir(shm_path); }
-
-/* One directory per process under /dev/shm (removed at exit; what is saved in it is removed at once). */
-static const char *shm_dir(void) {
-    if (!shm_path[0]) {
-        strcpy(shm_path, "/dev/shm/fuzz_trackers_XXXXXX");
-        if (!mkdtemp(shm_path)) abort();
-        atexit(shm_cleanup);
-    }
-    return shm_path;
-}
+/* The per-process temporary directory (what is saved in it is removed at once). */
+#define TEMP_DIR "fuzz_trackers_XXXXXX"
 
 /* Removes a saved file; returns whether it was there. */
 static int take_file(const char *dir, const char *name) {
     char path[128];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    fz_path_join(path, sizeof path, dir, name);
     return remove(path) == 0;
 }
 
 /* The same box (the floor height matters only when the box has one). */
 static int same_box(const fathom_box *a, const fathom_box *b) {
     return memcmp(&a->center, &b->center, sizeof a->center) == 0 && memcmp(&a->scale, &b->scale, sizeof a->scale) == 0 &&
-           same_float(a->rot_y, b->rot_y) && a->has_floor == b->has_floor && (!a->has_floor || same_float(a->floor, b->floor));
+           fz_same_float(a->rot_y, b->rot_y) && a->has_floor == b->has_floor && (!a->has_floor || fz_same_float(a->floor, b->floor));
 }
 
 static void capture_options(fz_input *in, fathom_capture_options *o) {
@@ -771,10 +758,10 @@ static void capture_options(fz_input *in, fathom_capture_options *o) {
     FZ(fathom_motion_options_init, &mo);
     FZ(fathom_coverage_options_init, &co);
     if (o->min_confidence != 2 || o->max_depth != 3 || !near_float(o->voxel, 0.01f) || !near_float(o->fuse_distance, 0.05f) ||
-        !near_float(o->fuse_angle, 5 * PI_F / 180) || o->min_voxel_points != 2 || !near_float(o->floor_threshold, 0.02f) ||
-        o->floor_iterations != 300 || !near_float(o->floor_max_tilt, 15 * PI_F / 180) ||
+        !near_float(o->fuse_angle, 5 * FZ_PI_F / 180) || o->min_voxel_points != 2 || !near_float(o->floor_threshold, 0.02f) ||
+        o->floor_iterations != 300 || !near_float(o->floor_max_tilt, 15 * FZ_PI_F / 180) ||
         !near_float(o->object_clearance, 0.02f) || !near_float(o->select_distance, 0.1f) ||
-        !near_float(o->select_angle, 10 * PI_F / 180) || o->seed != 1 || memcmp(&o->motion, &mo, sizeof mo) != 0 ||
+        !near_float(o->select_angle, 10 * FZ_PI_F / 180) || o->seed != 1 || memcmp(&o->motion, &mo, sizeof mo) != 0 ||
         memcmp(&o->coverage, &co, sizeof co) != 0)
         fz_broken("fathom_capture_options_init", "the defaults are not the documented ones");
     uint8_t fields = fz_u8(in), more = fz_u8(in);
@@ -977,7 +964,7 @@ static void check_report(fz_input *in, fathom_capture *c, const fathom_box *give
     /* Saved to a directory under /dev/shm. */
     if (fz_u8(in) < 40) {
         char dir[96];
-        snprintf(dir, sizeof dir, "%s/report", shm_dir());
+        fz_temp_path(TEMP_DIR, "report", dir, sizeof dir);
         if (FZ(fathom_report_save, r, dir) != FATHOM_OK) fz_broken("fathom_report_save", "could not write to /dev/shm");
         int json_saved = take_file(dir, "report.json"), cloud_saved = take_file(dir, "cloud.ply");
         int object_saved = take_file(dir, "object.ply");

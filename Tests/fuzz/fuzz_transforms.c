@@ -10,36 +10,23 @@
  */
 #define _XOPEN_SOURCE 700
 #include "fuzz.h"
+#include "fuzz_files.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 /* Frames beyond this are counted but not loaded into arrays by the harness. */
 #define MAX_FRAMES 4096
 
-static char root[64], file_path[128], saved_path[128], missing_path[128];
-
-static void remove_root(void) {
-    unlink(file_path);
-    unlink(saved_path);
-    rmdir(root);
-}
+/* The files, in the per-process temporary directory. */
+static char file_path[128], saved_path[128], missing_path[128];
 
 static void setup(void) {
-    if (root[0]) return;
-    strcpy(root, "/dev/shm/fathom-fuzz-transforms-XXXXXX");
-    if (!mkdtemp(root)) abort();
-    snprintf(file_path, sizeof file_path, "%s/transforms.json", root);
-    snprintf(saved_path, sizeof saved_path, "%s/saved.json", root);
-    snprintf(missing_path, sizeof missing_path, "%s/missing/transforms.json", root);
-    atexit(remove_root);
-}
-
-static void *xmalloc(size_t n) {
-    void *p = malloc(n ? n : 1);
-    if (!p) abort();
-    return p;
+    if (file_path[0]) return;
+    const char *root = fz_temp_dir("fathom-fuzz-transforms-XXXXXX");
+    fz_path_join(file_path, sizeof file_path, root, "transforms.json");
+    fz_path_join(saved_path, sizeof saved_path, root, "saved.json");
+    fz_path_join(missing_path, sizeof missing_path, root, "missing/transforms.json");
 }
 
 /* The arguments' bytes: splitmix64 of a hash of the input. */
@@ -92,9 +79,9 @@ static fathom_status load(fz_input *in, const char *path, double rate, loaded *o
     if (mode & 1) {
         /* Capacity > 0 with one array NULL. */
         size_t capacity = count + 1 + fz_u8(in) % 4;
-        int64_t *t = xmalloc(capacity * sizeof *t);
-        fathom_pose *p = xmalloc(capacity * sizeof *p);
-        fathom_intrinsics *k = xmalloc(capacity * sizeof *k);
+        int64_t *t = fz_malloc(capacity * sizeof *t);
+        fathom_pose *p = fz_malloc(capacity * sizeof *p);
+        fathom_intrinsics *k = fz_malloc(capacity * sizeof *k);
         size_t other;
         uint8_t which = fz_u8(in) % 3;
         fz_poison(t, capacity * sizeof *t);
@@ -114,9 +101,9 @@ static fathom_status load(fz_input *in, const char *path, double rate, loaded *o
     }
     if (count > 0 && (mode & 2)) {
         size_t capacity = mode & 4 ? count - 1 : fz_u32(in) % count;
-        int64_t *t = xmalloc(capacity * sizeof *t);
-        fathom_pose *p = xmalloc(capacity * sizeof *p);
-        fathom_intrinsics *k = xmalloc(capacity * sizeof *k);
+        int64_t *t = fz_malloc(capacity * sizeof *t);
+        fathom_pose *p = fz_malloc(capacity * sizeof *p);
+        fathom_intrinsics *k = fz_malloc(capacity * sizeof *k);
         size_t other;
         fz_poison(t, capacity * sizeof *t);
         fz_poison(p, capacity * sizeof *p);
@@ -135,9 +122,9 @@ static fathom_status load(fz_input *in, const char *path, double rate, loaded *o
     }
     size_t extra = mode & 16 ? fz_u8(in) % 4 : 0, capacity = count + extra;
     out->count = count;
-    out->timestamps = xmalloc(capacity * sizeof *out->timestamps);
-    out->poses = xmalloc(capacity * sizeof *out->poses);
-    out->intrinsics = xmalloc(capacity * sizeof *out->intrinsics);
+    out->timestamps = fz_malloc(capacity * sizeof *out->timestamps);
+    out->poses = fz_malloc(capacity * sizeof *out->poses);
+    out->intrinsics = fz_malloc(capacity * sizeof *out->intrinsics);
     fz_poison(out->timestamps, capacity * sizeof *out->timestamps);
     fz_poison(out->poses, capacity * sizeof *out->poses);
     fz_poison(out->intrinsics, capacity * sizeof *out->intrinsics);
@@ -188,7 +175,7 @@ static fathom_status file_paths(fz_input *in, const char *path, char **out, size
     uint8_t mode = fz_u8(in);
     if (length > 0 && (mode & 1)) {
         size_t capacity = mode & 2 ? length - 1 : fz_u32(in) % length;
-        char *small = xmalloc(capacity);
+        char *small = fz_malloc(capacity);
         size_t other;
         fz_poison(small, capacity);
         fz_poison(&other, sizeof other);
@@ -207,7 +194,7 @@ static fathom_status file_paths(fz_input *in, const char *path, char **out, size
         fz_untouched(s, f, &other, sizeof other);
     }
     size_t extra = mode & 16 ? fz_u8(in) % 8 : 0, capacity = length + extra;
-    char *buffer = xmalloc(capacity);
+    char *buffer = fz_malloc(capacity);
     size_t got;
     fz_poison(buffer, capacity);
     fz_poison(&got, sizeof got);
@@ -246,7 +233,7 @@ static void round_trip(fz_input *in, const loaded *l, double rate, const char *p
     uint8_t mode = fz_u8(in);
     int with_paths = (mode & 1) && paths;
     if (with_paths) {
-        names = xmalloc(n * sizeof *names);
+        names = fz_malloc(n * sizeof *names);
         if (split_paths(paths, paths_length, names) != n) fz_broken("fathom_transforms_file_paths", "not one path per frame");
     }
     fathom_status s = FZ(fathom_transforms_save, saved_path, n ? l->poses : NULL, n ? l->intrinsics : NULL, n,
@@ -280,7 +267,7 @@ static void round_trip(fz_input *in, const loaded *l, double rate, const char *p
     fathom_status b = FATHOM_OK;
     const char *what = NULL;
     if (n > 0 && bad % 8 == 1) {
-        fathom_pose *p = xmalloc(n * sizeof *p);
+        fathom_pose *p = fz_malloc(n * sizeof *p);
         memcpy(p, l->poses, n * sizeof *p);
         size_t i = fz_u32(in) % n;
         p[i].m[fz_u8(in) % 16] += fz_u8(in) & 1 ? 0.5f : fz_float(in);
@@ -290,7 +277,7 @@ static void round_trip(fz_input *in, const loaded *l, double rate, const char *p
         }
         free(p);
     } else if (n > 0 && bad % 8 == 2) {
-        fathom_intrinsics *k = xmalloc(n * sizeof *k);
+        fathom_intrinsics *k = fz_malloc(n * sizeof *k);
         memcpy(k, l->intrinsics, n * sizeof *k);
         size_t i = fz_u32(in) % n;
         switch (fz_u8(in) % 5) {
@@ -304,7 +291,7 @@ static void round_trip(fz_input *in, const loaded *l, double rate, const char *p
         what = "invalid intrinsics were saved";
         free(k);
     } else if (n > 0 && bad % 8 == 3) {
-        const char **p = xmalloc(n * sizeof *p);
+        const char **p = fz_malloc(n * sizeof *p);
         for (size_t i = 0; i < n; i++) p[i] = "images/frame_00001.png";
         size_t i = fz_u32(in) % n;
         p[i] = fz_u8(in) & 1 ? NULL : "bad \xC3\x28 utf-8 \xFF";
@@ -332,10 +319,7 @@ static void round_trip(fz_input *in, const loaded *l, double rate, const char *p
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     setup();
     unlink(saved_path);
-    FILE *file = fopen(file_path, "wb");
-    if (!file) abort();
-    if (size && fwrite(data, 1, size, file) != size) abort();
-    if (fclose(file) != 0) abort();
+    fz_write_file(file_path, data, size);
 
     /* The arguments, from a hash of the input. */
     uint64_t h = 0xcbf29ce484222325ull;

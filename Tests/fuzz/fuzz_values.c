@@ -6,43 +6,8 @@
  * rule), the harness checks it. */
 #include "fuzz.h"
 
-#define PI_F 3.14159265f
-
-/* The pointer argument number `nul` (chosen per call) is passed as NULL. */
-#define ARG(k, p) (nul == (k) ? NULL : (p))
-
-static void need(int condition, const char *function, const char *promise) {
-    if (!condition) fz_broken(function, promise);
-}
-
-/* Picks which pointer argument of a call is NULL: usually none. */
-static int pick_null(fz_input *in) {
-    uint8_t b = fz_u8(in);
-    return b >= 232 ? b % 8 : -1;
-}
-
-/* A required pointer (argument number < required) was NULL: the call must fail. */
-static void null_refused(fathom_status s, int nul, int required, const char *function) {
-    if (nul >= 0 && nul < required && s == FATHOM_OK) fz_broken(function, "a NULL required pointer was accepted");
-}
-
-static double qnorm(fathom_quat q) {
-    return sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
-}
-
-static int vec_finite(fathom_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
-
-static double vnorm(fathom_vec3 v) { return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z); }
-
-
-/* A pose argument: mostly rigid, sometimes nudged just past (or within) the rigidity tolerance, sometimes any
- * sixteen floats (fz_pose). */
-static fathom_pose pose_arg(fz_input *in) {
-    fathom_pose p = fz_pose(in);
-    uint8_t k = fz_u8(in);
-    if (k >= 224) p.m[k % 16] += fz_float(in) * 1e-3f;
-    return p;
-}
+/* Picks which pointer argument of a call is NULL (FZ_ARG): usually none, else one of the first eight. */
+static int pick_null(fz_input *in) { return fz_pick_null(in, 232, 8); }
 
 /* A quaternion argument: mostly a unit one, sometimes any four floats. */
 static fathom_quat quat_arg(fz_input *in) {
@@ -85,27 +50,27 @@ static void check_hit(fathom_status s, const char *fn, const fathom_hit *h, floa
         memset(&miss, 0, sizeof miss);
         miss.t = INFINITY;
         miss.primitive = FATHOM_NO_HIT;
-        need(memcmp(&miss, h, sizeof miss) == 0, fn, "a miss is t = INFINITY, primitive FATHOM_NO_HIT, all else 0");
+        fz_need(memcmp(&miss, h, sizeof miss) == 0, fn, "a miss is t = INFINITY, primitive FATHOM_NO_HIT, all else 0");
         return;
     }
-    need(h->primitive <= max_primitive, fn, "primitive out of range");
-    need(h->t >= tmin && h->t <= tmax, fn, "a hit's t lies outside [tmin, tmax]");
-    need(isfinite(h->t), fn, "a hit at t = infinity");
+    fz_need(h->primitive <= max_primitive, fn, "primitive out of range");
+    fz_need(h->t >= tmin && h->t <= tmax, fn, "a hit's t lies outside [tmin, tmax]");
+    fz_need(isfinite(h->t), fn, "a hit at t = infinity");
     /* The point origin + t * direction is finite unless it lies beyond the float range. */
     double px = ray->origin.x + (double)h->t * ray->direction.x, py = ray->origin.y + (double)h->t * ray->direction.y,
            pz = ray->origin.z + (double)h->t * ray->direction.z;
     if (fabs(px) < 3e38 && fabs(py) < 3e38 && fabs(pz) < 3e38)
-        need(vec_finite(h->point), fn, "a hit at a non-finite point");
-    need(h->reserved[0] == 0 && h->reserved[1] == 0, fn, "reserved bytes not 0");
-    need(h->classification == 0, fn, "a primitive hit has a classification");
-    need(h->front_face <= 1, fn, "front_face not 0 or 1");
-    double n = vnorm(h->normal);
-    need(fabs(n - 1) <= 1e-3, fn, "the hit normal is not unit");
+        fz_need(fz_finite3(h->point), fn, "a hit at a non-finite point");
+    fz_need(h->reserved[0] == 0 && h->reserved[1] == 0, fn, "reserved bytes not 0");
+    fz_need(h->classification == 0, fn, "a primitive hit has a classification");
+    fz_need(h->front_face <= 1, fn, "front_face not 0 or 1");
+    double n = fz_vnorm(h->normal);
+    fz_need(fabs(n - 1) <= 1e-3, fn, "the hit normal is not unit");
     double d = (double)ray->direction.x * h->normal.x + (double)ray->direction.y * h->normal.y +
                (double)ray->direction.z * h->normal.z;
-    double scale = vnorm(ray->direction);
-    if (d < -1e-4 * scale) need(h->front_face == 1, fn, "front_face 0 for a ray against the normal");
-    if (d > 1e-4 * scale) need(h->front_face == 0, fn, "front_face 1 for a ray along the normal");
+    double scale = fz_vnorm(ray->direction);
+    if (d < -1e-4 * scale) fz_need(h->front_face == 1, fn, "front_face 0 for a ray against the normal");
+    if (d > 1e-4 * scale) fz_need(h->front_face == 0, fn, "front_face 1 for a ray along the normal");
 }
 
 /* A small mesh for the tap flows (NULL when the bytes say none or the vertices are refused). */
@@ -177,10 +142,10 @@ static void quats(fz_input *in, uint8_t which) {
         float angle = fz_float(in);
         fathom_quat out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_quat_from_axis_angle, axis, angle, ARG(0, &out));
+        s = FZ(fathom_quat_from_axis_angle, axis, angle, FZ_ARG(0, &out));
         fz_untouched(s, "fathom_quat_from_axis_angle", &out, sizeof out);
-        null_refused(s, nul, 1, "fathom_quat_from_axis_angle");
-        if (s == FATHOM_OK) need(fabs(qnorm(out) - 1) <= 1e-3, "fathom_quat_from_axis_angle", "the rotation is not unit");
+        fz_null_refused(s, nul, 1, "fathom_quat_from_axis_angle");
+        if (s == FATHOM_OK) fz_need(fabs(fz_qnorm(out) - 1) <= 1e-3, "fathom_quat_from_axis_angle", "the rotation is not unit");
         break;
     }
     case 1: {
@@ -197,70 +162,70 @@ static void quats(fz_input *in, uint8_t which) {
         }
         fathom_quat out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_quat_from_matrix, ARG(0, m), ARG(1, &out));
+        s = FZ(fathom_quat_from_matrix, FZ_ARG(0, m), FZ_ARG(1, &out));
         fz_untouched(s, "fathom_quat_from_matrix", &out, sizeof out);
-        null_refused(s, nul, 2, "fathom_quat_from_matrix");
-        if (s == FATHOM_OK) need(fabs(qnorm(out) - 1) <= 1e-3, "fathom_quat_from_matrix", "the quaternion is not unit");
+        fz_null_refused(s, nul, 2, "fathom_quat_from_matrix");
+        if (s == FATHOM_OK) fz_need(fabs(fz_qnorm(out) - 1) <= 1e-3, "fathom_quat_from_matrix", "the quaternion is not unit");
         break;
     }
     case 2: {
         fathom_quat q = quat_arg(in);
         float out[9];
         fz_poison(out, sizeof out);
-        s = FZ(fathom_quat_to_matrix, q, ARG(0, out));
+        s = FZ(fathom_quat_to_matrix, q, FZ_ARG(0, out));
         fz_untouched(s, "fathom_quat_to_matrix", out, sizeof out);
-        null_refused(s, nul, 1, "fathom_quat_to_matrix");
+        fz_null_refused(s, nul, 1, "fathom_quat_to_matrix");
         if (s == FATHOM_OK) {
             fathom_quat back;
             fathom_status r = FZ(fathom_quat_from_matrix, out, &back);
-            need(r == FATHOM_OK, "fathom_quat_from_matrix", "the matrix of a rotation quaternion is refused");
+            fz_need(r == FATHOM_OK, "fathom_quat_from_matrix", "the matrix of a rotation quaternion is refused");
         }
         break;
     }
     case 3: {
         fathom_quat a = quat_arg(in), b = quat_arg(in), out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_quat_multiply, a, b, ARG(0, &out));
+        s = FZ(fathom_quat_multiply, a, b, FZ_ARG(0, &out));
         fz_untouched(s, "fathom_quat_multiply", &out, sizeof out);
-        null_refused(s, nul, 1, "fathom_quat_multiply");
+        fz_null_refused(s, nul, 1, "fathom_quat_multiply");
         break;
     }
     case 4: {
         fathom_quat q = fz_quat(in), out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_quat_normalize, q, ARG(0, &out));
+        s = FZ(fathom_quat_normalize, q, FZ_ARG(0, &out));
         fz_untouched(s, "fathom_quat_normalize", &out, sizeof out);
-        null_refused(s, nul, 1, "fathom_quat_normalize");
-        if (s == FATHOM_OK) need(fabs(qnorm(out) - 1) <= 1e-5, "fathom_quat_normalize", "the result is not unit");
+        fz_null_refused(s, nul, 1, "fathom_quat_normalize");
+        if (s == FATHOM_OK) fz_need(fabs(fz_qnorm(out) - 1) <= 1e-5, "fathom_quat_normalize", "the result is not unit");
         break;
     }
     case 5: {
         fathom_quat a = quat_arg(in), b = quat_arg(in), out;
         float t = fz_float(in);
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_quat_slerp, a, b, t, ARG(0, &out));
+        s = FZ(fathom_quat_slerp, a, b, t, FZ_ARG(0, &out));
         fz_untouched(s, "fathom_quat_slerp", &out, sizeof out);
-        null_refused(s, nul, 1, "fathom_quat_slerp");
-        if (s == FATHOM_OK) need(fabs(qnorm(out) - 1) <= 1e-3, "fathom_quat_slerp", "the result is not unit");
+        fz_null_refused(s, nul, 1, "fathom_quat_slerp");
+        if (s == FATHOM_OK) fz_need(fabs(fz_qnorm(out) - 1) <= 1e-3, "fathom_quat_slerp", "the result is not unit");
         break;
     }
     case 6: {
         fathom_quat a = quat_arg(in), b = quat_arg(in);
         float out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_quat_angle_between, a, b, ARG(0, &out));
+        s = FZ(fathom_quat_angle_between, a, b, FZ_ARG(0, &out));
         fz_untouched(s, "fathom_quat_angle_between", &out, sizeof out);
-        null_refused(s, nul, 1, "fathom_quat_angle_between");
-        if (s == FATHOM_OK) need(out >= 0 && out <= PI_F, "fathom_quat_angle_between", "the angle is outside [0, pi]");
+        fz_null_refused(s, nul, 1, "fathom_quat_angle_between");
+        if (s == FATHOM_OK) fz_need(out >= 0 && out <= FZ_PI_F, "fathom_quat_angle_between", "the angle is outside [0, pi]");
         break;
     }
     default: {
         fathom_quat q = quat_arg(in);
         fathom_vec3 v = fz_vec3(in), out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_quat_rotate, q, v, ARG(0, &out));
+        s = FZ(fathom_quat_rotate, q, v, FZ_ARG(0, &out));
         fz_untouched(s, "fathom_quat_rotate", &out, sizeof out);
-        null_refused(s, nul, 1, "fathom_quat_rotate");
+        fz_null_refused(s, nul, 1, "fathom_quat_rotate");
         break;
     }
     }
@@ -281,127 +246,127 @@ static void poses(fz_input *in, uint8_t which) {
         fathom_vec3 t = fz_vec3(in);
         fathom_pose out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_pose_from_rotation_translation, q, t, ARG(0, &out));
+        s = FZ(fathom_pose_from_rotation_translation, q, t, FZ_ARG(0, &out));
         fz_untouched(s, "fathom_pose_from_rotation_translation", &out, sizeof out);
-        null_refused(s, nul, 1, "fathom_pose_from_rotation_translation");
+        fz_null_refused(s, nul, 1, "fathom_pose_from_rotation_translation");
         if (s == FATHOM_OK) {
-            need(rigid(&out), "fathom_pose_from_rotation_translation", "the pose made is not rigid");
-            need(out.m[12] == t.x && out.m[13] == t.y && out.m[14] == t.z, "fathom_pose_from_rotation_translation",
-                 "the translation is not t");
+            fz_need(rigid(&out), "fathom_pose_from_rotation_translation", "the pose made is not rigid");
+            fz_need(out.m[12] == t.x && out.m[13] == t.y && out.m[14] == t.z, "fathom_pose_from_rotation_translation",
+                    "the translation is not t");
         }
         break;
     }
     case 1: {
-        fathom_pose p = pose_arg(in);
+        fathom_pose p = fz_pose_nudged(in);
         fathom_quat q;
         fathom_vec3 t;
         fz_poison(&q, sizeof q);
         fz_poison(&t, sizeof t);
-        s = FZ(fathom_pose_to_rotation_translation, ARG(0, &p), ARG(1, &q), ARG(2, &t));
+        s = FZ(fathom_pose_to_rotation_translation, FZ_ARG(0, &p), FZ_ARG(1, &q), FZ_ARG(2, &t));
         fz_untouched(s, "fathom_pose_to_rotation_translation", &q, sizeof q);
         fz_untouched(s, "fathom_pose_to_rotation_translation", &t, sizeof t);
-        null_refused(s, nul, 3, "fathom_pose_to_rotation_translation");
+        fz_null_refused(s, nul, 3, "fathom_pose_to_rotation_translation");
         if (s == FATHOM_OK) {
-            need(q.w >= 0, "fathom_pose_to_rotation_translation", "w < 0");
-            need(fabs(qnorm(q) - 1) <= 1e-3, "fathom_pose_to_rotation_translation", "the rotation is not unit");
-            need(t.x == p.m[12] && t.y == p.m[13] && t.z == p.m[14], "fathom_pose_to_rotation_translation",
-                 "the translation is not the pose's");
+            fz_need(q.w >= 0, "fathom_pose_to_rotation_translation", "w < 0");
+            fz_need(fabs(fz_qnorm(q) - 1) <= 1e-3, "fathom_pose_to_rotation_translation", "the rotation is not unit");
+            fz_need(t.x == p.m[12] && t.y == p.m[13] && t.z == p.m[14], "fathom_pose_to_rotation_translation",
+                    "the translation is not the pose's");
         }
         break;
     }
     case 2: {
-        fathom_pose p = pose_arg(in);
+        fathom_pose p = fz_pose_nudged(in);
         float rows[16];
         for (int r = 0; r < 4; r++)
             for (int c = 0; c < 4; c++) rows[r * 4 + c] = p.m[c * 4 + r];
         fathom_pose out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_pose_from_row_major, ARG(0, rows), ARG(1, &out));
+        s = FZ(fathom_pose_from_row_major, FZ_ARG(0, rows), FZ_ARG(1, &out));
         fz_untouched(s, "fathom_pose_from_row_major", &out, sizeof out);
-        null_refused(s, nul, 2, "fathom_pose_from_row_major");
+        fz_null_refused(s, nul, 2, "fathom_pose_from_row_major");
         if (s == FATHOM_OK) {
             /* The rotation and translation as given; the bottom row (within the rigidity tolerance) as given or
              * made exact. */
             for (int r = 0; r < 4; r++)
                 for (int c = 0; c < 4; c++)
-                    need(out.m[c * 4 + r] == rows[r * 4 + c] || (r == 3 && out.m[c * 4 + r] == (c == 3 ? 1.0f : 0.0f)),
-                         "fathom_pose_from_row_major", "element (r, c) is not rows[r*4 + c]");
-            need(rigid(&out), "fathom_pose_from_row_major", "the result is not rigid");
+                    fz_need(out.m[c * 4 + r] == rows[r * 4 + c] || (r == 3 && out.m[c * 4 + r] == (c == 3 ? 1.0f : 0.0f)),
+                            "fathom_pose_from_row_major", "element (r, c) is not rows[r*4 + c]");
+            fz_need(rigid(&out), "fathom_pose_from_row_major", "the result is not rigid");
         }
         break;
     }
     case 3: {
-        fathom_pose p = pose_arg(in);
+        fathom_pose p = fz_pose_nudged(in);
         float out[16];
         fz_poison(out, sizeof out);
-        s = FZ(fathom_pose_to_row_major, ARG(0, &p), ARG(1, out));
+        s = FZ(fathom_pose_to_row_major, FZ_ARG(0, &p), FZ_ARG(1, out));
         fz_untouched(s, "fathom_pose_to_row_major", out, sizeof out);
-        null_refused(s, nul, 2, "fathom_pose_to_row_major");
+        fz_null_refused(s, nul, 2, "fathom_pose_to_row_major");
         if (s == FATHOM_OK)
             for (int r = 0; r < 4; r++)
                 for (int c = 0; c < 4; c++)
-                    need(out[r * 4 + c] == p.m[c * 4 + r] || (r == 3 && out[r * 4 + c] == (c == 3 ? 1.0f : 0.0f)),
-                         "fathom_pose_to_row_major", "element (r, c) misplaced");
+                    fz_need(out[r * 4 + c] == p.m[c * 4 + r] || (r == 3 && out[r * 4 + c] == (c == 3 ? 1.0f : 0.0f)),
+                            "fathom_pose_to_row_major", "element (r, c) misplaced");
         break;
     }
     case 4: {
-        fathom_pose p = pose_arg(in);
+        fathom_pose p = fz_pose_nudged(in);
         float tolerance = fz_u8(in) < 128 ? FATHOM_RIGID_TOLERANCE : fz_float(in);
-        s = FZ(fathom_pose_check_rigid, ARG(0, &p), tolerance);
-        null_refused(s, nul, 1, "fathom_pose_check_rigid");
-        if (s == FATHOM_OK) need(tolerance > 0, "fathom_pose_check_rigid", "a tolerance <= 0 was accepted");
+        s = FZ(fathom_pose_check_rigid, FZ_ARG(0, &p), tolerance);
+        fz_null_refused(s, nul, 1, "fathom_pose_check_rigid");
+        if (s == FATHOM_OK) fz_need(tolerance > 0, "fathom_pose_check_rigid", "a tolerance <= 0 was accepted");
         break;
     }
     case 5: {
-        fathom_pose p = pose_arg(in), out;
+        fathom_pose p = fz_pose_nudged(in), out;
         float max_deviation = fz_u8(in) < 128 ? 0.1f : fz_float(in);
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_pose_orthonormalize, ARG(0, &p), max_deviation, ARG(1, &out));
+        s = FZ(fathom_pose_orthonormalize, FZ_ARG(0, &p), max_deviation, FZ_ARG(1, &out));
         fz_untouched(s, "fathom_pose_orthonormalize", &out, sizeof out);
-        null_refused(s, nul, 2, "fathom_pose_orthonormalize");
+        fz_null_refused(s, nul, 2, "fathom_pose_orthonormalize");
         if (s == FATHOM_OK) {
-            need(rigid(&out), "fathom_pose_orthonormalize", "the result is not rigid");
-            need(out.m[3] == 0 && out.m[7] == 0 && out.m[11] == 0 && out.m[15] == 1, "fathom_pose_orthonormalize",
-                 "the bottom row is not (0, 0, 0, 1)");
-            need(out.m[12] == p.m[12] && out.m[13] == p.m[13] && out.m[14] == p.m[14], "fathom_pose_orthonormalize",
-                 "the translation is not kept");
+            fz_need(rigid(&out), "fathom_pose_orthonormalize", "the result is not rigid");
+            fz_need(out.m[3] == 0 && out.m[7] == 0 && out.m[11] == 0 && out.m[15] == 1, "fathom_pose_orthonormalize",
+                    "the bottom row is not (0, 0, 0, 1)");
+            fz_need(out.m[12] == p.m[12] && out.m[13] == p.m[13] && out.m[14] == p.m[14], "fathom_pose_orthonormalize",
+                    "the translation is not kept");
         }
         break;
     }
     case 6: {
-        fathom_pose a = pose_arg(in), b = pose_arg(in), out;
+        fathom_pose a = fz_pose_nudged(in), b = fz_pose_nudged(in), out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_pose_compose, ARG(0, &a), ARG(1, &b), ARG(2, &out));
+        s = FZ(fathom_pose_compose, FZ_ARG(0, &a), FZ_ARG(1, &b), FZ_ARG(2, &out));
         fz_untouched(s, "fathom_pose_compose", &out, sizeof out);
-        null_refused(s, nul, 3, "fathom_pose_compose");
+        fz_null_refused(s, nul, 3, "fathom_pose_compose");
         break;
     }
     case 7: {
-        fathom_pose p = pose_arg(in), out;
+        fathom_pose p = fz_pose_nudged(in), out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_pose_invert, ARG(0, &p), ARG(1, &out));
+        s = FZ(fathom_pose_invert, FZ_ARG(0, &p), FZ_ARG(1, &out));
         fz_untouched(s, "fathom_pose_invert", &out, sizeof out);
-        null_refused(s, nul, 2, "fathom_pose_invert");
+        fz_null_refused(s, nul, 2, "fathom_pose_invert");
         break;
     }
     case 8: {
-        fathom_pose p = pose_arg(in);
+        fathom_pose p = fz_pose_nudged(in);
         fathom_vec3 v = fz_vec3(in), out;
         int direction = fz_u8(in) & 1;
         fz_poison(&out, sizeof out);
         if (direction) {
-            s = FZ(fathom_pose_transform_direction, ARG(0, &p), v, ARG(1, &out));
+            s = FZ(fathom_pose_transform_direction, FZ_ARG(0, &p), v, FZ_ARG(1, &out));
             fz_untouched(s, "fathom_pose_transform_direction", &out, sizeof out);
-            null_refused(s, nul, 2, "fathom_pose_transform_direction");
+            fz_null_refused(s, nul, 2, "fathom_pose_transform_direction");
         } else {
-            s = FZ(fathom_pose_transform_point, ARG(0, &p), v, ARG(1, &out));
+            s = FZ(fathom_pose_transform_point, FZ_ARG(0, &p), v, FZ_ARG(1, &out));
             fz_untouched(s, "fathom_pose_transform_point", &out, sizeof out);
-            null_refused(s, nul, 2, "fathom_pose_transform_point");
+            fz_null_refused(s, nul, 2, "fathom_pose_transform_point");
         }
         break;
     }
     case 9: {
-        fathom_pose p = pose_arg(in);
+        fathom_pose p = fz_pose_nudged(in);
         points pts;
         make_points(in, &pts, 64);
         uint8_t mode = fz_u8(in);
@@ -431,18 +396,18 @@ static void poses(fz_input *in, uint8_t which) {
                                        fabs((double)p.m[8 + r] * q[2]) + fabs((double)p.m[12 + r]);
             }
         }
-        s = FZ(fathom_pose_transform_points, ARG(0, &p), src, count, pts.stride, ARG(1, out));
-        null_refused(s, nul, 2, "fathom_pose_transform_points");
+        s = FZ(fathom_pose_transform_points, FZ_ARG(0, &p), src, count, pts.stride, FZ_ARG(1, out));
+        fz_null_refused(s, nul, 2, "fathom_pose_transform_points");
         if (src == NULL || count != pts.count)
-            need(s != FATHOM_OK, "fathom_pose_transform_points", "an overflowing count or NULL points was accepted");
+            fz_need(s != FATHOM_OK, "fathom_pose_transform_points", "an overflowing count or NULL points was accepted");
         if (in_place && pts.stride != 12 && nul != 1)
-            need(s != FATHOM_OK, "fathom_pose_transform_points", "out == points with stride != 12 was accepted");
+            fz_need(s != FATHOM_OK, "fathom_pose_transform_points", "out == points with stride != 12 was accepted");
         if (!in_place && s != FATHOM_ERR_NOT_FINITE) fz_untouched(s, "fathom_pose_transform_points", out, out_floats * 4);
         if (s == FATHOM_OK) {
-            need(rigid(&p), "fathom_pose_transform_points", "a non-rigid pose was accepted");
+            fz_need(rigid(&p), "fathom_pose_transform_points", "a non-rigid pose was accepted");
             for (size_t i = 0; i < 3 * count; i++)
-                need(fabs((double)out[i] - expected[i]) <= 2e-6 * magnitude[i] + 1e-37, "fathom_pose_transform_points",
-                     "a point is not pose * (p, 1)");
+                fz_need(fabs((double)out[i] - expected[i]) <= 2e-6 * magnitude[i] + 1e-37, "fathom_pose_transform_points",
+                        "a point is not pose * (p, 1)");
         }
         free(expected);
         if (!in_place) free(out);
@@ -450,27 +415,27 @@ static void poses(fz_input *in, uint8_t which) {
         break;
     }
     case 10: {
-        fathom_pose p = pose_arg(in);
+        fathom_pose p = fz_pose_nudged(in);
         float out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_pose_yaw, ARG(0, &p), ARG(1, &out));
+        s = FZ(fathom_pose_yaw, FZ_ARG(0, &p), FZ_ARG(1, &out));
         fz_untouched(s, "fathom_pose_yaw", &out, sizeof out);
-        null_refused(s, nul, 2, "fathom_pose_yaw");
-        if (s == FATHOM_OK) need(out > -PI_F && out <= PI_F, "fathom_pose_yaw", "the yaw is outside (-pi, pi]");
+        fz_null_refused(s, nul, 2, "fathom_pose_yaw");
+        if (s == FATHOM_OK) fz_need(out > -FZ_PI_F && out <= FZ_PI_F, "fathom_pose_yaw", "the yaw is outside (-pi, pi]");
         break;
     }
     default: {
-        fathom_pose a = pose_arg(in), b = pose_arg(in);
+        fathom_pose a = fz_pose_nudged(in), b = fz_pose_nudged(in);
         float meters, radians;
         fz_poison(&meters, sizeof meters);
         fz_poison(&radians, sizeof radians);
-        s = FZ(fathom_pose_distance, ARG(0, &a), ARG(1, &b), ARG(2, &meters), ARG(3, &radians));
+        s = FZ(fathom_pose_distance, FZ_ARG(0, &a), FZ_ARG(1, &b), FZ_ARG(2, &meters), FZ_ARG(3, &radians));
         fz_untouched(s, "fathom_pose_distance", &meters, sizeof meters);
         fz_untouched(s, "fathom_pose_distance", &radians, sizeof radians);
-        null_refused(s, nul, 4, "fathom_pose_distance");
+        fz_null_refused(s, nul, 4, "fathom_pose_distance");
         if (s == FATHOM_OK) {
-            need(!(meters < 0), "fathom_pose_distance", "a negative distance");
-            need(radians >= 0 && radians <= PI_F, "fathom_pose_distance", "the angle is outside [0, pi]");
+            fz_need(!(meters < 0), "fathom_pose_distance", "a negative distance");
+            fz_need(radians >= 0 && radians <= FZ_PI_F, "fathom_pose_distance", "the angle is outside [0, pi]");
         }
         break;
     }
@@ -507,20 +472,20 @@ static void cameras(fz_input *in, uint8_t which) {
     int nul = pick_null(in);
     fathom_status s;
     fathom_intrinsics k = intrinsics_arg(in);
-    fathom_pose pose = pose_arg(in);
+    fathom_pose pose = fz_pose_nudged(in);
     switch (which % 4) {
     case 0: {
         float u, v;
         pixel_arg(in, &k, &u, &v);
         fathom_ray out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_camera_ray, ARG(0, &k), ARG(1, &pose), u, v, ARG(2, &out));
+        s = FZ(fathom_camera_ray, FZ_ARG(0, &k), FZ_ARG(1, &pose), u, v, FZ_ARG(2, &out));
         fz_untouched(s, "fathom_camera_ray", &out, sizeof out);
-        null_refused(s, nul, 3, "fathom_camera_ray");
+        fz_null_refused(s, nul, 3, "fathom_camera_ray");
         if (s == FATHOM_OK) {
-            need(fabs(vnorm(out.direction) - 1) <= 1e-3, "fathom_camera_ray", "the direction is not normalized");
-            need(out.origin.x == pose.m[12] && out.origin.y == pose.m[13] && out.origin.z == pose.m[14],
-                 "fathom_camera_ray", "the origin is not the camera centre");
+            fz_need(fabs(fz_vnorm(out.direction) - 1) <= 1e-3, "fathom_camera_ray", "the direction is not normalized");
+            fz_need(out.origin.x == pose.m[12] && out.origin.y == pose.m[13] && out.origin.z == pose.m[14],
+                    "fathom_camera_ray", "the origin is not the camera centre");
         }
         break;
     }
@@ -531,13 +496,13 @@ static void cameras(fz_input *in, uint8_t which) {
         fz_poison(&u, sizeof u);
         fz_poison(&v, sizeof v);
         fz_poison(&flags, sizeof flags);
-        s = FZ(fathom_camera_project, ARG(0, &k), ARG(1, &pose), point, ARG(2, &u), ARG(3, &v), ARG(4, &flags));
+        s = FZ(fathom_camera_project, FZ_ARG(0, &k), FZ_ARG(1, &pose), point, FZ_ARG(2, &u), FZ_ARG(3, &v), FZ_ARG(4, &flags));
         fz_untouched(s, "fathom_camera_project", &u, sizeof u);
         fz_untouched(s, "fathom_camera_project", &v, sizeof v);
         fz_untouched(s, "fathom_camera_project", &flags, sizeof flags);
-        null_refused(s, nul, 5, "fathom_camera_project");
+        fz_null_refused(s, nul, 5, "fathom_camera_project");
         if (s == FATHOM_OK) {
-            need((flags & ~3u) == 0, "fathom_camera_project", "unknown flag bits");
+            fz_need((flags & ~3u) == 0, "fathom_camera_project", "unknown flag bits");
             /* The point's camera-frame z (the camera looks along -z), when the pose is rigid enough to invert by
              * transposing. */
             double z = (double)pose.m[8] * ((double)point.x - pose.m[12]) + (double)pose.m[9] * ((double)point.y - pose.m[13]) +
@@ -545,18 +510,18 @@ static void cameras(fz_input *in, uint8_t which) {
             double scale = fabs((double)point.x) + fabs((double)point.y) + fabs((double)point.z) + fabs((double)pose.m[12]) +
                            fabs((double)pose.m[13]) + fabs((double)pose.m[14]);
             if (flags & FATHOM_PROJECT_BEHIND)
-                need(!(z < -1e-2 * scale), "fathom_camera_project", "a point in front of the camera reported BEHIND");
+                fz_need(!(z < -1e-2 * scale), "fathom_camera_project", "a point in front of the camera reported BEHIND");
             else
-                need(!(z > 1e-2 * scale), "fathom_camera_project", "a point behind the camera not reported BEHIND");
+                fz_need(!(z > 1e-2 * scale), "fathom_camera_project", "a point behind the camera not reported BEHIND");
             if (flags & FATHOM_PROJECT_BEHIND) {
-                need(u == 0 && v == 0, "fathom_camera_project", "a point behind the camera has u, v not 0");
-                need(!(flags & FATHOM_PROJECT_OUTSIDE), "fathom_camera_project", "BEHIND and OUTSIDE both set");
+                fz_need(u == 0 && v == 0, "fathom_camera_project", "a point behind the camera has u, v not 0");
+                fz_need(!(flags & FATHOM_PROJECT_OUTSIDE), "fathom_camera_project", "BEHIND and OUTSIDE both set");
             } else if (flags == 0) {
-                need(u >= 0 && u <= (float)k.width && v >= 0 && v <= (float)k.height, "fathom_camera_project",
-                     "a visible point projects outside the image");
+                fz_need(u >= 0 && u <= (float)k.width && v >= 0 && v <= (float)k.height, "fathom_camera_project",
+                        "a visible point projects outside the image");
             } else {
-                need(!(u >= 0 && u <= (float)k.width && v >= 0 && v <= (float)k.height), "fathom_camera_project",
-                     "OUTSIDE set for a point inside the image");
+                fz_need(!(u >= 0 && u <= (float)k.width && v >= 0 && v <= (float)k.height), "fathom_camera_project",
+                        "OUTSIDE set for a point inside the image");
             }
         }
         break;
@@ -580,29 +545,29 @@ static void cameras(fz_input *in, uint8_t which) {
         fz_poison(&count, sizeof count);
         if (huge_null) {
             s = FZ(fathom_camera_grid_rays, &k, &pose, step, NULL, SIZE_MAX, &count);
-            need(s != FATHOM_OK, "fathom_camera_grid_rays", "out NULL with rays to write was accepted");
+            fz_need(s != FATHOM_OK, "fathom_camera_grid_rays", "out NULL with rays to write was accepted");
             if (s != FATHOM_ERR_BUFFER_TOO_SMALL) fz_untouched(s, "fathom_camera_grid_rays", &count, sizeof count);
         } else {
-            s = FZ(fathom_camera_grid_rays, ARG(0, &k), ARG(1, &pose), step, ARG(2, out), capacity, ARG(3, &count));
-            null_refused(s, nul, 2, "fathom_camera_grid_rays");
-            if (nul == 3) need(s != FATHOM_OK, "fathom_camera_grid_rays", "out_count NULL accepted");
+            s = FZ(fathom_camera_grid_rays, FZ_ARG(0, &k), FZ_ARG(1, &pose), step, FZ_ARG(2, out), capacity, FZ_ARG(3, &count));
+            fz_null_refused(s, nul, 2, "fathom_camera_grid_rays");
+            if (nul == 3) fz_need(s != FATHOM_OK, "fathom_camera_grid_rays", "out_count NULL accepted");
             if (nul == 2 && capacity >= needed && needed > 0)
-                need(s != FATHOM_OK, "fathom_camera_grid_rays", "out NULL with rays to write was accepted");
+                fz_need(s != FATHOM_OK, "fathom_camera_grid_rays", "out NULL with rays to write was accepted");
             if (s == FATHOM_ERR_BUFFER_TOO_SMALL) {
-                need(count == needed, "fathom_camera_grid_rays", "out_count is not the grid's size");
-                need(capacity < needed, "fathom_camera_grid_rays", "BUFFER_TOO_SMALL with capacity enough");
+                fz_need(count == needed, "fathom_camera_grid_rays", "out_count is not the grid's size");
+                fz_need(capacity < needed, "fathom_camera_grid_rays", "BUFFER_TOO_SMALL with capacity enough");
                 if (out) fz_untouched(s, "fathom_camera_grid_rays", out, capacity * sizeof *out);
             } else {
                 fz_untouched(s, "fathom_camera_grid_rays", &count, sizeof count);
                 if (out) fz_untouched(s, "fathom_camera_grid_rays", out, capacity * sizeof *out);
             }
             if (s == FATHOM_OK) {
-                need(step >= 1, "fathom_camera_grid_rays", "step 0 accepted");
-                need(count == needed, "fathom_camera_grid_rays", "out_count is not ceil(w/step) * ceil(h/step)");
+                fz_need(step >= 1, "fathom_camera_grid_rays", "step 0 accepted");
+                fz_need(count == needed, "fathom_camera_grid_rays", "out_count is not ceil(w/step) * ceil(h/step)");
                 for (size_t i = 0; i < count; i++)
-                    need(fabs(vnorm(out[i].direction) - 1) <= 1e-3 && out[i].origin.x == pose.m[12] &&
-                             out[i].origin.y == pose.m[13] && out[i].origin.z == pose.m[14],
-                         "fathom_camera_grid_rays", "a grid ray is not a unit ray from the camera centre");
+                    fz_need(fabs(fz_vnorm(out[i].direction) - 1) <= 1e-3 && out[i].origin.x == pose.m[12] &&
+                                out[i].origin.y == pose.m[13] && out[i].origin.z == pose.m[14],
+                            "fathom_camera_grid_rays", "a grid ray is not a unit ray from the camera centre");
                 /* Ray i is the camera ray through its pixel centre. */
                 if (count > 0) {
                     size_t i = fz_u8(in) % count, columns = (size_t)(((uint64_t)k.width + step - 1) / step);
@@ -612,7 +577,7 @@ static void cameras(fz_input *in, uint8_t which) {
                         double d = fabs((double)r.direction.x - out[i].direction.x) +
                                    fabs((double)r.direction.y - out[i].direction.y) +
                                    fabs((double)r.direction.z - out[i].direction.z);
-                        need(d <= 1e-4, "fathom_camera_grid_rays", "a grid ray differs from fathom_camera_ray at its pixel");
+                        fz_need(d <= 1e-4, "fathom_camera_grid_rays", "a grid ray differs from fathom_camera_ray at its pixel");
                     }
                 }
             }
@@ -624,16 +589,16 @@ static void cameras(fz_input *in, uint8_t which) {
         uint32_t w = fz_u8(in) < 200 ? fz_u8(in) : fz_u32(in), h = fz_u8(in) < 200 ? fz_u8(in) : fz_u32(in);
         fathom_intrinsics out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_intrinsics_scale, ARG(0, &k), w, h, ARG(1, &out));
+        s = FZ(fathom_intrinsics_scale, FZ_ARG(0, &k), w, h, FZ_ARG(1, &out));
         fz_untouched(s, "fathom_intrinsics_scale", &out, sizeof out);
-        null_refused(s, nul, 2, "fathom_intrinsics_scale");
+        fz_null_refused(s, nul, 2, "fathom_intrinsics_scale");
         if (s == FATHOM_OK) {
-            need(w > 0 && h > 0 && k.width > 0 && k.height > 0 && k.fx > 0 && k.fy > 0, "fathom_intrinsics_scale",
-                 "a zero size or focal length <= 0 was accepted");
-            need(out.width == w && out.height == h, "fathom_intrinsics_scale", "the size is not the one asked for");
+            fz_need(w > 0 && h > 0 && k.width > 0 && k.height > 0 && k.fx > 0 && k.fy > 0, "fathom_intrinsics_scale",
+                    "a zero size or focal length <= 0 was accepted");
+            fz_need(out.width == w && out.height == h, "fathom_intrinsics_scale", "the size is not the one asked for");
             double fx = (double)k.fx * w / k.width, cy = (double)k.cy * h / k.height;
-            need(fabs(out.fx - fx) <= 1e-5 * fabs(fx) + 1e-30 && fabs(out.cy - cy) <= 1e-5 * fabs(cy) + 1e-30,
-                 "fathom_intrinsics_scale", "fx' != fx * w'/w or cy' != cy * h'/h");
+            fz_need(fabs(out.fx - fx) <= 1e-5 * fabs(fx) + 1e-30 && fabs(out.cy - cy) <= 1e-5 * fabs(cy) + 1e-30,
+                    "fathom_intrinsics_scale", "fx' != fx * w'/w or cy' != cy * h'/h");
         }
         break;
     }
@@ -656,33 +621,33 @@ static void casts(fz_input *in, uint8_t which) {
     switch (which % 5) {
     case 0: {
         fathom_vec3 point = fz_vec3(in), normal = fz_vec3(in);
-        s = FZ(fathom_ray_plane, ARG(0, &ray), tmin, tmax, point, normal, ARG(1, &hit));
+        s = FZ(fathom_ray_plane, FZ_ARG(0, &ray), tmin, tmax, point, normal, FZ_ARG(1, &hit));
         fz_untouched(s, "fathom_ray_plane", &hit, sizeof hit);
-        null_refused(s, nul, 2, "fathom_ray_plane");
+        fz_null_refused(s, nul, 2, "fathom_ray_plane");
         check_hit(s, "fathom_ray_plane", &hit, tmin, tmax, &ray, 0);
-        if (bad_range) need(s != FATHOM_OK, "fathom_ray_plane", "tmin > tmax or tmin < 0 accepted");
+        if (bad_range) fz_need(s != FATHOM_OK, "fathom_ray_plane", "tmin > tmax or tmin < 0 accepted");
         break;
     }
     case 1: {
         float height = fz_float(in);
-        s = FZ(fathom_ray_floor, ARG(0, &ray), tmin, tmax, height, ARG(1, &hit));
+        s = FZ(fathom_ray_floor, FZ_ARG(0, &ray), tmin, tmax, height, FZ_ARG(1, &hit));
         fz_untouched(s, "fathom_ray_floor", &hit, sizeof hit);
-        null_refused(s, nul, 2, "fathom_ray_floor");
+        fz_null_refused(s, nul, 2, "fathom_ray_floor");
         check_hit(s, "fathom_ray_floor", &hit, tmin, tmax, &ray, 0);
-        if (bad_range) need(s != FATHOM_OK, "fathom_ray_floor", "tmin > tmax or tmin < 0 accepted");
+        if (bad_range) fz_need(s != FATHOM_OK, "fathom_ray_floor", "tmin > tmax or tmin < 0 accepted");
         if (s == FATHOM_OK && hit.primitive != FATHOM_NO_HIT)
-            need(hit.normal.x == 0 && hit.normal.y == 1 && hit.normal.z == 0, "fathom_ray_floor", "the normal is not +y");
+            fz_need(hit.normal.x == 0 && hit.normal.y == 1 && hit.normal.z == 0, "fathom_ray_floor", "the normal is not +y");
         break;
     }
     case 2: {
         fathom_vec3 center = fz_vec3(in);
         float radius = fz_float(in);
-        s = FZ(fathom_ray_sphere, ARG(0, &ray), tmin, tmax, center, radius, ARG(1, &hit));
+        s = FZ(fathom_ray_sphere, FZ_ARG(0, &ray), tmin, tmax, center, radius, FZ_ARG(1, &hit));
         fz_untouched(s, "fathom_ray_sphere", &hit, sizeof hit);
-        null_refused(s, nul, 2, "fathom_ray_sphere");
+        fz_null_refused(s, nul, 2, "fathom_ray_sphere");
         check_hit(s, "fathom_ray_sphere", &hit, tmin, tmax, &ray, 0);
-        if (bad_range) need(s != FATHOM_OK, "fathom_ray_sphere", "tmin > tmax or tmin < 0 accepted");
-        if (s == FATHOM_OK) need(radius > 0, "fathom_ray_sphere", "a radius <= 0 was accepted");
+        if (bad_range) fz_need(s != FATHOM_OK, "fathom_ray_sphere", "tmin > tmax or tmin < 0 accepted");
+        if (s == FATHOM_OK) fz_need(radius > 0, "fathom_ray_sphere", "a radius <= 0 was accepted");
         break;
     }
     case 3: {
@@ -692,35 +657,35 @@ static void casts(fz_input *in, uint8_t which) {
         obb.rotation = quat_arg(in);
         fathom_box_hit out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_ray_obb, ARG(0, &ray), tmin, tmax, ARG(1, &obb), ARG(2, &out));
+        s = FZ(fathom_ray_obb, FZ_ARG(0, &ray), tmin, tmax, FZ_ARG(1, &obb), FZ_ARG(2, &out));
         fz_untouched(s, "fathom_ray_obb", &out, sizeof out);
-        null_refused(s, nul, 3, "fathom_ray_obb");
-        if (bad_range) need(s != FATHOM_OK, "fathom_ray_obb", "tmin > tmax or tmin < 0 accepted");
+        fz_null_refused(s, nul, 3, "fathom_ray_obb");
+        if (bad_range) fz_need(s != FATHOM_OK, "fathom_ray_obb", "tmin > tmax or tmin < 0 accepted");
         check_hit(s, "fathom_ray_obb", &out.hit, tmin, tmax, &ray, 5);
         if (s == FATHOM_OK) {
-            need(out.origin_inside == 0 || out.origin_inside == 1, "fathom_ray_obb", "origin_inside not 0 or 1");
+            fz_need(out.origin_inside == 0 || out.origin_inside == 1, "fathom_ray_obb", "origin_inside not 0 or 1");
             if (out.hit.primitive == FATHOM_NO_HIT) {
-                need(out.t_enter == 0 && out.t_exit == 0 && out.face_enter == 0 && out.face_exit == 0, "fathom_ray_obb",
-                     "a miss has t_enter, t_exit, face_enter or face_exit not 0");
+                fz_need(out.t_enter == 0 && out.t_exit == 0 && out.face_enter == 0 && out.face_exit == 0, "fathom_ray_obb",
+                        "a miss has t_enter, t_exit, face_enter or face_exit not 0");
             } else {
-                need(out.face_enter <= 5 && out.face_exit <= 5, "fathom_ray_obb", "a face index out of range");
-                need(out.hit.primitive == out.face_enter || out.hit.primitive == out.face_exit, "fathom_ray_obb",
-                     "the hit's face is neither the entry nor the exit face");
-                need(!(out.t_enter > out.t_exit), "fathom_ray_obb", "t_enter > t_exit");
+                fz_need(out.face_enter <= 5 && out.face_exit <= 5, "fathom_ray_obb", "a face index out of range");
+                fz_need(out.hit.primitive == out.face_enter || out.hit.primitive == out.face_exit, "fathom_ray_obb",
+                        "the hit's face is neither the entry nor the exit face");
+                fz_need(!(out.t_enter > out.t_exit), "fathom_ray_obb", "t_enter > t_exit");
             }
         }
         break;
     }
     default: {
         fathom_vec3 v0 = fz_vec3(in), v1 = fz_vec3(in), v2 = fz_vec3(in);
-        s = FZ(fathom_ray_triangle, ARG(0, &ray), tmin, tmax, v0, v1, v2, ARG(1, &hit));
+        s = FZ(fathom_ray_triangle, FZ_ARG(0, &ray), tmin, tmax, v0, v1, v2, FZ_ARG(1, &hit));
         fz_untouched(s, "fathom_ray_triangle", &hit, sizeof hit);
-        null_refused(s, nul, 2, "fathom_ray_triangle");
+        fz_null_refused(s, nul, 2, "fathom_ray_triangle");
         check_hit(s, "fathom_ray_triangle", &hit, tmin, tmax, &ray, 0);
-        if (bad_range) need(s != FATHOM_OK, "fathom_ray_triangle", "tmin > tmax or tmin < 0 accepted");
+        if (bad_range) fz_need(s != FATHOM_OK, "fathom_ray_triangle", "tmin > tmax or tmin < 0 accepted");
         if (s == FATHOM_OK && hit.primitive != FATHOM_NO_HIT)
-            need(hit.u >= -1e-5f && hit.v >= -1e-5f && hit.u + hit.v <= 1 + 1e-5f, "fathom_ray_triangle",
-                 "barycentrics outside the triangle");
+            fz_need(hit.u >= -1e-5f && hit.v >= -1e-5f && hit.u + hit.v <= 1 + 1e-5f, "fathom_ray_triangle",
+                    "barycentrics outside the triangle");
         break;
     }
     }
@@ -735,29 +700,29 @@ static void tags(fz_input *in, uint8_t which) {
     fathom_status s;
     switch (which % 5) {
     case 0: {
-        fathom_pose camera = pose_arg(in), tag = pose_arg(in), out;
+        fathom_pose camera = fz_pose_nudged(in), tag = fz_pose_nudged(in), out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_tag_world_pose, ARG(0, &camera), ARG(1, &tag), ARG(2, &out));
+        s = FZ(fathom_tag_world_pose, FZ_ARG(0, &camera), FZ_ARG(1, &tag), FZ_ARG(2, &out));
         fz_untouched(s, "fathom_tag_world_pose", &out, sizeof out);
-        null_refused(s, nul, 3, "fathom_tag_world_pose");
+        fz_null_refused(s, nul, 3, "fathom_tag_world_pose");
         break;
     }
     case 1: {
-        fathom_pose tag = pose_arg(in), out;
+        fathom_pose tag = fz_pose_nudged(in), out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_tag_snap_vertical, ARG(0, &tag), ARG(1, &out));
+        s = FZ(fathom_tag_snap_vertical, FZ_ARG(0, &tag), FZ_ARG(1, &out));
         fz_untouched(s, "fathom_tag_snap_vertical", &out, sizeof out);
-        null_refused(s, nul, 2, "fathom_tag_snap_vertical");
+        fz_null_refused(s, nul, 2, "fathom_tag_snap_vertical");
         if (s == FATHOM_OK) {
-            need(fabsf(out.m[9]) <= 1e-3f, "fathom_tag_snap_vertical", "the z axis is not horizontal");
-            need(out.m[12] == tag.m[12] && out.m[13] == tag.m[13] && out.m[14] == tag.m[14], "fathom_tag_snap_vertical",
-                 "the translation is not kept");
-            need(rigid(&out), "fathom_tag_snap_vertical", "the result is not rigid");
+            fz_need(fabsf(out.m[9]) <= 1e-3f, "fathom_tag_snap_vertical", "the z axis is not horizontal");
+            fz_need(out.m[12] == tag.m[12] && out.m[13] == tag.m[13] && out.m[14] == tag.m[14], "fathom_tag_snap_vertical",
+                    "the translation is not kept");
+            fz_need(rigid(&out), "fathom_tag_snap_vertical", "the result is not rigid");
         }
         break;
     }
     case 2: {
-        fathom_pose rotation = pose_arg(in);
+        fathom_pose rotation = fz_pose_nudged(in);
         float covariance[9], out[9];
         if (fz_u8(in) < 160) {
             /* Symmetric. */
@@ -769,9 +734,9 @@ static void tags(fz_input *in, uint8_t which) {
             for (int i = 0; i < 9; i++) covariance[i] = fz_float(in);
         }
         fz_poison(out, sizeof out);
-        s = FZ(fathom_covariance_rotate, ARG(0, &rotation), ARG(1, covariance), ARG(2, out));
+        s = FZ(fathom_covariance_rotate, FZ_ARG(0, &rotation), FZ_ARG(1, covariance), FZ_ARG(2, out));
         fz_untouched(s, "fathom_covariance_rotate", out, sizeof out);
-        null_refused(s, nul, 3, "fathom_covariance_rotate");
+        fz_null_refused(s, nul, 3, "fathom_covariance_rotate");
         break;
     }
     case 3: {
@@ -793,7 +758,7 @@ static void tags(fz_input *in, uint8_t which) {
                     fathom_pose_compose(&base, &delta, &list[i]) != FATHOM_OK)
                     list[i] = base;
             } else {
-                list[i] = pose_arg(in);
+                list[i] = fz_pose_nudged(in);
             }
             float *c = covariances + 9 * i;
             if (fz_u8(in) < 200) {
@@ -821,22 +786,22 @@ static void tags(fz_input *in, uint8_t which) {
         fathom_pose out;
         fz_poison(&out, sizeof out);
         fz_poison(out_cov, sizeof out_cov);
-        s = FZ(fathom_tag_fuse, ARG(0, poses), cov, n, ARG(1, &out), out_covariance);
+        s = FZ(fathom_tag_fuse, FZ_ARG(0, poses), cov, n, FZ_ARG(1, &out), out_covariance);
         fz_untouched(s, "fathom_tag_fuse", &out, sizeof out);
         fz_untouched(s, "fathom_tag_fuse", out_cov, sizeof out_cov);
-        null_refused(s, nul, 2, "fathom_tag_fuse");
-        if (n != count) need(s != FATHOM_OK, "fathom_tag_fuse", "an overflowing count was accepted");
-        if (count == 0) need(s != FATHOM_OK, "fathom_tag_fuse", "count 0 was accepted");
+        fz_null_refused(s, nul, 2, "fathom_tag_fuse");
+        if (n != count) fz_need(s != FATHOM_OK, "fathom_tag_fuse", "an overflowing count was accepted");
+        if (count == 0) fz_need(s != FATHOM_OK, "fathom_tag_fuse", "count 0 was accepted");
         if (s == FATHOM_OK) {
-            need(rigid(&out), "fathom_tag_fuse", "the fused pose is not rigid");
+            fz_need(rigid(&out), "fathom_tag_fuse", "the fused pose is not rigid");
             if (out_covariance && !cov && count == 1)
                 for (int i = 0; i < 9; i++)
-                    need(out_cov[i] == 0, "fathom_tag_fuse", "a single observation's covariance is not all zeros");
+                    fz_need(out_cov[i] == 0, "fathom_tag_fuse", "a single observation's covariance is not all zeros");
             if (!out_covariance)
                 for (int i = 0; i < 9; i++) {
                     uint8_t b[4];
                     memcpy(b, &out_cov[i], 4);
-                    need(b[0] == FZ_POISON && b[1] == FZ_POISON, "fathom_tag_fuse", "wrote a covariance nobody asked for");
+                    fz_need(b[0] == FZ_POISON && b[1] == FZ_POISON, "fathom_tag_fuse", "wrote a covariance nobody asked for");
                 }
         }
         break;
@@ -856,14 +821,14 @@ static void tags(fz_input *in, uint8_t which) {
         r.used_anchors = fz_u8(in) < 200 ? fz_u8(in) : fz_u32(in);
         fathom_label_placement out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_label_place, ARG(0, &r), ARG(1, &out));
+        s = FZ(fathom_label_place, FZ_ARG(0, &r), FZ_ARG(1, &out));
         fz_untouched(s, "fathom_label_place", &out, sizeof out);
-        null_refused(s, nul, 2, "fathom_label_place");
+        fz_null_refused(s, nul, 2, "fathom_label_place");
         if (s == FATHOM_OK) {
-            need(r.anchor >= 0 && r.anchor <= 6 && (r.target == 0 || r.target == 1), "fathom_label_place",
-                 "an unknown anchor or target was accepted");
-            need(r.target_width > 0 && r.target_height > 0 && r.panel_width > 0 && r.panel_height > 0,
-                 "fathom_label_place", "a size <= 0 was accepted");
+            fz_need(r.anchor >= 0 && r.anchor <= 6 && (r.target == 0 || r.target == 1), "fathom_label_place",
+                    "an unknown anchor or target was accepted");
+            fz_need(r.target_width > 0 && r.target_height > 0 && r.panel_width > 0 && r.panel_height > 0,
+                    "fathom_label_place", "a size <= 0 was accepted");
             int32_t expected = r.anchor;
             if (r.anchor == FATHOM_ANCHOR_AUTO) {
                 static const int32_t order[4] = {FATHOM_ANCHOR_TOP, FATHOM_ANCHOR_BOTTOM, FATHOM_ANCHOR_LEADING,
@@ -875,12 +840,12 @@ static void tags(fz_input *in, uint8_t which) {
                         break;
                     }
             }
-            need(out.anchor == expected, "fathom_label_place", "the anchor used is not the one the rule gives");
+            fz_need(out.anchor == expected, "fathom_label_place", "the anchor used is not the one the rule gives");
             fathom_quat q = r.target == FATHOM_LABEL_ON_IMAGE ? (fathom_quat){-0.70710678f, 0, 0, 0.70710678f}
                                                               : (fathom_quat){0, 0, 0, 1};
-            need(fabsf(out.orientation.x - q.x) <= 1e-5f && fabsf(out.orientation.y - q.y) <= 1e-5f &&
-                     fabsf(out.orientation.z - q.z) <= 1e-5f && fabsf(out.orientation.w - q.w) <= 1e-5f,
-                 "fathom_label_place", "the orientation is not -90 degrees about x on an image, identity on a panel");
+            fz_need(fabsf(out.orientation.x - q.x) <= 1e-5f && fabsf(out.orientation.y - q.y) <= 1e-5f &&
+                        fabsf(out.orientation.z - q.z) <= 1e-5f && fabsf(out.orientation.w - q.w) <= 1e-5f,
+                    "fathom_label_place", "the orientation is not -90 degrees about x on an image, identity on a panel");
             /* The position: relative + offset + the anchor's offset. */
             double W = r.target_width, H = r.target_height, w = r.panel_width, h = r.panel_height;
             double ax = 0, ay = 0;
@@ -902,8 +867,8 @@ static void tags(fz_input *in, uint8_t which) {
             float got[3] = {out.position.x, out.position.y, out.position.z};
             if (isfinite(mag) && mag < 1e30)
                 for (int i = 0; i < 3; i++)
-                    need(fabs(got[i] - e[i]) <= 1e-6 * mag + 1e-30, "fathom_label_place",
-                         "the position is not relative_position + position_offset + the anchor's offset");
+                    fz_need(fabs(got[i] - e[i]) <= 1e-6 * mag + 1e-30, "fathom_label_place",
+                            "the position is not relative_position + position_offset + the anchor's offset");
         }
         break;
     }
@@ -918,7 +883,7 @@ static void taps(fz_input *in, uint8_t which) {
     int nul = pick_null(in);
     fathom_status s;
     fathom_intrinsics k = intrinsics_arg(in);
-    fathom_pose camera = pose_arg(in);
+    fathom_pose camera = fz_pose_nudged(in);
     float u, v;
     pixel_arg(in, &k, &u, &v);
     fathom_mesh *mesh = small_mesh(in);
@@ -929,18 +894,18 @@ static void taps(fz_input *in, uint8_t which) {
         int32_t found;
         fz_poison(&height, sizeof height);
         fz_poison(&found, sizeof found);
-        s = FZ(fathom_tap_floor_height, ARG(0, &k), ARG(1, &camera), u, v, mesh, point, normal, ARG(2, &height),
-               ARG(3, &found));
+        s = FZ(fathom_tap_floor_height, FZ_ARG(0, &k), FZ_ARG(1, &camera), u, v, mesh, point, normal, FZ_ARG(2, &height),
+               FZ_ARG(3, &found));
         fz_untouched(s, "fathom_tap_floor_height", &height, sizeof height);
         fz_untouched(s, "fathom_tap_floor_height", &found, sizeof found);
-        null_refused(s, nul, 4, "fathom_tap_floor_height");
+        fz_null_refused(s, nul, 4, "fathom_tap_floor_height");
         if (s == FATHOM_OK) {
-            need(found == 0 || found == 1, "fathom_tap_floor_height", "out_hit_found not 0 or 1");
+            fz_need(found == 0 || found == 1, "fathom_tap_floor_height", "out_hit_found not 0 or 1");
             if (found == 0) {
                 uint8_t b[4];
                 memcpy(b, &height, 4);
-                need(b[0] == FZ_POISON && b[1] == FZ_POISON && b[2] == FZ_POISON && b[3] == FZ_POISON,
-                     "fathom_tap_floor_height", "out_height written although nothing was hit");
+                fz_need(b[0] == FZ_POISON && b[1] == FZ_POISON && b[2] == FZ_POISON && b[3] == FZ_POISON,
+                        "fathom_tap_floor_height", "out_height written although nothing was hit");
             }
         }
         break;
@@ -966,22 +931,22 @@ static void taps(fz_input *in, uint8_t which) {
         before = box;
         int32_t found;
         fz_poison(&found, sizeof found);
-        s = FZ(fathom_tap_place_box, ARG(0, &k), ARG(1, &camera), u, v, mesh, ARG(2, &box), ARG(3, &found));
+        s = FZ(fathom_tap_place_box, FZ_ARG(0, &k), FZ_ARG(1, &camera), u, v, mesh, FZ_ARG(2, &box), FZ_ARG(3, &found));
         fz_unchanged(s, "fathom_tap_place_box", &before, &box, sizeof box);
         fz_untouched(s, "fathom_tap_place_box", &found, sizeof found);
-        null_refused(s, nul, 4, "fathom_tap_place_box");
+        fz_null_refused(s, nul, 4, "fathom_tap_place_box");
         if (s == FATHOM_OK) {
-            need(found == 0 || found == 1, "fathom_tap_place_box", "out_hit_found not 0 or 1");
-            need(before.has_floor == 1, "fathom_tap_place_box", "a box without a floor was accepted");
+            fz_need(found == 0 || found == 1, "fathom_tap_place_box", "out_hit_found not 0 or 1");
+            fz_need(before.has_floor == 1, "fathom_tap_place_box", "a box without a floor was accepted");
             if (found == 0) {
-                need(memcmp(&before, &box, sizeof box) == 0, "fathom_tap_place_box", "a miss changed the box");
+                fz_need(memcmp(&before, &box, sizeof box) == 0, "fathom_tap_place_box", "a miss changed the box");
             } else {
-                need(FZ(fathom_box_check, &box) == FATHOM_OK, "fathom_tap_place_box", "the placed box fails fathom_box_check");
-                need(box.scale.x == before.scale.x && box.scale.y == before.scale.y && box.scale.z == before.scale.z &&
-                         box.rot_y == before.rot_y && box.has_floor == 1 && box.floor == before.floor,
-                     "fathom_tap_place_box", "placing changed more than the centre");
-                need(box.center.y == before.floor + before.scale.y / 2, "fathom_tap_place_box",
-                     "the placed box does not stand on its floor (center.y != floor + sy/2)");
+                fz_need(FZ(fathom_box_check, &box) == FATHOM_OK, "fathom_tap_place_box", "the placed box fails fathom_box_check");
+                fz_need(box.scale.x == before.scale.x && box.scale.y == before.scale.y && box.scale.z == before.scale.z &&
+                            box.rot_y == before.rot_y && box.has_floor == 1 && box.floor == before.floor,
+                        "fathom_tap_place_box", "placing changed more than the centre");
+                fz_need(box.center.y == before.floor + before.scale.y / 2, "fathom_tap_place_box",
+                        "the placed box does not stand on its floor (center.y != floor + sy/2)");
             }
         }
         break;
@@ -998,10 +963,10 @@ static void taps(fz_input *in, uint8_t which) {
         }
         uint32_t face;
         fz_poison(&face, sizeof face);
-        s = FZ(fathom_tap_box_face, ARG(0, &k), ARG(1, &camera), u, v, ARG(2, &box), ARG(3, &face));
+        s = FZ(fathom_tap_box_face, FZ_ARG(0, &k), FZ_ARG(1, &camera), u, v, FZ_ARG(2, &box), FZ_ARG(3, &face));
         fz_untouched(s, "fathom_tap_box_face", &face, sizeof face);
-        null_refused(s, nul, 4, "fathom_tap_box_face");
-        if (s == FATHOM_OK) need(face <= 5 || face == FATHOM_NO_HIT, "fathom_tap_box_face", "a face out of range");
+        fz_null_refused(s, nul, 4, "fathom_tap_box_face");
+        if (s == FATHOM_OK) fz_need(face <= 5 || face == FATHOM_NO_HIT, "fathom_tap_box_face", "a face out of range");
         break;
     }
     }
@@ -1031,7 +996,7 @@ static size_t walk(fz_input *in, fathom_pose *list, size_t max) {
                 current = next;
             list[i] = current;
         } else {
-            list[i] = pose_arg(in);
+            list[i] = fz_pose_nudged(in);
         }
     }
     return count;
@@ -1053,27 +1018,27 @@ static void trajectories(fz_input *in, uint8_t which) {
         if (fz_u8(in) >= 250) n = SIZE_MAX / 32 + fz_u8(in); /* count * sizeof(fathom_pose) overflows */
         size_t total;
         fz_poison(&total, sizeof total);
-        s = FZ(fathom_trajectory_select, ARG(0, list), n, min_distance, min_angle, ARG(1, out), capacity, ARG(2, &total));
+        s = FZ(fathom_trajectory_select, FZ_ARG(0, list), n, min_distance, min_angle, FZ_ARG(1, out), capacity, FZ_ARG(2, &total));
         if (nul == 0 || nul == 2 || (nul == 1 && capacity > 0))
-            need(s != FATHOM_OK, "fathom_trajectory_select", "a NULL required pointer was accepted");
-        if (n != count || count == 0) need(s != FATHOM_OK, "fathom_trajectory_select", "a count of 0 or overflowing accepted");
+            fz_need(s != FATHOM_OK, "fathom_trajectory_select", "a NULL required pointer was accepted");
+        if (n != count || count == 0) fz_need(s != FATHOM_OK, "fathom_trajectory_select", "a count of 0 or overflowing accepted");
         if (isinf(min_distance) && isinf(min_angle))
-            need(s != FATHOM_OK, "fathom_trajectory_select", "both thresholds INFINITY accepted");
+            fz_need(s != FATHOM_OK, "fathom_trajectory_select", "both thresholds INFINITY accepted");
         if (s == FATHOM_OK || s == FATHOM_ERR_BUFFER_TOO_SMALL) {
-            need(min_distance > 0 && min_angle > 0, "fathom_trajectory_select", "a threshold <= 0 or NaN accepted");
+            fz_need(min_distance > 0 && min_angle > 0, "fathom_trajectory_select", "a threshold <= 0 or NaN accepted");
             size_t written = total < capacity ? total : capacity;
-            need(total >= 1 && total <= count, "fathom_trajectory_select", "out_count outside 1...count");
-            need(s == FATHOM_OK ? total <= capacity : total > capacity, "fathom_trajectory_select",
-                 "the status does not match out_count against capacity");
+            fz_need(total >= 1 && total <= count, "fathom_trajectory_select", "out_count outside 1...count");
+            fz_need(s == FATHOM_OK ? total <= capacity : total > capacity, "fathom_trajectory_select",
+                    "the status does not match out_count against capacity");
             for (size_t i = 0; i < written; i++) {
-                need(i == 0 ? out[0] == 0 : out[i] > out[i - 1], "fathom_trajectory_select",
-                     "the indices do not start at 0 and ascend");
-                need(out[i] < count, "fathom_trajectory_select", "an index out of range");
+                fz_need(i == 0 ? out[0] == 0 : out[i] > out[i - 1], "fathom_trajectory_select",
+                        "the indices do not start at 0 and ascend");
+                fz_need(out[i] < count, "fathom_trajectory_select", "an index out of range");
             }
             for (size_t i = written; i < capacity; i++) {
                 uint8_t b[4];
                 memcpy(b, &out[i], 4);
-                need(b[0] == FZ_POISON && b[3] == FZ_POISON, "fathom_trajectory_select", "wrote past out_count");
+                fz_need(b[0] == FZ_POISON && b[3] == FZ_POISON, "fathom_trajectory_select", "wrote past out_count");
             }
         } else {
             fz_untouched(s, "fathom_trajectory_select", &total, sizeof total);
@@ -1115,23 +1080,23 @@ static void trajectories(fz_input *in, uint8_t which) {
         if (fz_u8(in) >= 250) n = SIZE_MAX / 8 + 1 + fz_u8(in); /* count * 8 (the timestamps) overflows */
         fathom_trajectory_summary out;
         fz_poison(&out, sizeof out);
-        s = FZ(fathom_trajectory_summarize, ARG(0, timestamps), ARG(1, list), n, opts, ARG(2, &out));
+        s = FZ(fathom_trajectory_summarize, FZ_ARG(0, timestamps), FZ_ARG(1, list), n, opts, FZ_ARG(2, &out));
         fz_untouched(s, "fathom_trajectory_summarize", &out, sizeof out);
-        null_refused(s, nul, 3, "fathom_trajectory_summarize");
-        if (n != count || count < 2) need(s != FATHOM_OK, "fathom_trajectory_summarize", "a count < 2 or overflowing accepted");
-        if (decreasing) need(s != FATHOM_OK, "fathom_trajectory_summarize", "decreasing timestamps accepted");
+        fz_null_refused(s, nul, 3, "fathom_trajectory_summarize");
+        if (n != count || count < 2) fz_need(s != FATHOM_OK, "fathom_trajectory_summarize", "a count < 2 or overflowing accepted");
+        if (decreasing) fz_need(s != FATHOM_OK, "fathom_trajectory_summarize", "decreasing timestamps accepted");
         if (s == FATHOM_OK) {
-            need(out.steps <= count - 1, "fathom_trajectory_summarize", "more steps than pairs of poses");
+            fz_need(out.steps <= count - 1, "fathom_trajectory_summarize", "more steps than pairs of poses");
             double duration = ((double)timestamps[count - 1] - (double)timestamps[0]) * 1e-9;
             double slack = 1e-9 * fabs(duration) + 1e-9 +
                            5e-25 * (fabs((double)timestamps[0]) + fabs((double)timestamps[count - 1]));
-            need(fabs(out.duration - duration) <= slack, "fathom_trajectory_summarize",
-                 "the duration is not last - first");
-            need(!(out.path_length < 0) && !(out.time_too_slow < 0) && !(out.time_too_fast < 0),
-                 "fathom_trajectory_summarize", "a negative length or time");
+            fz_need(fabs(out.duration - duration) <= slack, "fathom_trajectory_summarize",
+                    "the duration is not last - first");
+            fz_need(!(out.path_length < 0) && !(out.time_too_slow < 0) && !(out.time_too_fast < 0),
+                    "fathom_trajectory_summarize", "a negative length or time");
             if (out.steps > 0)
-                need(out.speed_p10 <= out.speed_p50 && out.speed_p50 <= out.speed_p90 && out.speed_p90 <= out.speed_max,
-                     "fathom_trajectory_summarize", "the speed percentiles are not ordered");
+                fz_need(out.speed_p10 <= out.speed_p50 && out.speed_p50 <= out.speed_p90 && out.speed_p90 <= out.speed_max,
+                        "fathom_trajectory_summarize", "the speed percentiles are not ordered");
         }
     }
 }
@@ -1153,17 +1118,17 @@ static void names(fz_input *in) {
     uint8_t k = fz_u8(in);
     int value = k < 128 ? (int)(k % 20) - 2 : (int)fz_u32(in);
     const char *name = fathom_status_name((fathom_status)value);
-    need(name != NULL, "fathom_status_name", "NULL");
+    fz_need(name != NULL, "fathom_status_name", "NULL");
     if (value >= 0 && value <= FATHOM_ERR_NO_DATA)
-        need(strcmp(name, known[value]) == 0, "fathom_status_name", "the name of a status is wrong");
+        fz_need(strcmp(name, known[value]) == 0, "fathom_status_name", "the name of a status is wrong");
     else
-        need(strcmp(name, "FATHOM_UNKNOWN_STATUS") == 0, "fathom_status_name", "an unknown status is not FATHOM_UNKNOWN_STATUS");
+        fz_need(strcmp(name, "FATHOM_UNKNOWN_STATUS") == 0, "fathom_status_name", "an unknown status is not FATHOM_UNKNOWN_STATUS");
     const char *version = fathom_version();
-    need(version != NULL && strcmp(version, FZ_STR(FATHOM_VERSION_MAJOR) "." FZ_STR(FATHOM_VERSION_MINOR) "." FZ_STR(
-                                                FATHOM_VERSION_PATCH)) == 0,
-         "fathom_version", "not MAJOR.MINOR.PATCH of the header");
-    need(fathom_version_number() == FATHOM_VERSION_NUMBER, "fathom_version_number", "not FATHOM_VERSION_NUMBER");
-    need(fathom_last_error() != NULL, "fathom_last_error", "NULL");
+    fz_need(version != NULL && strcmp(version, FZ_STR(FATHOM_VERSION_MAJOR) "." FZ_STR(FATHOM_VERSION_MINOR) "." FZ_STR(
+                                                   FATHOM_VERSION_PATCH)) == 0,
+            "fathom_version", "not MAJOR.MINOR.PATCH of the header");
+    fz_need(fathom_version_number() == FATHOM_VERSION_NUMBER, "fathom_version_number", "not FATHOM_VERSION_NUMBER");
+    fz_need(fathom_last_error() != NULL, "fathom_last_error", "NULL");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
