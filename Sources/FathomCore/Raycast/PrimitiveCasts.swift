@@ -34,7 +34,10 @@ public enum PrimitiveCast {
         roots = roots.filter { $0 >= Double(tmin) && $0 <= Double(tmax) }
         guard let t = roots.first.map(Float.init), t.isFinite, ray.at(t).isFinite else { return nil }
         let point = ray.at(t)
-        let normal = unit(SIMD3<Double>(point) - SIMD3<Double>(center))
+        // From the centre to the hit in Double (o + t d - c): the float point of a sphere far smaller than its
+        // coordinates can round onto the centre. A hit whose direction from the centre is lost even so is none.
+        let normal = unit(o + Double(t) * d)
+        guard normal != .zero else { return nil }
         return Hit(t: t, point: point, normal: normal, frontFace: dot(ray.direction, normal) < 0)
     }
 
