@@ -723,6 +723,7 @@ static void writer_mode(fz_input *in) {
     }
     const fathom_scan_writer_options o = options;
     int valid_options = o.depth_width >= 1 && o.depth_width <= 65535 && o.depth_height >= 1 && o.depth_height <= 65535 &&
+                        (uint64_t)o.depth_width * o.depth_height <= 4194304 &&
                         o.rgb_width >= 1 && o.rgb_width <= 65535 && o.rgb_height >= 1 && o.rgb_height <= 65535 &&
                         o.depth_format <= FATHOM_DEPTH_UINT16 && o.with_confidence <= 1 && o.zlib_wrapped <= 1 &&
                         o.frequency > 0 && isfinite(o.frequency);

@@ -22,13 +22,15 @@ extension Intrinsics {
     /// outside the image.
     public func project(_ point: SIMD3<Float>, camera: Pose) throws(FathomError) -> (u: Float, v: Float, behind: Bool, outside: Bool) {
         try Check.finite(point, "point")
-        let p = camera.inverse.apply(point: point)
+        // In Double: the camera-frame point R^T (point - t) of a far point, and the pixel of a point nearly level
+        // with the camera, lie beyond the floats; such a point is outside the image (u, v clamped to the largest
+        // floats), not behind it.
+        let r = camera.rotation, relative = SIMD3<Double>(point) - SIMD3<Double>(camera.translation)
+        let p = SIMD3(dot(SIMD3<Double>(r.c0), relative), dot(SIMD3<Double>(r.c1), relative), dot(SIMD3<Double>(r.c2), relative))
         guard p.z < 0 else { return (0, 0, true, false) }
-        // In Double: a point nearly level with the camera lands beyond the floats, outside the image (its u, v
-        // are clamped to the largest floats), not behind it.
-        let depth = -Double(p.z)
-        let wideU = Double(fx) * Double(p.x) / depth + Double(cx)
-        let wideV = -Double(fy) * Double(p.y) / depth + Double(cy)
+        let depth = -p.z
+        let wideU = Double(fx) * p.x / depth + Double(cx)
+        let wideV = -Double(fy) * p.y / depth + Double(cy)
         guard !wideU.isNaN, !wideV.isNaN else { return (0, 0, true, false) }  // a point beyond the floats
         let largest = Double(Float.greatestFiniteMagnitude)
         let u = Float(min(max(wideU, -largest), largest)), v = Float(min(max(wideV, -largest), largest))
