@@ -53,12 +53,14 @@ extension PlanarBody {
         return max(0.1, square(width / footprint) / 16)
     }
 
+    private static let tipGapMeans = [0.484, 0.518, 0.469, 0.424, 0.362, 0.319, 0.264, 0.217, 0.087, 0.042]
+    private static let tipGapSDs = [0.340, 0.330, 0.293, 0.269, 0.235, 0.226, 0.204, 0.195, 0.149, 0.060]
+
     /// The mean and standard deviation (pixels) of the gap beyond the last inside pixel centre of a tip of
     /// measured radius `radius` pixels, interpolated linearly in log R between tools/tip_gap.py's nodes
     /// R = 0.1 * 2^i (held constant beyond the last).
     private func tipGap(radius: Double) -> (mean: Double, sd: Double) {
-        let means = [0.484, 0.518, 0.469, 0.424, 0.362, 0.319, 0.264, 0.217, 0.087, 0.042]
-        let sds = [0.340, 0.330, 0.293, 0.269, 0.235, 0.226, 0.204, 0.195, 0.149, 0.060]
+        let (means, sds) = (Self.tipGapMeans, Self.tipGapSDs)
         let position = min(max(log2(radius / 0.1), 0), Double(means.count - 1))
         guard position.isFinite else { return (means[0], sds[0]) }
         let node = min(Int(position), means.count - 2), t = position - Double(node)

@@ -105,8 +105,9 @@ extension DepthFrame {
     ///
     /// `.median`: the median of the samples, each first moved to the keypoint along the gradient (on a tilted
     /// surface the plain median is the depth at the window's centre sample, up to half a sample away), again
-    /// without those more than 3 sigma of noise from it, with sigma noise * sqrt(pi / 2n). `.nearest`: the sample under the keypoint, with the depth noise and the
-    /// depth change across its cell (gradient^2 / 12 per axis).
+    /// without those more than 3 sigma of noise from it, with sigma noise * sqrt(pi / 2n). `.nearest`: the
+    /// sample under the keypoint, with the depth noise and the depth change across its cell (gradient^2 / 12 per
+    /// axis).
     func keypointDepth(_ pixel: SIMD2<Float>, _ name: String, _ options: LengthOptions) throws(FathomError)
         -> (depth: Double, sigma: Double, gradient: SIMD2<Double>, samples: Int) {
         let (x, y) = try gridCoordinates(u: pixel.x, v: pixel.y, name)

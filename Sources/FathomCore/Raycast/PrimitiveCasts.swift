@@ -14,8 +14,10 @@ public enum PrimitiveCast {
         guard denominator != 0 else { return nil }
         let t = dot(unit, point - ray.origin) / denominator
         // A hit beyond the floats (a far plane met at a grazing angle) has no point: no hit.
-        guard t >= tmin, t <= tmax, t.isFinite, ray.at(t).isFinite else { return nil }
-        return Hit(t: t, point: ray.at(t), normal: unit, frontFace: denominator < 0)
+        guard t >= tmin, t <= tmax, t.isFinite else { return nil }
+        let point = ray.at(t)
+        guard point.isFinite else { return nil }
+        return Hit(t: t, point: point, normal: unit, frontFace: denominator < 0)
     }
 
     /// Ray against a sphere (radius > 0); from inside, the exit point.
@@ -32,8 +34,9 @@ public enum PrimitiveCast {
         let q = b >= 0 ? -(b + root) : -(b - root)
         var roots = [q / a, q != 0 ? c / q : -b / a].sorted()
         roots = roots.filter { $0 >= Double(tmin) && $0 <= Double(tmax) }
-        guard let t = roots.first.map(Float.init), t.isFinite, ray.at(t).isFinite else { return nil }
+        guard let t = roots.first.map(Float.init), t.isFinite else { return nil }
         let point = ray.at(t)
+        guard point.isFinite else { return nil }
         // From the centre to the hit in Double (o + t d - c): the float point of a sphere far smaller than its
         // coordinates can round onto the centre. A hit whose direction from the centre is lost even so is none.
         let normal = unit(o + Double(t) * d)
