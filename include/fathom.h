@@ -406,8 +406,8 @@ fathom_status fathom_obb_fit_pca(const float *points, size_t count, size_t strid
 /** The yaw-only box of least footprint around points of an object standing upright: the minimum-area
  *  rectangle of the convex hull of the points' x-z projection, y from the lowest to the highest point.
  *  rot_y in [0, pi/2) (the local x axis is the rectangle's first edge direction). The result has no
- *  floor. Needs points that span an area in x-z and a height in y (FATHOM_ERR_DEGENERATE).
- *  *out_volume = its volume. */
+ *  floor; fathom_obb_count_inside of its fathom_box_to_obb counts every point. Needs points that span an
+ *  area in x-z and a height in y (FATHOM_ERR_DEGENERATE). *out_volume = its volume. */
 fathom_status fathom_box_fit_upright(const float *points, size_t count, size_t stride, fathom_box *out,
                                      float *out_volume);
 
@@ -437,7 +437,8 @@ fathom_status fathom_covariance_rotate(const fathom_pose *rotation, const float 
  *  `covariances` may be NULL: equal weights. `out_covariance` (may be NULL) receives the fused position
  *  covariance: (sum S_i^-1)^-1, or without input covariances the sample covariance of the positions
  *  (normalized by count - 1) divided by count (all zeros for a single observation). FATHOM_ERR_OUT_OF_RANGE for a covariance that
- *  is not symmetric positive definite; FATHOM_ERR_DEGENERATE when the rotations cancel out. */
+ *  is not symmetric positive definite, or a fused position or covariance beyond the float range; FATHOM_ERR_DEGENERATE when
+ *  the rotations cancel out. */
 fathom_status fathom_tag_fuse(const fathom_pose *poses, const float *covariances, size_t count, fathom_pose *out,
                               float out_covariance[9]);
 
@@ -504,7 +505,8 @@ fathom_status fathom_intrinsics_scale(const fathom_intrinsics *intrinsics, uint3
  * tmax, tmax may be INFINITY) and reports hits with tmin <= t <= tmax only. Directions need not be unit:
  * t is measured in units of the direction's length (meters for a unit direction). A non-finite direction
  * is FATHOM_ERR_NOT_FINITE; a zero direction, or one whose components are all below 1e-18 in magnitude,
- * is FATHOM_ERR_DEGENERATE; tmin > tmax or tmin < 0 is FATHOM_ERR_OUT_OF_RANGE. */
+ * is FATHOM_ERR_DEGENERATE; a direction with a component above 1e18 in magnitude, tmin > tmax or tmin < 0
+ * is FATHOM_ERR_OUT_OF_RANGE. */
 
 /** A ray: points origin + t * direction. 6 floats, so an (N, 6) float32 array is an array of rays. */
 typedef struct fathom_ray {

@@ -129,13 +129,4 @@ static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_shear_
     return numerator / dz.xxxx;
 }
 
-/// 1 / d per lane, where a |d| below the smallest normal float (2^-126; zero and subnormals) counts as 2^-126 with
-/// d's sign: finite reciprocals, so slab distances are never 0 * inf = NaN. One division for the lanes.
-static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_safe_reciprocal4(fathom_lanes_f4 d) {
-    fathom_lanes_i4 bits = (fathom_lanes_i4)d;
-    fathom_lanes_i4 tiny = (bits & 0x7fffffff) < 0x00800000;
-    fathom_lanes_i4 safe = (tiny & ((bits & (int32_t)0x80000000) | 0x00800000)) | (~tiny & bits);
-    return 1.0f / (fathom_lanes_f4)safe;
-}
-
 #endif

@@ -410,7 +410,7 @@ struct MeshQueryTests {
         for k in 0..<6000 {
             var ray = randomQuery(&rng, soup).ray
             switch k % 4 {
-            case 0: ray.direction *= 1e36                      // t * direction overflows at the median t
+            case 0: ray.direction *= 6e16                      // lengths up to 16: near the longest direction accepted
             case 1: ray.origin = SIMD3(repeating: -3e38); ray.direction = SIMD3(1, 1, 1)
             case 2: ray.direction *= 1e-15
             default: break
@@ -546,6 +546,21 @@ struct MeshQueryTests {
                     }
                 }
                 packed[6 * i + 3 + i % 3] = kept
+                // One component above the maximum (on each axis in turn): too long; at the maximum: valid.
+                for axis in 0..<3 {
+                    let other = packed[6 * i + 3 + axis]
+                    packed[6 * i + 3 + axis] = -Ray.maximumDirectionLength.nextUp
+                    packed.withUnsafeBufferPointer { p in
+                        expectError(.outOfRange, containing: ["rays[\(i)]", "too long"]) { () throws(FathomError) in
+                            try Mesh.validate(RayBuffer(base: p.baseAddress!, count: n))
+                        }
+                    }
+                    packed[6 * i + 3 + axis] = Ray.maximumDirectionLength
+                    packed.withUnsafeBufferPointer { p in
+                        #expect(throws: Never.self) { try Mesh.validate(RayBuffer(base: p.baseAddress!, count: n)) }
+                    }
+                    packed[6 * i + 3 + axis] = other
+                }
             }
         }
     }
@@ -807,6 +822,27 @@ struct MeshQueryTests {
             #expect(hitBits(hit) == hitBits(single), "X = \(X): ray origin \(ray.origin) direction \(ray.direction): mesh \(String(describing: hit)), triangle test \(String(describing: single))")
             #expect(mesh.occluded(ray, tmin: 0, tmax: .infinity), "X = \(X): not occluded")
             #expect(mesh.intersectAll(ray, tmin: 0, tmax: .infinity).count == 1, "X = \(X): intersectAll")
+        }
+    }
+
+    @Test("a ray lying in a box's bounding plane hits the triangle edge that lies in that plane")
+    func rayInBoundingPlane() throws {
+        // The triangle's top edge (-1, 0, 1)-(1, 0, 1) lies in its box's top plane y = 0; a ray along z in that plane
+        // (dy = 0 or -0) crosses the edge at (0, 0, 1), t = 1, and so does a ray along -y in the box's bottom plane
+        // z = 1 (dz = -0).
+        // Edge points count as hits (the watertight test's zeros), so the mesh must not cull the box.
+        var soup = Soup()
+        soup.add(SIMD3(-1, 0, 1), SIMD3(1, 0, 1), SIMD3(0, -1, 2))
+        let mesh = try soup.mesh()
+        for ray in [Ray(origin: .zero, direction: SIMD3(0, 0, 1)), Ray(origin: .zero, direction: SIMD3(-0.0, -0.0, 1)),
+                    Ray(origin: SIMD3(0, 1, 1), direction: SIMD3(0, -1, -0.0))] {
+            let (a, b, c) = soup.triangle(0)
+            let single = try PrimitiveCast.triangle(ray, tmin: 0, tmax: .infinity, a, b, c)
+            #expect(single?.t == 1, "the triangle test: \(String(describing: single))")
+            let hit = mesh.intersect(ray, tmin: 0, tmax: .infinity)
+            #expect(hit?.t == 1 && hit?.point == SIMD3(0, 0, 1), "\(ray): \(String(describing: hit))")
+            #expect(mesh.occluded(ray, tmin: 0, tmax: .infinity))
+            #expect(mesh.intersectAll(ray, tmin: 0, tmax: .infinity).count == 1)
         }
     }
 

@@ -9,11 +9,15 @@ import Testing
 struct RayCastPrimitiveTests {
     // MARK: Rays and ranges
 
-    @Test("a ray is valid with a finite origin and a direction with a component of at least 1e-18")
+    @Test("a ray is valid with a finite origin and a direction whose largest component is in [1e-18, 1e18]")
     func rayValidation() throws {
         try Ray(origin: SIMD3(1, 2, 3), direction: SIMD3(0, 0, 1e-18)).validate()
         try Ray(origin: .zero, direction: SIMD3(-1e-18, 0, 0)).validate()
-        try Ray(origin: .zero, direction: SIMD3(3e38, -3e38, 3e38)).validate()
+        try Ray(origin: .zero, direction: SIMD3(1e18, -1e18, 1e-30)).validate()
+        expectError(.outOfRange, containing: ["ray.direction", "too long"]) { () throws(FathomError) in
+            try Ray(origin: .zero, direction: SIMD3(0, -Float(1e18).nextUp, 0)).validate()
+        }
+        expectError(.outOfRange) { () throws(FathomError) in try Ray(origin: .zero, direction: SIMD3(3e38, -3e38, 3e38)).validate() }
         expectError(.degenerate, containing: ["ray.direction"]) { () throws(FathomError) in try Ray(origin: .zero, direction: .zero).validate() }
         expectError(.degenerate, containing: ["r.direction"]) { () throws(FathomError) in try Ray(origin: .zero, direction: -SIMD3<Float>.zero).validate("r") }
         expectError(.degenerate) { () throws(FathomError) in try Ray(origin: .zero, direction: SIMD3(9e-19, -9e-19, 1e-30)).validate() }

@@ -123,7 +123,8 @@ static int ray_valid(const fathom_ray *r) {
     const float *f = &r->origin.x;
     for (int i = 0; i < 6; i++)
         if (!isfinite(f[i])) return 0;
-    return fabsf(r->direction.x) >= 1e-18f || fabsf(r->direction.y) >= 1e-18f || fabsf(r->direction.z) >= 1e-18f;
+    float longest = fmaxf(fabsf(r->direction.x), fmaxf(fabsf(r->direction.y), fabsf(r->direction.z)));
+    return longest >= 1e-18f && longest <= 1e18f;
 }
 
 static int range_valid(float tmin, float tmax) { return isfinite(tmin) && tmin >= 0 && !isnan(tmax) && tmax >= tmin; }
@@ -271,6 +272,41 @@ static void check_hit(const char *function, const fathom_hit *h, const fathom_ra
     }
 }
 
+/** Where the ray meets the plane of hit h's triangle, in double: the exact t the float test rounds. */
+static double plane_t(const fathom_hit *h, const fathom_ray *ray, const mesh_contents *c) {
+    const uint32_t *tri = c->indices + 3 * h->primitive;
+    const float *a = c->vertices + 3 * tri[0], *b = c->vertices + 3 * tri[1], *e = c->vertices + 3 * tri[2];
+    const float *o = &ray->origin.x, *d = &ray->direction.x;
+    double e1[3] = {(double)b[0] - a[0], (double)b[1] - a[1], (double)b[2] - a[2]};
+    double e2[3] = {(double)e[0] - a[0], (double)e[1] - a[1], (double)e[2] - a[2]};
+    double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+    double along = 0, toward = 0;
+    for (int k = 0; k < 3; k++) {
+        along += n[k] * ((double)a[k] - o[k]);
+        toward += n[k] * d[k];
+    }
+    return along / toward;
+}
+
+/** fathom_mesh_intersect's hit against the first of intersect_all's crossings (both computed hits, so the closest hit
+ *  is one of the list, and none is nearer than it). Computed t rounds: a crossing the float test puts nearer may be
+ *  farther in exact arithmetic, so "nearer" is judged on the exact plane distances, up to each hit's own rounding. */
+static void check_closest(const fathom_hit *hit, const fathom_hit *all, size_t count, const fathom_ray *ray,
+                          const mesh_contents *c) {
+    int listed = 0;
+    for (size_t i = 0; i < count; i++) listed |= all[i].t == hit->t;
+    double exact_hit = plane_t(hit, ray, c), exact_first = plane_t(&all[0], ray, c);
+    double rounding = fabs(hit->t - exact_hit) + fabs(all[0].t - exact_first);
+    int nearer = exact_first < exact_hit - rounding - 1e-9 * (fabs(exact_hit) + fabs(exact_first));
+    if (!listed || nearer) {
+        print_hit(hit, ray, c);
+        for (size_t i = 0; i < count; i++) print_hit(&all[i], ray, c);
+        fprintf(stderr, "exact plane t: closest hit %.9g, first crossing %.9g\n", exact_hit, exact_first);
+        fz_broken("fathom_mesh_intersect_all", !listed ? "the closest hit is not among the crossings"
+                                                        : "a crossing is nearer than the closest hit");
+    }
+}
+
 /** intersect, occluded and intersect_all on one ray, checked against each other. Returns the status. */
 static fathom_status one_ray(fz_input *in, const fathom_mesh *mesh, const mesh_contents *c, const fathom_ray *ray,
                              float tmin, float tmax) {
@@ -330,11 +366,7 @@ static fathom_status one_ray(fz_input *in, const fathom_mesh *mesh, const mesh_c
             if (full[i].primitive == FATHOM_NO_HIT) fz_broken("fathom_mesh_intersect_all", "a miss in the list");
             if (i > 0 && !(full[i - 1].t <= full[i].t)) fz_broken("fathom_mesh_intersect_all", "not sorted by t");
         }
-        if (count > 0 && full[0].t != hit.t) {
-            print_hit(&hit, ray, c);
-            for (size_t i = 0; i < count; i++) print_hit(&full[i], ray, c);
-            fz_broken("fathom_mesh_intersect_all", "the first crossing is not the closest hit");
-        }
+        if (count > 0) check_closest(&hit, full, count, ray, c);
         free(full);
     }
     free(all);

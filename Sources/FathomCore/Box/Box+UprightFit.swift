@@ -36,7 +36,18 @@ extension Box {
         // Below pi / 2 in Double can round up to Float.pi / 2 (which is above pi / 2): the float below it; + 0 turns
         // -0 into 0.
         let rotY = Swift.min(Float(angle), (Float.pi / 2).nextDown) + 0
-        return try Box(center: center, scale: scale * (1 + 4 * .ulpOfOne) + pad, rotY: rotY)
+        var box = try Box(center: center, scale: scale * (1 + 4 * .ulpOfOne) + pad, rotY: rotY)
+        // The float rotation is a few ulps off the exact one, and that error times the long extent can exceed the
+        // short extent's pad: x and z are widened to what the containment test itself computes (y is not rotated).
+        let test = OrientedBox.InsideTest(try box.orientedBox())
+        var reach = SIMD2<Float>.zero
+        for i in 0..<points.count {
+            let p = points[i], l = test.local(p.x, p.y, p.z)
+            reach = pointwiseMax(reach, SIMD2(abs(l.x), abs(l.z)))
+        }
+        let widened = SIMD3(Swift.max(box.scale.x, 2 * reach.x), box.scale.y, Swift.max(box.scale.z, 2 * reach.y))
+        if widened != box.scale { box = try Box(center: center, scale: widened, rotY: rotY) }
+        return box
     }
 
     /// Convex hull, counter-clockwise, without collinear points (Andrew's monotone chain).

@@ -4,29 +4,35 @@
 /// false, so points with NaN are outside; infinities land outside too. Each loop reads the points once
 /// and is written so LLVM vectorises it (branch-free body, separate loops for packed and strided input).
 extension OrientedBox {
-    /// The precomputed test: rows of R^T, and the centre moved into local coordinates.
+    /// The precomputed test: rows of R^T, the centre and the half sizes. The centre is subtracted before the
+    /// rotation: R^T c of a centre near the float limit overflows, where p - c of a point near it does not.
     @usableFromInline
     struct InsideTest {
         @usableFromInline let r0: SIMD3<Float>, r1: SIMD3<Float>, r2: SIMD3<Float>
-        @usableFromInline let offset: SIMD3<Float>  // R^T c
+        @usableFromInline let center: SIMD3<Float>
         @usableFromInline let half: SIMD3<Float>
 
         @usableFromInline
         init(_ box: OrientedBox) {
             let m = box.rotation.matrix
             r0 = m.c0; r1 = m.c1; r2 = m.c2
-            offset = SIMD3(dot(m.c0, box.center), dot(m.c1, box.center), dot(m.c2, box.center))
+            center = box.center
             half = box.scale / 2
+        }
+
+        /// The local coordinates R^T (p - c) of p = (x, y, z), rounded exactly as `inside` rounds them.
+        @inlinable @inline(__always)
+        func local(_ x: Float, _ y: Float, _ z: Float) -> (x: Float, y: Float, z: Float) {
+            let dx = x - center.x, dy = y - center.y, dz = z - center.z
+            return (r0.x * dx + r0.y * dy + r0.z * dz, r1.x * dx + r1.y * dy + r1.z * dz, r2.x * dx + r2.y * dy + r2.z * dz)
         }
 
         /// 1 if (x, y, z) is inside, else 0. Three selects joined with `&`, not `&&`: no branches, so
         /// the loops around it vectorise.
         @inlinable @inline(__always)
         func inside(_ x: Float, _ y: Float, _ z: Float) -> Int {
-            let lx = r0.x * x + r0.y * y + r0.z * z - offset.x
-            let ly = r1.x * x + r1.y * y + r1.z * z - offset.y
-            let lz = r2.x * x + r2.y * y + r2.z * z - offset.z
-            return (abs(lx) <= half.x ? 1 : 0) & (abs(ly) <= half.y ? 1 : 0) & (abs(lz) <= half.z ? 1 : 0)
+            let l = local(x, y, z)
+            return (abs(l.x) <= half.x ? 1 : 0) & (abs(l.y) <= half.y ? 1 : 0) & (abs(l.z) <= half.z ? 1 : 0)
         }
 
         /// mask[k] = inside(point start + k) for k in 0..<count; returns how many are inside.
@@ -122,8 +128,8 @@ extension OrientedBox {
         let h = test.half
         for i in 0..<points.count {
             let v = points[i]
-            let l = SIMD3(dot(test.r0, v), dot(test.r1, v), dot(test.r2, v)) - test.offset
-            let q = componentAbs(l) - h
+            let l = test.local(v.x, v.y, v.z)
+            let q = componentAbs(SIMD3(l.x, l.y, l.z)) - h
             let outside = length(pointwiseMax(q, .zero))
             let inside = Swift.min(Swift.max(q.x, Swift.max(q.y, q.z)), 0)
             out[i] = outside + inside

@@ -67,8 +67,15 @@ public enum TagFusion {
             throw FathomError(.degenerate, "the rotations cancel out: no unique average rotation")
         }
         let q = Quaternion(Float(vectors[12]), Float(vectors[13]), Float(vectors[14]), Float(vectors[15]))
-        let pose = Pose(rotation: try q.normalized().matrix, translation: SIMD3<Float>(position))
-        let cov = try Matrix3(columnMajor: covariance.map(Float.init))
+        // Matrix weights can put the mean outside the observed positions, and the float range is the caller's.
+        let translation = SIMD3<Float>(position)
+        let floatCovariance = covariance.map(Float.init)
+        guard translation.x.isFinite, translation.y.isFinite, translation.z.isFinite,
+              floatCovariance.allSatisfy({ $0.isFinite }) else {
+            throw FathomError(.outOfRange, "the fused position or its covariance is beyond the float range")
+        }
+        let pose = Pose(rotation: try q.normalized().matrix, translation: translation)
+        let cov = try Matrix3(columnMajor: floatCovariance)
         return Result(pose: pose, covariance: cov)
     }
 }

@@ -5,8 +5,9 @@ extension Mesh {
     public static func validate(_ rays: RayBuffer) throws(FathomError) {
         // Four rays (24 floats, three vectors) at a time up to the first four with a bad one, which the
         // check one by one below then names: every float finite (x - x is 0, not NaN), and in each direction
-        // (floats 6k+3...6k+5) one component at least the minimum length.
+        // (floats 6k+3...6k+5) one component at least the minimum length and none above the maximum.
         let minimum = SIMD8<Float>(repeating: Ray.minimumDirectionLength)
+        let maximum = SIMD8<Float>(repeating: Ray.maximumDirectionLength)
         var checked = 0
         while checked &+ 4 <= rays.count {
             let p = UnsafeRawPointer(rays.base + 6 &* checked)
@@ -15,12 +16,16 @@ extension Mesh {
             let finite = laneBits((v0 - v0) .== .zero) & laneBits((v1 - v1) .== .zero) & laneBits((v2 - v2) .== .zero)
             let long = laneBits(lanesAbs(v0) .>= minimum) | laneBits(lanesAbs(v1) .>= minimum) << 8
                 | laneBits(lanesAbs(v2) .>= minimum) << 16
-            guard finite == 0xff, (long >> 3 | long >> 4 | long >> 5) & 0x41041 == 0x41041 else { break }
+            let tooLong = laneBits(lanesAbs(v0) .> maximum) | laneBits(lanesAbs(v1) .> maximum) << 8
+                | laneBits(lanesAbs(v2) .> maximum) << 16
+            // Bits 3-5, 9-11, 15-17 and 21-23 are the four directions.
+            guard finite == 0xff, (long >> 3 | long >> 4 | long >> 5) & 0x41041 == 0x41041, tooLong & 0xe38e38 == 0 else { break }
             checked &+= 4
         }
         for i in checked..<rays.count {
             let r = rays[i]
-            if !(r.origin.isFinite && r.direction.isFinite) || !(componentAbs(r.direction).max() >= Ray.minimumDirectionLength) {
+            let longest = componentAbs(r.direction).max()
+            if !(r.origin.isFinite && r.direction.isFinite) || !(longest >= Ray.minimumDirectionLength && longest <= Ray.maximumDirectionLength) {
                 try r.validate("rays[\(i)]")
             }
         }

@@ -3,10 +3,11 @@ import CLanes
 /// Queries against the BVH: closest hit, any hit, all hits.
 ///
 /// Node tests are 8-wide slab tests with the near and far planes picked once per ray from the direction's
-/// signs. Reciprocals are exact for every normal float; a zero or subnormal component (below 2^-126) uses
-/// the reciprocal of 2^-126 with its sign instead of infinity, so slabs are finite or +-inf and never
-/// 0 * inf = NaN. Only a ray lying exactly in a box's flat bounding plane is then treated as outside it,
-/// and the watertight test misses such a ray too (it lies in the triangles' plane). The far distance is
+/// signs (the sign bit, so -0 counts as negative). A zero direction component has an infinite reciprocal:
+/// the slab is then everything or nothing, except for a ray lying exactly in the slab's bounding plane,
+/// where 0 * inf = NaN. That ray touches the box and may cross a triangle's edge lying in the plane, so a
+/// NaN plane distance must count as no bound: each max (min) folds one axis into a running bound that is
+/// never NaN, as its second operand, which vmaxps (vminps) returns when either is NaN. The far distance is
 /// widened by 2 gamma(3) (Ize 2013) so rounding in the box test can never cull a triangle the watertight
 /// test would hit: through reciprocals multiplied by 1 + 2 gamma(3) once per ray, which rounds as many
 /// times (subtraction, reciprocal, widening, product) as widening each far distance did.
@@ -25,7 +26,7 @@ extension Mesh {
         @inline(__always)
         init(_ ray: Ray) {
             ox = SIMD8(repeating: ray.origin.x); oy = SIMD8(repeating: ray.origin.y); oz = SIMD8(repeating: ray.origin.z)
-            let inverse = fathom_lanes_safe_reciprocal4(SIMD4(ray.direction, 1))
+            let inverse = 1 / ray.direction
             ix = SIMD8(repeating: inverse.x); iy = SIMD8(repeating: inverse.y); iz = SIMD8(repeating: inverse.z)
             fx = ix * Mesh.farWidening; fy = iy * Mesh.farWidening; fz = iz * Mesh.farWidening
             let negX = ray.direction.x.sign == .minus, negY = ray.direction.y.sign == .minus, negZ = ray.direction.z.sign == .minus
@@ -43,8 +44,8 @@ extension Mesh {
             let nearX = (plane(nearX) - ox) * ix, farX = (plane(farX) - ox) * fx
             let nearY = (plane(nearY) - oy) * iy, farY = (plane(farY) - oy) * fy
             let nearZ = (plane(nearZ) - oz) * iz, farZ = (plane(farZ) - oz) * fz
-            let near = lanesMax(lanesMax(nearX, nearY), lanesMax(nearZ, SIMD8(repeating: tmin)))
-            let far = lanesMin(lanesMin(farX, farY), lanesMin(farZ, SIMD8(repeating: tmax * Mesh.farWidening)))
+            let near = lanesMax(nearZ, lanesMax(nearY, lanesMax(nearX, SIMD8(repeating: tmin))))
+            let far = lanesMin(farZ, lanesMin(farY, lanesMin(farX, SIMD8(repeating: tmax * Mesh.farWidening))))
             return (near, near .<= far)
         }
     }

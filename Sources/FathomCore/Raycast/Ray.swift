@@ -13,14 +13,23 @@ public struct Ray: Equatable, Sendable {
     /// The shortest direction accepted: below it, t * direction underflows float.
     public static let minimumDirectionLength: Float = 1e-18
 
-    /// Throws `.notFinite` for a non-finite origin or direction and `.degenerate` for a zero direction or
-    /// one whose largest component is below `minimumDirectionLength`.
+    /// The longest direction component accepted: above it, the reciprocals the mesh's box tests use lose precision
+    /// (they are subnormal beyond 2^126), and t of any surface at a float distance underflows.
+    public static let maximumDirectionLength: Float = 1e18
+
+    /// Throws `.notFinite` for a non-finite origin or direction, `.degenerate` for a zero direction or one whose
+    /// largest component is below `minimumDirectionLength`, and `.outOfRange` for a component above
+    /// `maximumDirectionLength`.
     public func validate(_ name: String = "ray") throws(FathomError) {
         try Check.finite(origin, "\(name).origin")
         try Check.finite(direction, "\(name).direction")
         guard direction != .zero else { throw FathomError(.degenerate, "\(name).direction must not be zero") }
-        guard componentAbs(direction).max() >= Ray.minimumDirectionLength else {
+        let longest = componentAbs(direction).max()
+        guard longest >= Ray.minimumDirectionLength else {
             throw FathomError(.degenerate, "\(name).direction \(describe(direction)) is too short (components below 1e-18)")
+        }
+        guard longest <= Ray.maximumDirectionLength else {
+            throw FathomError(.outOfRange, "\(name).direction \(describe(direction)) is too long (a component above 1e18)")
         }
     }
 
