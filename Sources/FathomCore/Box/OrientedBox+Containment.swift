@@ -123,16 +123,18 @@ extension OrientedBox {
     }
 
     /// out[i] = signed distance from point i to the surface: negative inside, positive outside (meters).
+    /// In Double: p - c of a point and a centre on opposite sides of the float range overflows a float, and
+    /// 0 * inf in the rotation would then turn a far point's distance into NaN.
     public func signedDistances(_ points: PointBuffer, into out: UnsafeMutablePointer<Float>) {
-        let test = InsideTest(self)
-        let h = test.half
+        let m = rotation.matrix
+        let r0 = SIMD3<Double>(m.c0), r1 = SIMD3<Double>(m.c1), r2 = SIMD3<Double>(m.c2)
+        let c = SIMD3<Double>(center), h = SIMD3<Double>(scale) / 2
         for i in 0..<points.count {
-            let v = points[i]
-            let l = test.local(v.x, v.y, v.z)
-            let q = componentAbs(SIMD3(l.x, l.y, l.z)) - h
+            let d = SIMD3<Double>(points[i]) - c
+            let q = componentAbs(SIMD3(dot(r0, d), dot(r1, d), dot(r2, d))) - h
             let outside = length(pointwiseMax(q, .zero))
             let inside = Swift.min(Swift.max(q.x, Swift.max(q.y, q.z)), 0)
-            out[i] = outside + inside
+            out[i] = Float(outside + inside)
         }
     }
 }

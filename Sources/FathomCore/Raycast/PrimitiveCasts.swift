@@ -7,9 +7,9 @@ public enum PrimitiveCast {
     public static func plane(_ ray: Ray, tmin: Float, tmax: Float, point: SIMD3<Float>, normal: SIMD3<Float>) throws(FathomError) -> Hit? {
         try Check.finite(point, "point")
         try Check.finite(normal, "normal")
-        let n = length(normal)
-        guard n > 0, n.isFinite else { throw FathomError(.degenerate, "normal must not be zero") }
-        let unit = normal / n
+        // Through Double: a float length of a tiny or huge normal underflows or overflows.
+        let unit = FathomCore.unit(normal)
+        guard unit != .zero else { throw FathomError(.degenerate, "normal must not be zero") }
         let denominator = dot(unit, ray.direction)
         guard denominator != 0 else { return nil }
         let t = dot(unit, point - ray.origin) / denominator

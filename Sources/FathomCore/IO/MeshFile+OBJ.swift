@@ -2,11 +2,13 @@ import Glibc
 
 extension MeshFile {
     /// Reads Wavefront OBJ text: `v x y z [w]` records (w and any further numbers, such as vertex
-    /// colours, are ignored) and `f` records whose vertices are `i`, `i/t`, `i//n` or `i/t/n`, with
+    /// colours, are ignored) and `f` records whose vertices are `i`, `i/t`, `i/t/n` or `i//n`, where the
+    /// texture and normal slots may also be empty as exporters write them (`i/`, `i//`, `i/t/`), with
     /// 1-based indices or negative ones counting back from the last vertex read so far. Polygons are fanned
     /// into triangles (v0, vi, vi+1). Every other record (vt, vn, vp, o, g, s, usemtl, mtllib, l, ...),
     /// comments (`#`, also after a record's values) and blank lines are skipped; lines end with LF or CRLF. A
-    /// UTF-8 byte-order mark at the start is skipped.
+    /// record continues on the next line when its line ends with `\` (outside a comment). A UTF-8 byte-order
+    /// mark at the start is skipped.
     ///
     /// Errors name the line: `.parse` for a malformed number or face vertex, a vertex with fewer than three
     /// coordinates, a face with fewer than three vertices, a NUL byte (not a text file); `.format` for a
@@ -43,15 +45,21 @@ private struct OBJReader {
     mutating func read() throws(FathomError) {
         try rejectNUL()
         while !cursor.atEnd {
-            if let record = cursor.token(), record.count == 1 {
+            if let record = value(), record.count == 1 {
                 switch text[record.lowerBound] {
                 case UInt8(ascii: "v"): try vertex()
                 case UInt8(ascii: "f"): try face()
                 default: break
                 }
             }
-            cursor.nextLine()
+            endRecord()
         }
+    }
+
+    /// Moves past the rest of the record: its values, continuation lines included.
+    mutating func endRecord() {
+        while value() != nil {}
+        cursor.nextLine()
     }
 
     /// OBJ is text: a NUL byte means some other kind of file, which would otherwise read as an empty mesh.
@@ -62,11 +70,22 @@ private struct OBJReader {
         throw FathomError(.parse, "line \(line): a NUL byte (at byte offset \(offset)); an OBJ file is text")
     }
 
-    /// The next value of the record, or nil at the end of the line or at a comment.
+    /// The next value of the record, or nil at its end: the end of a line that does not end with `\`, or a
+    /// comment. A `\` ending a line (alone, or the last byte of a value) joins the next line to the record.
     @inline(__always)
     mutating func value() -> Range<Int>? {
-        guard let token = cursor.token(), text[token.lowerBound] != UInt8(ascii: "#") else { return nil }
-        return token
+        while true {
+            guard let token = cursor.token() else { return nil }
+            if text[token.lowerBound] == UInt8(ascii: "#") {
+                while cursor.token() != nil {}  // the comment runs to the end of the line, a final `\` too
+                return nil
+            }
+            guard text[token.upperBound &- 1] == UInt8(ascii: "\\") else { return token }
+            var probe = cursor
+            guard probe.token() == nil else { return token }  // not the line's last value
+            cursor.nextLine()
+            if token.count > 1 { return token.lowerBound..<(token.upperBound &- 1) }
+        }
     }
 
     mutating func vertex() throws(FathomError) {
@@ -111,7 +130,8 @@ private struct OBJReader {
         guard n >= 3 else { throw error(.parse, "a face needs at least 3 vertices, got \(n)") }
     }
 
-    /// The 0-based vertex index of a face vertex `i`, `i/t`, `i//n` or `i/t/n` (t and n are checked, not used).
+    /// The 0-based vertex index of a face vertex `i`, `i/t` or `i/t/n`, either slot possibly empty (t and n are
+    /// checked, not used).
     @inline(__always)
     func faceIndex(_ token: Range<Int>, vertexCount: Int) throws(FathomError) -> UInt32 {
         var slash = token.lowerBound
@@ -129,12 +149,12 @@ private struct OBJReader {
         return UInt32(truncatingIfNeeded: resolved)
     }
 
-    /// After the first slash: `t`, `t/n` or `/n`.
+    /// After the first slash: `t` or `t/n`, where t and n are integers or empty.
     func validTail(_ tail: Range<Int>) -> Bool {
+        func slot(_ range: Range<Int>) -> Bool { range.isEmpty || MeshFile.DecimalText.integer(text, range) != nil }
         var slash = tail.lowerBound
         while slash < tail.upperBound && text[slash] != UInt8(ascii: "/") { slash += 1 }
-        if slash == tail.upperBound { return MeshFile.DecimalText.integer(text, tail) != nil }
-        let t = tail.lowerBound..<slash, n = (slash + 1)..<tail.upperBound
-        return (t.isEmpty || MeshFile.DecimalText.integer(text, t) != nil) && MeshFile.DecimalText.integer(text, n) != nil
+        if slash == tail.upperBound { return slot(tail) }
+        return slot(tail.lowerBound..<slash) && slot((slash + 1)..<tail.upperBound)
     }
 }
