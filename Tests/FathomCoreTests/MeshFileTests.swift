@@ -165,6 +165,27 @@ struct OBJReaderTests {
         #expect(mesh.vertexCount == 5)
     }
 
+    @Test("empty texture and normal slots, as exporters write them: i/, i//, i/t/")
+    func emptySlots() throws {
+        let mesh = try parse("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1// 2/ 3/1/\nf 1//2 3/4/ 4//\n", obj: true)
+        #expect(mesh.indices == [0, 1, 2, 0, 2, 3])
+    }
+
+    @Test("a line ending with a backslash continues the record; one inside a comment or before a value does not")
+    func lineContinuation() throws {
+        // Continued faces and vertices (the backslash alone or ending a value; LF or CRLF), a skipped record
+        // whose continuation line must not be read as a record, and a comment ending with a backslash.
+        let text = "v 0 0 \\\n 0\nv\\\n1 0 0\r\nv 1 1 0\nv 0 1 0\nf 1 2 \\\r\n 3\ng a \\\nf 9 9 9\n"
+            + "f 1 3\\\n4 # the end \\\nv 5 5 5\n"
+        let mesh = try parse(text, obj: true)
+        #expect(mesh.vertices == [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 5, 5, 5])
+        #expect(mesh.indices == [0, 1, 2, 0, 2, 3])
+        // Errors name the physical line of the bad value.
+        expectError(.format, containing: ["line 3", "face index 9"]) { () throws(FathomError) in
+            _ = try parse("v 0 0 0\nf 1 1 \\\n 9\n", obj: true)
+        }
+    }
+
     @Test("an empty file, comments only, or unknown records give an empty mesh")
     func empty() throws {
         for text in ["", "\n\n", "# nothing\r\n", "foo 1 2 3\nvertex 1 2 3\nface 1 2 3\n"] {
@@ -232,9 +253,11 @@ struct OBJReaderTests {
             ("v 0 0 0\nv 1 0 0\nv 1 1 0\nf\n", "line 4"),
             ("v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3a\n", "line 4"),
             ("v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1/1/1/1 2 3\n", "line 4"),
-            ("v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1// 2 3\n", "line 4"),
-            ("v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1/ 2 3\n", "line 4"),
+            ("v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1/x 2 3\n", "line 4"),
+            ("v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1/// 2 3\n", "line 4"),
             ("v 0 0 0\nv 1 0 0\nv 1 1 0\nf /1 2 3\n", "line 4"),
+            ("v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3 \\ 4\n", "line 4"),
+            ("v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 \\\n3 x\n", "line 5"),
             ("v 0 0 0\r\nv 1 0 0\r\nv 1 1 0\r\nf 1 2 3 # ok\r\nf 1 - 3\r\n", "line 5"),
             ("v 0 0 0\nv 1 0\u{0}0 0\n", "line 2"),
         ]
