@@ -623,7 +623,8 @@ fathom_status fathom_mesh_create(const float *vertices, size_t vertex_count, siz
                                  uint32_t flags, fathom_mesh **out);
 
 /** Loads a mesh from a Wavefront OBJ (v and f records; polygons are fanned into triangles; negative
- *  indices allowed) or a PLY file (ascii or binary_little_endian; vertex x y z as float or double, faces
+ *  indices allowed; face vertices i, i/t, i/t/n, i//n, with empty texture or normal slots as in i// or
+ *  i/t/; a line ending with a backslash continues on the next) or a PLY file (ascii or binary_little_endian; vertex x y z as float or double, faces
  *  as a list of int/uint indices; an optional uchar face property "classification" or "label" becomes
  *  the class, 0...7). Chosen by the file's contents. FATHOM_ERR_IO if unreadable; FATHOM_ERR_PARSE /
  *  FATHOM_ERR_FORMAT with the line (OBJ, ascii PLY) or byte offset (binary PLY) where the problem is
@@ -673,12 +674,16 @@ fathom_status fathom_mesh_occluded(const fathom_mesh *mesh, const fathom_ray *ra
 fathom_status fathom_mesh_intersect_all(const fathom_mesh *mesh, const fathom_ray *ray, float tmin, float tmax,
                                         fathom_hit *out, size_t capacity, size_t *out_count);
 
-/** Options for the batch queries. A NULL options pointer means {0, INFINITY, 0}. */
+/** Options for the batch queries; fathom_batch_options_init fills the defaults. A NULL options pointer means
+ *  the defaults: {0, INFINITY, 0}. */
 typedef struct fathom_batch_options {
     float tmin, tmax;     /**< the range for every ray */
     uint32_t threads;     /**< worker threads, 1...1024 (more is FATHOM_ERR_OUT_OF_RANGE); 0 = one per online CPU.
                                Results do not depend on it. */
 } fathom_batch_options;
+
+/** Fills *options with the defaults: tmin 0, tmax INFINITY, threads 0 (one per online CPU). */
+fathom_status fathom_batch_options_init(fathom_batch_options *options);
 
 /** Closest hits of `count` rays into out[count]. `options` may be NULL (defaults). A ray with a zero or
  *  non-finite direction fails the whole call with its index in the message, before any work.
@@ -786,7 +791,7 @@ typedef struct fathom_depth_frame {
     const uint8_t *confidence;      /**< may be NULL: width * height values (ARKit: 0 low, 1 medium, 2 high) */
     size_t confidence_stride;       /**< bytes from one confidence row to the next; 0 = width */
     uint8_t min_confidence;         /**< samples with confidence below this are invalid (0: keep all) */
-    uint8_t reserved[3];            /**< 0 */
+    uint8_t reserved[3];            /**< 0 (anything else is FATHOM_ERR_OUT_OF_RANGE) */
     float min_depth, max_depth;     /**< valid depth range, meters, 0 <= min_depth <= max_depth (max may be INFINITY) */
     fathom_intrinsics intrinsics;   /**< of the RGB image the depth map belongs to; scaled to the depth grid, every
                                          sample's ray slope (i + 0.5 - cx') / fx' must be a finite float (else
@@ -892,13 +897,18 @@ typedef enum fathom_line_method {
     FATHOM_FIT_TOTAL = 1        /* minimizing perpendicular distances (the principal direction) */
 } fathom_line_method;
 
-/** RANSAC settings. Results depend only on the inputs and the seed (reproducible on every machine). */
+/** RANSAC settings; fathom_ransac_options_init fills the defaults given here. Results depend only on the inputs
+ *  and the seed (reproducible on every machine). */
 typedef struct fathom_ransac_options {
-    double threshold;       /**< inlier distance, > 0 (meters for 3D points) */
-    uint32_t iterations;    /**< random minimal samples tried, >= 1 */
-    uint32_t reserved;      /**< 0 */
-    uint64_t seed;          /**< any value */
+    double threshold;       /**< inlier distance, > 0 (meters for 3D points), default 0.01 */
+    uint32_t iterations;    /**< random minimal samples tried, >= 1, default 1000 */
+    uint32_t reserved;      /**< 0 (anything else is FATHOM_ERR_OUT_OF_RANGE) */
+    uint64_t seed;          /**< any value, default 0 */
 } fathom_ransac_options;
+
+/** Fills *options with the defaults above (and 0 in reserved). Start from it: a braced initializer such as
+ *  {0.01, 500, 1} puts the seed in the reserved field. */
+fathom_status fathom_ransac_options_init(fathom_ransac_options *options);
 
 /** 2D line through `count` (x, y) points, ordinary or total least squares (`method`). */
 fathom_status fathom_fit_line2(const double *points, size_t count, size_t stride, uint32_t method, fathom_line_fit *out);
@@ -907,17 +917,19 @@ fathom_status fathom_fit_line2(const double *points, size_t count, size_t stride
 fathom_status fathom_fit_line3(const double *points, size_t count, size_t stride, fathom_line_fit *out);
 
 /** Robust line: RANSAC over point pairs (2D when dimensions is 2, 3D when 3) counting points within
- *  options->threshold of the line, then a total-least-squares refit on the best sample's inliers. */
+ *  options->threshold of the line, then a total-least-squares refit on the best sample's inliers. out_inliers
+ *  (count bytes, may be NULL) gets 1 for each point the refit used and 0 for the others, on success only. */
 fathom_status fathom_fit_line_ransac(const double *points, size_t count, size_t stride, uint32_t dimensions,
-                                     const fathom_ransac_options *options, fathom_line_fit *out);
+                                     const fathom_ransac_options *options, fathom_line_fit *out, uint8_t *out_inliers);
 
 /** Plane by least squares: the centroid and the direction of least spread (orthogonal distances). */
 fathom_status fathom_fit_plane(const double *points, size_t count, size_t stride, fathom_plane_fit *out);
 
 /** Plane by RANSAC over point triples (collinear triples are skipped), then a least-squares refit on the best
- *  triple's inliers. FATHOM_ERR_DEGENERATE when no triple spans a plane or the inliers are collinear. */
+ *  triple's inliers. FATHOM_ERR_DEGENERATE when no triple spans a plane or the inliers are collinear. out_inliers
+ *  (count bytes, may be NULL) gets 1 for each point the refit used and 0 for the others, on success only. */
 fathom_status fathom_fit_plane_ransac(const double *points, size_t count, size_t stride,
-                                      const fathom_ransac_options *options, fathom_plane_fit *out);
+                                      const fathom_ransac_options *options, fathom_plane_fit *out, uint8_t *out_inliers);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Object length from depth (the fish app)                                                         */

@@ -1,53 +1,8 @@
 import CFathom
 import FathomCore
 
-/// Argument checks and conversions between the header's structs and the core's types.
-
-/// `pointer`, or a NULL-pointer error naming the argument.
-@inline(__always)
-func required<T>(_ pointer: UnsafePointer<T>?, _ name: String) throws -> UnsafePointer<T> {
-    guard let pointer else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "\(name) must not be NULL") }
-    return pointer
-}
-
-@inline(__always)
-func required<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String) throws -> UnsafeMutablePointer<T> {
-    guard let pointer else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "\(name) must not be NULL") }
-    return pointer
-}
-
-@inline(__always)
-func requiredRaw(_ pointer: UnsafeRawPointer?, _ name: String) throws -> UnsafeRawPointer {
-    guard let pointer else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "\(name) must not be NULL") }
-    return pointer
-}
-
-@inline(__always)
-func requiredRaw(_ pointer: UnsafeMutableRawPointer?, _ name: String) throws -> UnsafeMutableRawPointer {
-    guard let pointer else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "\(name) must not be NULL") }
-    return pointer
-}
-
-/// `count` elements at `pointer`, or the error naming the argument: NULL, or a count whose bytes overflow, as C
-/// elements or as the `Copy` values the call makes of them (size_t values above Int.max arrive negative).
-func elements<T, Copy>(_ pointer: UnsafePointer<T>?, _ count: Int, _ name: String, countName: String = "count",
-                       copiedAs _: Copy.Type) throws -> UnsafeBufferPointer<T> {
-    let base = try required(pointer, name)
-    guard count >= 0, count <= Int.max / max(MemoryLayout<T>.stride, MemoryLayout<Copy>.stride) else {
-        throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "\(countName) \(UInt(bitPattern: count)) is too large")
-    }
-    return UnsafeBufferPointer(start: base, count: count)
-}
-
-/// A validated point buffer (pointer, count, byte stride).
-func pointBuffer(_ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
-                 names: (points: String, count: String, stride: String) = ("points", "count", "stride")) throws -> PointBuffer {
-    let base = try required(points, names.points)
-    // size_t values above Int.max arrive negative.
-    guard count >= 0 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "\(names.count) \(UInt(bitPattern: count)) is too large") }
-    guard stride >= 0 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "\(names.stride) \(UInt(bitPattern: stride)) is too large") }
-    return try PointBuffer(base: base, count: count, strideBytes: stride, names: names)
-}
+/// Conversions between the header's structs and the core's types, and writes to caller buffers (the argument checks
+/// are in Validation.swift).
 
 extension SIMD3 where Scalar == Float {
     init(_ v: fathom_vec3) { self.init(v.x, v.y, v.z) }
@@ -66,13 +21,13 @@ extension fathom_quat {
 }
 
 /// The finite vector `v`, or a not-finite error naming it.
-func finite(_ v: fathom_vec3, _ name: String) throws -> SIMD3<Float> {
+func finite(_ v: fathom_vec3, _ name: String) throws(FathomError) -> SIMD3<Float> {
     let vector = SIMD3<Float>(v)
     try Check.finite(vector, name)
     return vector
 }
 
-func finite(_ q: fathom_quat, _ name: String) throws -> Quaternion {
+func finite(_ q: fathom_quat, _ name: String) throws(FathomError) -> Quaternion {
     for (c, value) in zip(["x", "y", "z", "w"], [q.x, q.y, q.z, q.w]) { try Check.finite(value, "\(name).\(c)") }
     return Quaternion(q)
 }
@@ -93,12 +48,12 @@ extension fathom_pose {
 }
 
 /// A rigid pose read from a pointer, or the error naming the argument.
-func rigidPose(_ pointer: UnsafePointer<fathom_pose>?, _ name: String) throws -> Pose {
+func rigidPose(_ pointer: UnsafePointer<fathom_pose>?, _ name: String) throws(FathomError) -> Pose {
     try Pose(columnMajor: floats(required(pointer, name).pointee), name: name)
 }
 
 /// Reads `count` floats from a C array argument.
-func floatArray(_ pointer: UnsafePointer<Float>?, _ count: Int, _ name: String) throws -> [Float] {
+func floatArray(_ pointer: UnsafePointer<Float>?, _ count: Int, _ name: String) throws(FathomError) -> [Float] {
     let base = try required(pointer, name)
     let values = Array(UnsafeBufferPointer(start: base, count: count))
     for (i, v) in values.enumerated() where !v.isFinite {
@@ -114,7 +69,7 @@ func write(_ values: [Float], to pointer: UnsafeMutablePointer<Float>) {
 
 extension Box {
     /// A validated core box from the C struct.
-    init(_ b: fathom_box, name: String = "box") throws {
+    init(_ b: fathom_box, name: String = "box") throws(FathomError) {
         guard b.has_floor == 0 || b.has_floor == 1 else {
             throw FathomError(.outOfRange, "\(name).has_floor must be 0 or 1, got \(b.has_floor)")
         }
@@ -132,7 +87,7 @@ extension fathom_box {
 }
 
 extension OrientedBox {
-    init(_ b: fathom_obb, name: String = "obb") throws {
+    init(_ b: fathom_obb, name: String = "obb") throws(FathomError) {
         try self.init(center: finite(b.center, "\(name).center"), scale: SIMD3(b.scale),
                       rotation: finite(b.rotation, "\(name).rotation"))
     }
@@ -149,7 +104,7 @@ extension Ray {
 }
 
 /// A validated ray and range read from the C arguments.
-func castArguments(_ ray: UnsafePointer<fathom_ray>?, _ tmin: Float, _ tmax: Float) throws -> Ray {
+func castArguments(_ ray: UnsafePointer<fathom_ray>?, _ tmin: Float, _ tmax: Float) throws(FathomError) -> Ray {
     let r = Ray(try required(ray, "ray").pointee)
     try r.validate()
     try validateRange(tmin: tmin, tmax: tmax)
@@ -177,48 +132,37 @@ extension fathom_hit {
 }
 
 /// Validated core intrinsics from the C struct.
-func intrinsics(_ pointer: UnsafePointer<fathom_intrinsics>?, _ name: String = "intrinsics") throws -> Intrinsics {
+func intrinsics(_ pointer: UnsafePointer<fathom_intrinsics>?, _ name: String = "intrinsics") throws(FathomError) -> Intrinsics {
     let k = try required(pointer, name).pointee
     return try Intrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: Int(k.width), height: Int(k.height))
 }
 
 /// Writes `text` and a terminating NUL to a C buffer of `capacity` bytes (`writeBytes`).
 func writeText(_ text: String, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
-               _ outLength: UnsafeMutablePointer<Int>?) throws {
+               _ outLength: UnsafeMutablePointer<Int>?) throws(FathomError) {
     try writeBytes(Array(text.utf8), terminated: true, buffer, capacity, outLength)
 }
 
 /// Writes `bytes` (and a NUL when `terminated`) to a C buffer of `capacity` bytes; *out_length gets bytes.count.
-/// A buffer too small gets nothing but *out_length (what to allocate) and FATHOM_ERR_BUFFER_TOO_SMALL; a NULL
+/// A buffer too small gets nothing but *out_length (what to allocate) and a buffer-too-small error; a NULL
 /// buffer that would be written is an error before anything is written.
 func writeBytes(_ bytes: [UInt8], terminated: Bool, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
-                _ outLength: UnsafeMutablePointer<Int>?) throws {
+                _ outLength: UnsafeMutablePointer<Int>?) throws(FathomError) {
     let length = try required(outLength, "out_length")
     let needed = bytes.count + (terminated ? 1 : 0)
-    let fits = capacity < 0 || capacity >= needed
-    let out = fits && needed > 0 ? try required(buffer, "buffer") : nil
+    let out = fits(capacity, needed) && needed > 0 ? try required(buffer, "buffer") : nil
     length.pointee = bytes.count
-    guard fits else {
-        throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(needed) bytes needed")
-    }
+    try requireCapacity(capacity, needed, "bytes needed")
     guard let out else { return }
     for (i, b) in bytes.enumerated() { out[i] = CChar(bitPattern: b) }
     if terminated { out[bytes.count] = 0 }
 }
 
-/// Checks that an array argument of `capacity` elements holds `needed` (a capacity that arrives negative is a
-/// size_t above Int.max: certainly large enough).
-func requireCapacity(_ capacity: Int, _ needed: Int, _ what: String = "elements") throws {
-    guard capacity < 0 || capacity >= needed else {
-        throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(capacity) is less than the \(needed) \(what) needed")
-    }
-}
-
-/// Copies `values` (`width` values an element) into a caller's array of `capacity` elements, after the same
-/// capacity check (`what` names the elements); `out` may be NULL when there is nothing to copy.
-func copyOut<T>(_ values: [T], width: Int = 1, to out: UnsafeMutablePointer<T>?, capacity: Int, what: String) throws {
+/// Copies `values` (`width` values an element) into a caller's array of `capacity` elements, after the capacity
+/// check (`what` names the elements); `out` may be NULL when there is nothing to copy.
+func copyOut<T>(_ values: [T], width: Int = 1, to out: UnsafeMutablePointer<T>?, capacity: Int, what: String) throws(FathomError) {
     let count = values.count / width
-    try requireCapacity(capacity, count, what)
+    try requireCapacity(capacity, count, "\(what) needed")
     guard count > 0 else { return }
     let out = try required(out, "out")
     values.withUnsafeBufferPointer { out.update(from: $0.baseAddress.unsafelyUnwrapped, count: $0.count) }

@@ -6,7 +6,7 @@ import FathomCore
 @_cdecl("fathom_camera_ray")
 public func fathom_camera_ray(_ k: UnsafePointer<fathom_intrinsics>?, _ camera: UnsafePointer<fathom_pose>?,
                               _ u: Float, _ v: Float, _ out: UnsafeMutablePointer<fathom_ray>?) -> fathom_status {
-    abiCall("fathom_camera_ray") {
+    abiCall("fathom_camera_ray") { () throws(FathomError) in
         let ray = try intrinsics(k).ray(camera: rigidPose(camera, "camera_to_world"), u: u, v: v)
         try required(out, "out").pointee = fathom_ray(origin: fathom_vec3(ray.origin), direction: fathom_vec3(ray.direction))
     }
@@ -16,7 +16,7 @@ public func fathom_camera_ray(_ k: UnsafePointer<fathom_intrinsics>?, _ camera: 
 public func fathom_camera_project(_ k: UnsafePointer<fathom_intrinsics>?, _ camera: UnsafePointer<fathom_pose>?,
                                   _ point: fathom_vec3, _ outU: UnsafeMutablePointer<Float>?, _ outV: UnsafeMutablePointer<Float>?,
                                   _ outFlags: UnsafeMutablePointer<UInt32>?) -> fathom_status {
-    abiCall("fathom_camera_project") {
+    abiCall("fathom_camera_project") { () throws(FathomError) in
         let p = try intrinsics(k).project(SIMD3(point), camera: rigidPose(camera, "camera_to_world"))
         let u = try required(outU, "out_u"), v = try required(outV, "out_v"), flags = try required(outFlags, "out_flags")
         u.pointee = p.u
@@ -29,22 +29,20 @@ public func fathom_camera_project(_ k: UnsafePointer<fathom_intrinsics>?, _ came
 public func fathom_camera_grid_rays(_ k: UnsafePointer<fathom_intrinsics>?, _ camera: UnsafePointer<fathom_pose>?, _ step: UInt32,
                                     _ out: UnsafeMutablePointer<fathom_ray>?, _ capacity: Int,
                                     _ outCount: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_camera_grid_rays") {
+    abiCall("fathom_camera_grid_rays") { () throws(FathomError) in
         let core = try intrinsics(k)
         let pose = try rigidPose(camera, "camera_to_world")
         guard step >= 1 else { throw FathomError(.outOfRange, "step must be >= 1, got 0") }
         let count = try required(outCount, "out_count")
         let needed = core.gridCount(step: Int(step))
-        let fits = UInt64(UInt(bitPattern: capacity)) >= needed && needed <= UInt64(Int.max / MemoryLayout<fathom_ray>.stride)
-        let rays = fits ? try required(out, "out") : nil
+        let rayBytes = MemoryLayout<fathom_ray>.stride
+        let rays = fits(capacity, needed, elementBytes: rayBytes) ? try required(out, "out") : nil
         count.pointee = Int(bitPattern: UInt(needed))  // size_t
-        guard let rays else {
-            throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL,
-                                message: "capacity \(UInt(bitPattern: capacity)) is less than the \(needed) rays of the grid")
-        }
+        try requireCapacity(capacity, needed, "rays of the grid", elementBytes: rayBytes)
+        guard let rays else { return }  // not nil: the rays fit
         let rayCount = Int(needed)
-        try UnsafeMutableRawPointer(rays).withMemoryRebound(to: Float.self, capacity: 6 * rayCount) {
-            try core.gridRays(camera: pose, step: Int(step), into: $0)
+        try UnsafeMutableRawPointer(rays).withMemoryRebound(to: Float.self, capacity: 6 * rayCount) { floats throws(FathomError) in
+            try core.gridRays(camera: pose, step: Int(step), into: floats)
         }
     }
 }

@@ -10,9 +10,9 @@ final class ReportHandle {
     init(_ report: ScanReport) { self.report = report }
 }
 
-private func capture(_ handle: OpaquePointer?) throws -> CaptureBuilder { try object(handle, "capture") }
+private func capture(_ handle: OpaquePointer?) throws(FathomError) -> CaptureBuilder { try object(handle, "capture") }
 
-private func report(_ handle: OpaquePointer?) throws -> ScanReport { try object(handle, "report", as: ReportHandle.self).report }
+private func report(_ handle: OpaquePointer?) throws(FathomError) -> ScanReport { try object(handle, "report", as: ReportHandle.self).report }
 
 private func reportHandle(_ report: ScanReport) -> OpaquePointer { retainedHandle(ReportHandle(report)) }
 
@@ -27,7 +27,7 @@ extension fathom_capture_options {
 }
 
 /// Validated capture options (NULL: the defaults).
-func captureOptions(_ pointer: UnsafePointer<fathom_capture_options>?) throws -> CaptureOptions {
+func captureOptions(_ pointer: UnsafePointer<fathom_capture_options>?) throws(FathomError) -> CaptureOptions {
     var options = CaptureOptions()
     guard let p = pointer else { return options }
     let o = p.pointee
@@ -45,10 +45,14 @@ func captureOptions(_ pointer: UnsafePointer<fathom_capture_options>?) throws ->
     options.selectDistance = o.select_distance
     options.selectAngle = o.select_angle
     options.seed = o.seed
-    do { try withUnsafePointer(to: p.pointee.motion) { options.motion = try motionOptions($0) } } catch let error as FathomError {
+    do throws(FathomError) {
+        options.motion = try withUnsafePointer(to: o.motion) { m throws(FathomError) in try motionOptions(m) }
+    } catch {
         throw FathomError(error.kind, "options.motion: \(error.message)")
     }
-    do { try withUnsafePointer(to: p.pointee.coverage) { options.coverage = try coverageOptions($0) } } catch let error as FathomError {
+    do throws(FathomError) {
+        options.coverage = try withUnsafePointer(to: o.coverage) { c throws(FathomError) in try coverageOptions(c) }
+    } catch {
         throw FathomError(error.kind, "options.coverage: \(error.message)")
     }
     do { try options.validate() } catch { throw FathomError(error.kind, "options.\(error.message)") }
@@ -57,15 +61,17 @@ func captureOptions(_ pointer: UnsafePointer<fathom_capture_options>?) throws ->
 
 @_cdecl("fathom_capture_options_init")
 public func fathom_capture_options_init(_ options: UnsafeMutablePointer<fathom_capture_options>?) -> fathom_status {
-    abiCall("fathom_capture_options_init") { try required(options, "options").pointee = fathom_capture_options(CaptureOptions()) }
+    abiCall("fathom_capture_options_init") { () throws(FathomError) in
+        try required(options, "options").pointee = fathom_capture_options(CaptureOptions())
+    }
 }
 
 @_cdecl("fathom_capture_create")
 public func fathom_capture_create(_ options: UnsafePointer<fathom_capture_options>?, _ box: UnsafePointer<fathom_box>?,
                                   _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_capture_create") {
+    abiCall("fathom_capture_create") { () throws(FathomError) in
         let o = try captureOptions(options)
-        let b = try box.map { try Box($0.pointee) }
+        let b = try box.map { b throws(FathomError) in try Box(b.pointee) }
         let out = try required(out, "out")
         out.pointee = retainedHandle(try CaptureBuilder(options: o, box: b))
     }
@@ -77,7 +83,7 @@ public func fathom_capture_destroy(_ handle: OpaquePointer?) { releaseHandle(han
 @_cdecl("fathom_capture_add_frame")
 public func fathom_capture_add_frame(_ handle: OpaquePointer?, _ timestamp: Int64, _ frame: UnsafePointer<fathom_depth_frame>?,
                                      _ out: UnsafeMutablePointer<fathom_motion_state>?) -> fathom_status {
-    abiCall("fathom_capture_add_frame") {
+    abiCall("fathom_capture_add_frame") { () throws(FathomError) in
         let c = try capture(handle)
         let f = try depthFrame(frame)
         guard let pose = f.pose else { throw FathomError(.invalidState, "frame.has_pose must be 1: a capture needs each frame's pose") }
@@ -89,7 +95,7 @@ public func fathom_capture_add_frame(_ handle: OpaquePointer?, _ timestamp: Int6
 @_cdecl("fathom_capture_add_pose")
 public func fathom_capture_add_pose(_ handle: OpaquePointer?, _ timestamp: Int64, _ camera: UnsafePointer<fathom_pose>?,
                                     _ rgb: UnsafePointer<fathom_intrinsics>?, _ out: UnsafeMutablePointer<fathom_motion_state>?) -> fathom_status {
-    abiCall("fathom_capture_add_pose") {
+    abiCall("fathom_capture_add_pose") { () throws(FathomError) in
         let c = try capture(handle)
         let pose = try rigidPose(camera, "camera_to_world")
         let k = try intrinsics(rgb, "rgb")
@@ -101,7 +107,7 @@ public func fathom_capture_add_pose(_ handle: OpaquePointer?, _ timestamp: Int64
 @_cdecl("fathom_capture_wants_depth")
 public func fathom_capture_wants_depth(_ handle: OpaquePointer?, _ camera: UnsafePointer<fathom_pose>?,
                                        _ out: UnsafeMutablePointer<UInt32>?) -> fathom_status {
-    abiCall("fathom_capture_wants_depth") {
+    abiCall("fathom_capture_wants_depth") { () throws(FathomError) in
         let c = try capture(handle)
         let pose = try rigidPose(camera, "camera_to_world")
         try required(out, "out").pointee = c.wantsDepth(at: pose) ? 1 : 0
@@ -110,7 +116,7 @@ public func fathom_capture_wants_depth(_ handle: OpaquePointer?, _ camera: Unsaf
 
 @_cdecl("fathom_capture_get_status")
 public func fathom_capture_get_status(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_capture_status>?) -> fathom_status {
-    abiCall("fathom_capture_get_status") {
+    abiCall("fathom_capture_get_status") { () throws(FathomError) in
         let c = try capture(handle)
         try required(out, "out").pointee = fathom_capture_status(
             frames: UInt64(c.frameCount), fused_frames: UInt64(c.fusedFrames.count), cloud_points: UInt64(c.cloudCount),
@@ -120,7 +126,7 @@ public func fathom_capture_get_status(_ handle: OpaquePointer?, _ out: UnsafeMut
 
 @_cdecl("fathom_capture_box")
 public func fathom_capture_box(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_box>?) -> fathom_status {
-    abiCall("fathom_capture_box") {
+    abiCall("fathom_capture_box") { () throws(FathomError) in
         let c = try capture(handle)
         let out = try required(out, "out")
         guard let box = try c.currentBox() else { throw FathomError(.noData, "no object found yet") }
@@ -131,7 +137,7 @@ public func fathom_capture_box(_ handle: OpaquePointer?, _ out: UnsafeMutablePoi
 @_cdecl("fathom_capture_coverage")
 public func fathom_capture_coverage(_ handle: OpaquePointer?, _ box: UnsafePointer<fathom_box>?,
                                     _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_capture_coverage") {
+    abiCall("fathom_capture_coverage") { () throws(FathomError) in
         let c = try capture(handle)
         let out = try required(out, "out")
         let chosen: Box
@@ -145,7 +151,7 @@ public func fathom_capture_coverage(_ handle: OpaquePointer?, _ box: UnsafePoint
 
 @_cdecl("fathom_capture_cloud")
 public func fathom_capture_cloud(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_capture_cloud") {
+    abiCall("fathom_capture_cloud") { () throws(FathomError) in
         let c = try capture(handle)
         try required(out, "out").pointee = pointCloudHandle(c.cloud())
     }
@@ -153,7 +159,7 @@ public func fathom_capture_cloud(_ handle: OpaquePointer?, _ out: UnsafeMutableP
 
 @_cdecl("fathom_capture_report")
 public func fathom_capture_report(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_capture_report") {
+    abiCall("fathom_capture_report") { () throws(FathomError) in
         let c = try capture(handle)
         let out = try required(out, "out")
         out.pointee = reportHandle(try c.report())
@@ -164,10 +170,10 @@ public func fathom_capture_report(_ handle: OpaquePointer?, _ out: UnsafeMutable
 public func fathom_scan_report(_ scanHandle: OpaquePointer?, _ options: UnsafePointer<fathom_capture_options>?,
                                _ box: UnsafePointer<fathom_box>?, _ progress: fathom_progress_fn?, _ user: UnsafeMutableRawPointer?,
                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_scan_report") {
+    abiCall("fathom_scan_report") { () throws(FathomError) in
         let scan = try scan(scanHandle)
         let o = try captureOptions(options)
-        let b = try box.map { try Box($0.pointee) }
+        let b = try box.map { b throws(FathomError) in try Box(b.pointee) }
         let out = try required(out, "out")
         let callback = progress.map { fn in { (done: Int, total: Int) -> Bool in fn(user, UInt64(done), UInt64(total)) == 0 } }
         out.pointee = reportHandle(try scan.report(options: o, box: b, progress: callback))
@@ -179,7 +185,7 @@ public func fathom_report_destroy(_ handle: OpaquePointer?) { releaseHandle(hand
 
 @_cdecl("fathom_report_get_summary")
 public func fathom_report_get_summary(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_report_summary>?) -> fathom_status {
-    abiCall("fathom_report_get_summary") {
+    abiCall("fathom_report_get_summary") { () throws(FathomError) in
         let r = try report(handle)
         let out = try required(out, "out")
         var s = fathom_report_summary()
@@ -220,12 +226,12 @@ public func fathom_report_get_summary(_ handle: OpaquePointer?, _ out: UnsafeMut
 @_cdecl("fathom_report_json")
 public func fathom_report_json(_ handle: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
                                _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_report_json") { try writeText(report(handle).json(), buffer, capacity, outLength) }
+    abiCall("fathom_report_json") { () throws(FathomError) in try writeText(report(handle).json(), buffer, capacity, outLength) }
 }
 
 @_cdecl("fathom_report_cloud")
 public func fathom_report_cloud(_ handle: OpaquePointer?, _ which: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_report_cloud") {
+    abiCall("fathom_report_cloud") { () throws(FathomError) in
         let r = try report(handle)
         guard which <= 1 else { throw FathomError(.outOfRange, "which must be 0 (FATHOM_REPORT_CLOUD) or 1 (FATHOM_REPORT_OBJECT), got \(which)") }
         try required(out, "out").pointee = pointCloudHandle(which == 0 ? r.cloud : r.object)
@@ -234,7 +240,7 @@ public func fathom_report_cloud(_ handle: OpaquePointer?, _ which: UInt32, _ out
 
 @_cdecl("fathom_report_save")
 public func fathom_report_save(_ handle: OpaquePointer?, _ directory: UnsafePointer<CChar>?) -> fathom_status {
-    abiCall("fathom_report_save") {
+    abiCall("fathom_report_save") { () throws(FathomError) in
         let r = try report(handle)
         try r.save(to: String(cString: try required(directory, "directory")))
     }

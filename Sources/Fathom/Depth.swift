@@ -4,13 +4,14 @@ import FathomCore
 // Depth frames, back-projection and sampling — see include/fathom.h.
 
 /// A validated core depth frame from the C description.
-func depthFrame(_ pointer: UnsafePointer<fathom_depth_frame>?) throws -> DepthFrame {
+func depthFrame(_ pointer: UnsafePointer<fathom_depth_frame>?) throws(FathomError) -> DepthFrame {
     let f = try required(pointer, "frame").pointee
-    guard let depth = f.depth else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "frame.depth must not be NULL") }
+    let depth = try required(f.depth, "frame.depth")
     guard let format = DepthFormat(rawValue: f.format) else {
         throw FathomError(.outOfRange, "frame.format must be 0 (FLOAT32), 1 (FLOAT16) or 2 (UINT16), got \(f.format)")
     }
     guard f.has_pose <= 1 else { throw FathomError(.outOfRange, "frame.has_pose must be 0 or 1, got \(f.has_pose)") }
+    try reserved(UInt32(f.reserved.0) | UInt32(f.reserved.1) << 8 | UInt32(f.reserved.2) << 16, "frame.reserved")
     let k = f.intrinsics
     let rgb = try Intrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: Int(k.width), height: Int(k.height))
     let pose = f.has_pose == 1 ? try Pose(columnMajor: floats(f.camera_to_world), name: "frame.camera_to_world") : nil
@@ -20,28 +21,22 @@ func depthFrame(_ pointer: UnsafePointer<fathom_depth_frame>?) throws -> DepthFr
                           minConfidence: f.min_confidence, minDepth: f.min_depth, maxDepth: f.max_depth, rgb: rgb, pose: pose)
 }
 
-/// A size_t argument as Int (values above Int.max are an overflow).
-func size(_ value: Int, _ name: String) throws -> Int {
-    guard value >= 0 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "\(name) \(UInt(bitPattern: value)) is too large") }
-    return value
-}
-
 /// A validated core mask from the C struct.
-func mask(_ pointer: UnsafePointer<fathom_mask>?, _ name: String = "mask") throws -> Mask {
+func mask(_ pointer: UnsafePointer<fathom_mask>?, _ name: String = "mask") throws(FathomError) -> Mask {
     let m = try required(pointer, name).pointee
-    guard let data = m.data else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "\(name).data must not be NULL") }
-    return try Mask(base: data, width: Int(m.width), height: Int(m.height), rowStride: size(m.row_stride, "\(name).row_stride"))
+    return try Mask(base: required(m.data, "\(name).data"), width: Int(m.width), height: Int(m.height),
+                    rowStride: size(m.row_stride, "\(name).row_stride"))
 }
 
 /// The selection (NULL: every sample), validated against the frame.
-func selection(_ pointer: UnsafePointer<fathom_depth_selection>?, _ frame: DepthFrame) throws -> DepthSelection {
+func selection(_ pointer: UnsafePointer<fathom_depth_selection>?, _ frame: DepthFrame) throws(FathomError) -> DepthSelection {
     guard let s = pointer?.pointee else { return .all(frame) }
-    let m = try s.mask.map { try mask($0, "selection.mask") }
+    let m = try s.mask.map { m throws(FathomError) in try mask(m, "selection.mask") }
     return try DepthSelection(x0: Int(s.x0), y0: Int(s.y0), x1: Int(s.x1), y1: Int(s.y1), step: Int(s.step), mask: m, frame: frame)
 }
 
 /// A fathom_frame value as the core's PointFrame.
-func pointFrame(_ value: UInt32, _ name: String) throws -> PointFrame {
+func pointFrame(_ value: UInt32, _ name: String) throws(FathomError) -> PointFrame {
     guard let frame = PointFrame(rawValue: value) else {
         throw FathomError(.outOfRange, "\(name) must be 0 (OPTICAL), 1 (CAMERA) or 2 (WORLD), got \(value)")
     }
@@ -51,7 +46,7 @@ func pointFrame(_ value: UInt32, _ name: String) throws -> PointFrame {
 @_cdecl("fathom_depth_frame_init")
 public func fathom_depth_frame_init(_ frame: UnsafeMutablePointer<fathom_depth_frame>?, _ depth: UnsafeRawPointer?, _ format: UInt32,
                                     _ width: UInt32, _ height: UInt32, _ k: UnsafePointer<fathom_intrinsics>?) -> fathom_status {
-    abiCall("fathom_depth_frame_init") {
+    abiCall("fathom_depth_frame_init") { () throws(FathomError) in
         let out = try required(frame, "frame")
         let intrinsics = try required(k, "intrinsics").pointee
         var f = fathom_depth_frame()
@@ -70,7 +65,7 @@ public func fathom_depth_frame_init(_ frame: UnsafeMutablePointer<fathom_depth_f
 @_cdecl("fathom_depth_count")
 public func fathom_depth_count(_ frame: UnsafePointer<fathom_depth_frame>?, _ sel: UnsafePointer<fathom_depth_selection>?,
                                _ outCount: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_depth_count") {
+    abiCall("fathom_depth_count") { () throws(FathomError) in
         let f = try depthFrame(frame)
         let s = try selection(sel, f)
         let out = try required(outCount, "out_count")
@@ -83,7 +78,7 @@ public func fathom_depth_backproject(_ frame: UnsafePointer<fathom_depth_frame>?
                                      _ outFrame: UInt32, _ outPoints: UnsafeMutablePointer<Float>?,
                                      _ outPixels: UnsafeMutablePointer<UInt32>?, _ outNormals: UnsafeMutablePointer<Float>?,
                                      _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_depth_backproject") {
+    abiCall("fathom_depth_backproject") { () throws(FathomError) in
         let f = try depthFrame(frame)
         let s = try selection(sel, f)
         let target = try pointFrame(outFrame, "out_frame")
@@ -93,15 +88,12 @@ public func fathom_depth_backproject(_ frame: UnsafePointer<fathom_depth_frame>?
         let count = try required(outCount, "out_count")
         let total = f.backproject(s, to: target, points: points, pixels: outPixels, normals: outNormals, capacity: capacity)
         count.pointee = total
-        guard total <= capacity else {
-            throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL,
-                                message: "capacity \(capacity) is less than the \(total) valid samples (the first \(capacity) were written)")
-        }
+        try requireCapacity(capacity, total, "valid samples (the first \(capacity) were written)")
     }
 }
 
 /// A validated sampling method and window.
-func sampling(_ method: UInt32, _ window: UInt32) throws -> (DepthSampling, Int) {
+func sampling(_ method: UInt32, _ window: UInt32) throws(FathomError) -> (DepthSampling, Int) {
     guard let m = DepthSampling(rawValue: method) else {
         throw FathomError(.outOfRange, "sampling must be 0 (NEAREST), 1 (BILINEAR) or 2 (MEDIAN), got \(method)")
     }
@@ -111,7 +103,7 @@ func sampling(_ method: UInt32, _ window: UInt32) throws -> (DepthSampling, Int)
 @_cdecl("fathom_depth_sample")
 public func fathom_depth_sample(_ frame: UnsafePointer<fathom_depth_frame>?, _ u: Float, _ v: Float, _ method: UInt32,
                                 _ window: UInt32, _ outDepth: UnsafeMutablePointer<Float>?) -> fathom_status {
-    abiCall("fathom_depth_sample") {
+    abiCall("fathom_depth_sample") { () throws(FathomError) in
         let f = try depthFrame(frame)
         let (m, w) = try sampling(method, window)
         let out = try required(outDepth, "out_depth")
@@ -122,7 +114,7 @@ public func fathom_depth_sample(_ frame: UnsafePointer<fathom_depth_frame>?, _ u
 @_cdecl("fathom_depth_point")
 public func fathom_depth_point(_ frame: UnsafePointer<fathom_depth_frame>?, _ u: Float, _ v: Float, _ method: UInt32,
                                _ window: UInt32, _ outFrame: UInt32, _ out: UnsafeMutablePointer<fathom_vec3>?) -> fathom_status {
-    abiCall("fathom_depth_point") {
+    abiCall("fathom_depth_point") { () throws(FathomError) in
         let f = try depthFrame(frame)
         let (m, w) = try sampling(method, window)
         let target = try pointFrame(outFrame, "out_frame")

@@ -4,15 +4,29 @@ import FathomCore
 // Least-squares and RANSAC fits — see include/fathom.h.
 
 /// Validated double points from the C arguments.
-func fitPoints(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int, dimensions: Int) throws -> FitPoints {
+func fitPoints(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int, dimensions: Int) throws(FathomError) -> FitPoints {
     try FitPoints(base: required(points, "points"), count: size(count, "count"), strideBytes: size(stride, "stride"),
                   dimensions: dimensions)
 }
 
 /// Validated RANSAC options from the C struct.
-func ransacOptions(_ pointer: UnsafePointer<fathom_ransac_options>?, _ name: String = "options") throws -> RansacOptions {
+func ransacOptions(_ pointer: UnsafePointer<fathom_ransac_options>?, _ name: String = "options") throws(FathomError) -> RansacOptions {
     let o = try required(pointer, name).pointee
+    try reserved(o.reserved, "\(name).reserved")
     return try RansacOptions(threshold: o.threshold, iterations: Int(o.iterations), seed: o.seed)
+}
+
+extension fathom_ransac_options {
+    init(_ o: RansacOptions) {
+        self.init(threshold: o.threshold, iterations: UInt32(o.iterations), reserved: 0, seed: o.seed)
+    }
+}
+
+@_cdecl("fathom_ransac_options_init")
+public func fathom_ransac_options_init(_ options: UnsafeMutablePointer<fathom_ransac_options>?) -> fathom_status {
+    abiCall("fathom_ransac_options_init") { () throws(FathomError) in
+        try required(options, "options").pointee = fathom_ransac_options(RansacOptions.defaults)
+    }
 }
 
 extension fathom_line_fit {
@@ -32,7 +46,7 @@ extension fathom_plane_fit {
 @_cdecl("fathom_fit_line2")
 public func fathom_fit_line2(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int, _ method: UInt32,
                              _ out: UnsafeMutablePointer<fathom_line_fit>?) -> fathom_status {
-    abiCall("fathom_fit_line2") {
+    abiCall("fathom_fit_line2") { () throws(FathomError) in
         let p = try fitPoints(points, count, stride, dimensions: 2)
         guard let m = LineMethod(rawValue: method) else {
             throw FathomError(.outOfRange, "method must be 0 (ORDINARY) or 1 (TOTAL), got \(method)")
@@ -45,7 +59,7 @@ public func fathom_fit_line2(_ points: UnsafePointer<Double>?, _ count: Int, _ s
 @_cdecl("fathom_fit_line3")
 public func fathom_fit_line3(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int,
                              _ out: UnsafeMutablePointer<fathom_line_fit>?) -> fathom_status {
-    abiCall("fathom_fit_line3") {
+    abiCall("fathom_fit_line3") { () throws(FathomError) in
         let p = try fitPoints(points, count, stride, dimensions: 3)
         let result = try required(out, "out")
         result.pointee = fathom_line_fit(try LineFit.fit3D(p))
@@ -55,20 +69,20 @@ public func fathom_fit_line3(_ points: UnsafePointer<Double>?, _ count: Int, _ s
 @_cdecl("fathom_fit_line_ransac")
 public func fathom_fit_line_ransac(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int, _ dimensions: UInt32,
                                    _ options: UnsafePointer<fathom_ransac_options>?,
-                                   _ out: UnsafeMutablePointer<fathom_line_fit>?) -> fathom_status {
-    abiCall("fathom_fit_line_ransac") {
+                                   _ out: UnsafeMutablePointer<fathom_line_fit>?, _ outInliers: UnsafeMutablePointer<UInt8>?) -> fathom_status {
+    abiCall("fathom_fit_line_ransac") { () throws(FathomError) in
         guard dimensions == 2 || dimensions == 3 else { throw FathomError(.outOfRange, "dimensions must be 2 or 3, got \(dimensions)") }
         let p = try fitPoints(points, count, stride, dimensions: Int(dimensions))
         let o = try ransacOptions(options)
         let result = try required(out, "out")
-        result.pointee = fathom_line_fit(try LineFit.ransac(p, o))
+        result.pointee = fathom_line_fit(try LineFit.ransac(p, o, inliers: outInliers))
     }
 }
 
 @_cdecl("fathom_fit_plane")
 public func fathom_fit_plane(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int,
                              _ out: UnsafeMutablePointer<fathom_plane_fit>?) -> fathom_status {
-    abiCall("fathom_fit_plane") {
+    abiCall("fathom_fit_plane") { () throws(FathomError) in
         let p = try fitPoints(points, count, stride, dimensions: 3)
         let result = try required(out, "out")
         result.pointee = fathom_plane_fit(try PlaneFit.fit(p))
@@ -78,11 +92,11 @@ public func fathom_fit_plane(_ points: UnsafePointer<Double>?, _ count: Int, _ s
 @_cdecl("fathom_fit_plane_ransac")
 public func fathom_fit_plane_ransac(_ points: UnsafePointer<Double>?, _ count: Int, _ stride: Int,
                                     _ options: UnsafePointer<fathom_ransac_options>?,
-                                    _ out: UnsafeMutablePointer<fathom_plane_fit>?) -> fathom_status {
-    abiCall("fathom_fit_plane_ransac") {
+                                    _ out: UnsafeMutablePointer<fathom_plane_fit>?, _ outInliers: UnsafeMutablePointer<UInt8>?) -> fathom_status {
+    abiCall("fathom_fit_plane_ransac") { () throws(FathomError) in
         let p = try fitPoints(points, count, stride, dimensions: 3)
         let o = try ransacOptions(options)
         let result = try required(out, "out")
-        result.pointee = fathom_plane_fit(try PlaneFit.ransac(p, o))
+        result.pointee = fathom_plane_fit(try PlaneFit.ransac(p, o, inliers: outInliers))
     }
 }

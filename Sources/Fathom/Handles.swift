@@ -1,4 +1,4 @@
-import CFathom
+import FathomCore
 
 // Opaque handles: a retained Swift object behind each `fathom_*` handle pointer.
 
@@ -7,10 +7,17 @@ func retainedHandle(_ object: AnyObject) -> OpaquePointer {
     OpaquePointer(Unmanaged.passRetained(object).toOpaque())
 }
 
-/// The object behind `handle`, or a NULL-pointer error naming the argument.
-func object<T: AnyObject>(_ handle: OpaquePointer?, _ name: String, as type: T.Type = T.self) throws -> T {
-    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "\(name) must not be NULL") }
+/// The object behind `handle`, or nil for NULL (an optional handle argument).
+@inline(__always)
+func optionalObject<T: AnyObject>(_ handle: OpaquePointer?, as type: T.Type = T.self) -> T? {
+    guard let handle else { return nil }
     return Unmanaged<T>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+}
+
+/// The object behind `handle`, or a NULL-pointer error naming the argument ("`name` must not be NULL").
+@inline(__always)
+func object<T: AnyObject>(_ handle: OpaquePointer?, _ name: String, as type: T.Type = T.self) throws(FathomError) -> T {
+    try required(optionalObject(handle, as: type), name)
 }
 
 /// Releases a handle made by `retainedHandle`; NULL does nothing (every `_destroy`/`_close` accepts it).

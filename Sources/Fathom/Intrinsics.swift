@@ -6,7 +6,7 @@ import FathomCore
 @_cdecl("fathom_intrinsics_scale")
 public func fathom_intrinsics_scale(_ intrinsics: UnsafePointer<fathom_intrinsics>?, _ width: UInt32, _ height: UInt32,
                                     _ out: UnsafeMutablePointer<fathom_intrinsics>?) -> fathom_status {
-    abiCall("fathom_intrinsics_scale") {
+    abiCall("fathom_intrinsics_scale") { () throws(FathomError) in
         let k = try required(intrinsics, "intrinsics").pointee
         let core = try Intrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: Int(k.width), height: Int(k.height))
         let scaled = try core.scaled(width: Int(width), height: Int(height))

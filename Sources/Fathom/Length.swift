@@ -7,15 +7,14 @@ extension fathom_length_options {
     init(_ o: LengthOptions) {
         self.init(keypoint_depth: o.keypointDepth.rawValue, window: UInt32(o.window), out_frame: o.frame.rawValue,
                   trim_points: UInt32(o.trimPoints), trim_fraction: o.trimFraction,
-                  plane: fathom_ransac_options(threshold: o.plane.threshold, iterations: UInt32(o.plane.iterations),
-                                               reserved: 0, seed: o.plane.seed),
+                  plane: fathom_ransac_options(o.plane),
                   depth_noise: o.depthNoise, depth_noise_growth: o.depthNoiseGrowth, pixel_noise: o.pixelNoise,
                   edge_noise: o.edgeNoise)
     }
 }
 
 /// Validated length options (NULL: the defaults).
-func lengthOptions(_ pointer: UnsafePointer<fathom_length_options>?) throws -> LengthOptions {
+func lengthOptions(_ pointer: UnsafePointer<fathom_length_options>?) throws(FathomError) -> LengthOptions {
     var options = LengthOptions()
     guard let o = pointer?.pointee else { return options }
     guard let depth = KeypointDepth(rawValue: o.keypoint_depth) else {
@@ -26,7 +25,7 @@ func lengthOptions(_ pointer: UnsafePointer<fathom_length_options>?) throws -> L
     options.frame = try pointFrame(o.out_frame, "options.out_frame")
     options.trimPoints = Int(o.trim_points)
     options.trimFraction = o.trim_fraction
-    options.plane = try withUnsafePointer(to: o.plane) { try ransacOptions($0, "options.plane") }
+    options.plane = try withUnsafePointer(to: o.plane) { p throws(FathomError) in try ransacOptions(p, "options.plane") }
     options.depthNoise = o.depth_noise
     options.depthNoiseGrowth = o.depth_noise_growth
     options.pixelNoise = o.pixel_noise
@@ -36,11 +35,9 @@ func lengthOptions(_ pointer: UnsafePointer<fathom_length_options>?) throws -> L
 }
 
 /// The optional mask of the keypoint and polyline lengths, required when keypoints take their depth from a plane.
-private func keypointMask(_ pointer: UnsafePointer<fathom_mask>?, _ options: LengthOptions) throws -> Mask? {
-    if options.keypointDepth == .plane, pointer == nil {
-        throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "mask must not be NULL for FATHOM_KEYPOINT_PLANE")
-    }
-    return try pointer.map { try mask($0) }
+private func keypointMask(_ pointer: UnsafePointer<fathom_mask>?, _ options: LengthOptions) throws(FathomError) -> Mask? {
+    if options.keypointDepth == .plane { _ = try required(pointer, "mask", " for FATHOM_KEYPOINT_PLANE") }
+    return try pointer.map { p throws(FathomError) in try mask(p) }
 }
 
 extension fathom_length {
@@ -53,7 +50,7 @@ extension fathom_length {
 
 @_cdecl("fathom_length_options_init")
 public func fathom_length_options_init(_ options: UnsafeMutablePointer<fathom_length_options>?) -> fathom_status {
-    abiCall("fathom_length_options_init") {
+    abiCall("fathom_length_options_init") { () throws(FathomError) in
         try required(options, "options").pointee = fathom_length_options(LengthOptions())
     }
 }
@@ -63,7 +60,7 @@ public func fathom_length_keypoints(_ frame: UnsafePointer<fathom_depth_frame>?,
                                     _ tailU: Float, _ tailV: Float, _ maskPointer: UnsafePointer<fathom_mask>?,
                                     _ options: UnsafePointer<fathom_length_options>?,
                                     _ out: UnsafeMutablePointer<fathom_length>?) -> fathom_status {
-    abiCall("fathom_length_keypoints") {
+    abiCall("fathom_length_keypoints") { () throws(FathomError) in
         let f = try depthFrame(frame)
         let o = try lengthOptions(options)
         let m = try keypointMask(maskPointer, o)
@@ -76,7 +73,7 @@ public func fathom_length_keypoints(_ frame: UnsafePointer<fathom_depth_frame>?,
 public func fathom_length_mask(_ frame: UnsafePointer<fathom_depth_frame>?, _ maskPointer: UnsafePointer<fathom_mask>?,
                                _ options: UnsafePointer<fathom_length_options>?,
                                _ out: UnsafeMutablePointer<fathom_length>?) -> fathom_status {
-    abiCall("fathom_length_mask") {
+    abiCall("fathom_length_mask") { () throws(FathomError) in
         let f = try depthFrame(frame)
         let m = try mask(maskPointer)
         let o = try lengthOptions(options)
@@ -90,14 +87,15 @@ public func fathom_length_midline(_ frame: UnsafePointer<fathom_depth_frame>?, _
                                   _ options: UnsafePointer<fathom_length_options>?,
                                   _ out: UnsafeMutablePointer<fathom_length>?, _ curve: UnsafeMutablePointer<Double>?,
                                   _ curveCount: Int) -> fathom_status {
-    abiCall("fathom_length_midline") {
+    abiCall("fathom_length_midline") { () throws(FathomError) in
         let f = try depthFrame(frame)
         let m = try mask(maskPointer)
         let o = try lengthOptions(options)
         let result = try required(out, "out")
         if curve != nil {
+            // Not `size(minimum: 2)`: a curve_count above Int.max (arriving negative) is out of range here, not an overflow.
             guard curveCount >= 2 else { throw FathomError(.outOfRange, "curve_count must be >= 2, got \(UInt(bitPattern: curveCount))") }
-            guard curveCount <= Int.max / 24 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "curve_count \(curveCount) is too large") }
+            _ = try size(curveCount, "curve_count", elementBytes: 24)
         }
         let midline = try f.measureMidline(mask: m, options: o)
         result.pointee = fathom_length(midline.length)
@@ -113,11 +111,9 @@ public func fathom_length_midline(_ frame: UnsafePointer<fathom_depth_frame>?, _
 public func fathom_length_polyline(_ frame: UnsafePointer<fathom_depth_frame>?, _ pixels: UnsafePointer<Float>?, _ count: Int,
                                    _ maskPointer: UnsafePointer<fathom_mask>?, _ options: UnsafePointer<fathom_length_options>?,
                                    _ out: UnsafeMutablePointer<fathom_length>?) -> fathom_status {
-    abiCall("fathom_length_polyline") {
+    abiCall("fathom_length_polyline") { () throws(FathomError) in
         let f = try depthFrame(frame)
-        let n = try size(count, "count")
-        guard n >= 1 else { throw FathomError(.outOfRange, "count must be >= 1, got 0") }
-        guard n <= Int.max / 8 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(n) is too large") }
+        let n = try size(count, "count", elementBytes: 8, minimum: 1)
         let base = try required(pixels, "pixels")
         let o = try lengthOptions(options)
         let m = try keypointMask(maskPointer, o)
@@ -131,7 +127,7 @@ public func fathom_length_polyline(_ frame: UnsafePointer<fathom_depth_frame>?, 
 public func fathom_mask_endpoints(_ maskPointer: UnsafePointer<fathom_mask>?, _ outEnd0: UnsafeMutablePointer<Float>?,
                                   _ outEnd1: UnsafeMutablePointer<Float>?,
                                   _ outAxis: UnsafeMutablePointer<fathom_line_fit>?) -> fathom_status {
-    abiCall("fathom_mask_endpoints") {
+    abiCall("fathom_mask_endpoints") { () throws(FathomError) in
         let m = try mask(maskPointer)
         let end0 = try required(outEnd0, "out_end0"), end1 = try required(outEnd1, "out_end1")
         let ends = try m.endpoints()

@@ -4,31 +4,24 @@ import FathomCore
 // Triangle meshes: handles, queries, batches — see include/fathom.h. A fathom_mesh * is a retained
 // Mesh object; fathom_mesh_destroy releases it.
 
-private func mesh(_ handle: OpaquePointer?) throws -> Mesh {
-    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "mesh must not be NULL") }
-    return Unmanaged<Mesh>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-}
-
-private func handle(_ mesh: Mesh) -> OpaquePointer { OpaquePointer(Unmanaged.passRetained(mesh).toOpaque()) }
+/// The mesh behind a `fathom_mesh *` argument (also for Mesh+Export.swift).
+func mesh(_ handle: OpaquePointer?) throws(FathomError) -> Mesh { try object(handle, "mesh") }
 
 /// The options of a batch call (NULL: tmin 0, tmax infinity, all cores).
-private func batchOptions(_ options: UnsafePointer<fathom_batch_options>?) throws -> (tmin: Float, tmax: Float, threads: Int) {
+private func batchOptions(_ options: UnsafePointer<fathom_batch_options>?) throws(FathomError) -> (tmin: Float, tmax: Float, threads: Int) {
     guard let o = options?.pointee else { return (0, .infinity, 0) }
     try validateRange(tmin: o.tmin, tmax: o.tmax)
     guard o.threads <= 1024 else { throw FathomError(.outOfRange, "options.threads must be <= 1024, got \(o.threads)") }
     return (o.tmin, o.tmax, Int(o.threads))
 }
 
-/// A batch's ray count must address less than the whole memory (size_t values above Int.max arrive negative).
-private func checkCount(_ count: Int) throws {
-    guard count >= 0, count <= Int.max / MemoryLayout<fathom_ray>.stride else {
-        throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(UInt(bitPattern: count)) is too large")
-    }
+/// A batch's ray count: it must address less than the whole memory.
+private func rayCount(_ count: Int) throws(FathomError) -> Int {
+    try size(count, "count", elementBytes: MemoryLayout<fathom_ray>.stride)
 }
 
-/// The validated rays of a batch call.
-private func rayBuffer(_ rays: UnsafePointer<fathom_ray>?, _ count: Int) throws -> RayBuffer {
-    try checkCount(count)
+/// The validated rays of a batch call (`count` is checked by `rayCount`).
+private func rayBuffer(_ rays: UnsafePointer<fathom_ray>?, _ count: Int) throws(FathomError) -> RayBuffer {
     let base = try required(rays, "rays")
     // fathom_ray is 6 packed floats (Swift's SIMD3 would be padded to 16 bytes, so no Ray rebinding).
     let buffer = RayBuffer(base: UnsafeRawPointer(base).assumingMemoryBound(to: Float.self), count: count)
@@ -36,15 +29,20 @@ private func rayBuffer(_ rays: UnsafePointer<fathom_ray>?, _ count: Int) throws 
     return buffer
 }
 
+@_cdecl("fathom_batch_options_init")
+public func fathom_batch_options_init(_ options: UnsafeMutablePointer<fathom_batch_options>?) -> fathom_status {
+    abiCall("fathom_batch_options_init") { () throws(FathomError) in
+        try required(options, "options").pointee = fathom_batch_options(tmin: 0, tmax: .infinity, threads: 0)
+    }
+}
+
 @_cdecl("fathom_mesh_create")
 public func fathom_mesh_create(_ vertices: UnsafePointer<Float>?, _ vertexCount: Int, _ vertexStride: Int,
                                _ indices: UnsafePointer<UInt32>?, _ triangleCount: Int, _ classes: UnsafePointer<UInt8>?,
                                _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_mesh_create") {
+    abiCall("fathom_mesh_create") { () throws(FathomError) in
         guard flags <= 1 else { throw FathomError(.outOfRange, "flags must be FATHOM_MESH_COPY or FATHOM_MESH_BORROW, got \(flags)") }
-        guard triangleCount >= 0, triangleCount <= Int.max / 12 else {
-            throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "triangle_count \(UInt(bitPattern: triangleCount)) is too large")
-        }
+        _ = try size(triangleCount, "triangle_count", elementBytes: 12)
         let out = try required(out, "out")
         let points = vertexCount == 0 ? nil
             : try pointBuffer(vertices, vertexCount, vertexStride, names: ("vertices", "vertex_count", "vertex_stride"))
@@ -53,28 +51,25 @@ public func fathom_mesh_create(_ vertices: UnsafePointer<Float>?, _ vertexCount:
             : UnsafeBufferPointer(start: try required(indices, "indices"), count: 3 * triangleCount)
         let classBuffer = classes.map { UnsafeBufferPointer(start: $0, count: triangleCount) }
         let created = try Mesh(vertices: points, indices: indexBuffer, classes: classBuffer, borrow: flags == 1)
-        out.pointee = handle(created)
+        out.pointee = retainedHandle(created)
     }
 }
 
 @_cdecl("fathom_mesh_load")
 public func fathom_mesh_load(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_mesh_load") {
+    abiCall("fathom_mesh_load") { () throws(FathomError) in
         let path = String(cString: try required(path, "path"))
         let out = try required(out, "out")
-        out.pointee = handle(try Mesh.make(from: MeshFile.load(path: path)))
+        out.pointee = retainedHandle(try Mesh.make(from: MeshFile.load(path: path)))
     }
 }
 
 @_cdecl("fathom_mesh_destroy")
-public func fathom_mesh_destroy(_ handle: OpaquePointer?) {
-    guard let handle else { return }
-    Unmanaged<Mesh>.fromOpaque(UnsafeRawPointer(handle)).release()
-}
+public func fathom_mesh_destroy(_ handle: OpaquePointer?) { releaseHandle(handle, as: Mesh.self) }
 
 @_cdecl("fathom_mesh_get_info")
 public func fathom_mesh_get_info(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_mesh_info>?) -> fathom_status {
-    abiCall("fathom_mesh_get_info") {
+    abiCall("fathom_mesh_get_info") { () throws(FathomError) in
         let m = try mesh(handle)
         let out = try required(out, "out")
         var info = fathom_mesh_info()
@@ -95,7 +90,7 @@ public func fathom_mesh_get_info(_ handle: OpaquePointer?, _ out: UnsafeMutableP
 @_cdecl("fathom_mesh_face_geometry")
 public func fathom_mesh_face_geometry(_ handle: OpaquePointer?, _ outNormals: UnsafeMutablePointer<Float>?,
                                       _ outAreas: UnsafeMutablePointer<Float>?) -> fathom_status {
-    abiCall("fathom_mesh_face_geometry") {
+    abiCall("fathom_mesh_face_geometry") { () throws(FathomError) in
         let m = try mesh(handle)
         let (normals, areas) = m.faceGeometry()
         if let outNormals {
@@ -108,7 +103,7 @@ public func fathom_mesh_face_geometry(_ handle: OpaquePointer?, _ outNormals: Un
 @_cdecl("fathom_mesh_intersect")
 public func fathom_mesh_intersect(_ handle: OpaquePointer?, _ ray: UnsafePointer<fathom_ray>?, _ tmin: Float, _ tmax: Float,
                                   _ out: UnsafeMutablePointer<fathom_hit>?) -> fathom_status {
-    abiCall("fathom_mesh_intersect") {
+    abiCall("fathom_mesh_intersect") { () throws(FathomError) in
         let m = try mesh(handle)
         let r = try castArguments(ray, tmin, tmax)
         try required(out, "out").pointee = fathom_hit(m.intersect(r, tmin: tmin, tmax: tmax))
@@ -118,7 +113,7 @@ public func fathom_mesh_intersect(_ handle: OpaquePointer?, _ ray: UnsafePointer
 @_cdecl("fathom_mesh_occluded")
 public func fathom_mesh_occluded(_ handle: OpaquePointer?, _ ray: UnsafePointer<fathom_ray>?, _ tmin: Float, _ tmax: Float,
                                  _ out: UnsafeMutablePointer<Int32>?) -> fathom_status {
-    abiCall("fathom_mesh_occluded") {
+    abiCall("fathom_mesh_occluded") { () throws(FathomError) in
         let m = try mesh(handle)
         let r = try castArguments(ray, tmin, tmax)
         try required(out, "out_occluded").pointee = m.occluded(r, tmin: tmin, tmax: tmax) ? 1 : 0
@@ -129,19 +124,16 @@ public func fathom_mesh_occluded(_ handle: OpaquePointer?, _ ray: UnsafePointer<
 public func fathom_mesh_intersect_all(_ handle: OpaquePointer?, _ ray: UnsafePointer<fathom_ray>?, _ tmin: Float, _ tmax: Float,
                                       _ out: UnsafeMutablePointer<fathom_hit>?, _ capacity: Int,
                                       _ outCount: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_mesh_intersect_all") {
+    abiCall("fathom_mesh_intersect_all") { () throws(FathomError) in
         let m = try mesh(handle)
         let r = try castArguments(ray, tmin, tmax)
         let count = try required(outCount, "out_count")
-        let limit = capacity < 0 ? Int.max : capacity
+        let limit = capacityLimit(capacity)
         if limit > 0 { _ = try required(out, "out") }
         let hits = m.intersectAll(r, tmin: tmin, tmax: tmax)
         count.pointee = hits.count
         if let out { for (i, hit) in hits.prefix(limit).enumerated() { out[i] = fathom_hit(hit) } }
-        if hits.count > limit {
-            throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL,
-                                message: "capacity \(limit) is less than the \(hits.count) crossings; the first \(limit) were written")
-        }
+        try requireCapacity(capacity, hits.count, "crossings; the first \(limit) were written")
     }
 }
 
@@ -149,10 +141,9 @@ public func fathom_mesh_intersect_all(_ handle: OpaquePointer?, _ ray: UnsafePoi
 public func fathom_mesh_intersect_batch(_ handle: OpaquePointer?, _ rays: UnsafePointer<fathom_ray>?, _ count: Int,
                                         _ options: UnsafePointer<fathom_batch_options>?,
                                         _ out: UnsafeMutablePointer<fathom_hit>?) -> fathom_status {
-    abiCall("fathom_mesh_intersect_batch") {
+    abiCall("fathom_mesh_intersect_batch") { () throws(FathomError) in
         let m = try mesh(handle)
-        try checkCount(count)
-        guard count > 0 else { return }
+        guard try rayCount(count) > 0 else { return }
         let buffer = try rayBuffer(rays, count)
         let o = try batchOptions(options)
         nonisolated(unsafe) let out = try required(out, "out")
@@ -164,10 +155,9 @@ public func fathom_mesh_intersect_batch(_ handle: OpaquePointer?, _ rays: Unsafe
 public func fathom_mesh_occluded_batch(_ handle: OpaquePointer?, _ rays: UnsafePointer<fathom_ray>?, _ count: Int,
                                        _ options: UnsafePointer<fathom_batch_options>?,
                                        _ out: UnsafeMutablePointer<UInt8>?) -> fathom_status {
-    abiCall("fathom_mesh_occluded_batch") {
+    abiCall("fathom_mesh_occluded_batch") { () throws(FathomError) in
         let m = try mesh(handle)
-        try checkCount(count)
-        guard count > 0 else { return }
+        guard try rayCount(count) > 0 else { return }
         let buffer = try rayBuffer(rays, count)
         let o = try batchOptions(options)
         m.occluded(buffer, tmin: o.tmin, tmax: o.tmax, threads: o.threads, into: try required(out, "out_occluded"))
@@ -178,25 +168,22 @@ public func fathom_mesh_occluded_batch(_ handle: OpaquePointer?, _ rays: UnsafeP
 public func fathom_mesh_intersect_all_batch(_ handle: OpaquePointer?, _ rays: UnsafePointer<fathom_ray>?, _ count: Int,
                                             _ options: UnsafePointer<fathom_batch_options>?, _ hits: UnsafeMutablePointer<fathom_hit>?,
                                             _ capacity: Int, _ outOffsets: UnsafeMutablePointer<UInt64>?) -> fathom_status {
-    abiCall("fathom_mesh_intersect_all_batch") {
+    abiCall("fathom_mesh_intersect_all_batch") { () throws(FathomError) in
         let m = try mesh(handle)
-        try checkCount(count)
+        _ = try rayCount(count)
         let offsets = try required(outOffsets, "out_offsets")
         guard count > 0 else { offsets[0] = 0; return }
         let buffer = try rayBuffer(rays, count)
         let o = try batchOptions(options)
         let perRay = m.intersectAll(buffer, tmin: o.tmin, tmax: o.tmax, threads: o.threads)
         let total = perRay.reduce(0) { $0 + $1.count }
-        let limit = capacity < 0 ? Int.max : capacity
         // The hits' buffer is checked before the offsets are written: a failed call writes nothing but the
         // offsets of a buffer too small, which say what to allocate.
-        let out = total > 0 && total <= limit ? try required(hits, "hits") : nil
+        let out = total > 0 && fits(capacity, total) ? try required(hits, "hits") : nil
         var end = 0
         offsets[0] = 0
         for (i, list) in perRay.enumerated() { end += list.count; offsets[i + 1] = UInt64(end) }
-        guard total <= limit else {
-            throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL, message: "capacity \(limit) is less than the \(total) crossings needed")
-        }
+        try requireCapacity(capacity, total, "crossings needed")
         guard let out else { return }
         var k = 0
         for list in perRay { for hit in list { out[k] = fathom_hit(hit); k += 1 } }

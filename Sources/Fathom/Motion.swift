@@ -11,10 +11,7 @@ final class MotionHandle {
     init(_ tracker: MotionTracker) { self.tracker = tracker }
 }
 
-private func motion(_ handle: OpaquePointer?) throws -> MotionHandle {
-    guard let handle else { throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "motion must not be NULL") }
-    return Unmanaged<MotionHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-}
+private func motion(_ handle: OpaquePointer?) throws(FathomError) -> MotionHandle { try object(handle, "motion") }
 
 extension fathom_motion_options {
     init(_ o: MotionOptions) {
@@ -24,7 +21,7 @@ extension fathom_motion_options {
 }
 
 /// Validated motion options (NULL: the defaults).
-func motionOptions(_ pointer: UnsafePointer<fathom_motion_options>?) throws -> MotionOptions {
+func motionOptions(_ pointer: UnsafePointer<fathom_motion_options>?) throws(FathomError) -> MotionOptions {
     var options = MotionOptions()
     guard let o = pointer?.pointee else { return options }
     options.timeConstant = o.time_constant
@@ -48,27 +45,26 @@ extension fathom_motion_state {
 
 @_cdecl("fathom_motion_options_init")
 public func fathom_motion_options_init(_ options: UnsafeMutablePointer<fathom_motion_options>?) -> fathom_status {
-    abiCall("fathom_motion_options_init") { try required(options, "options").pointee = fathom_motion_options(MotionOptions()) }
+    abiCall("fathom_motion_options_init") { () throws(FathomError) in
+        try required(options, "options").pointee = fathom_motion_options(MotionOptions())
+    }
 }
 
 @_cdecl("fathom_motion_create")
 public func fathom_motion_create(_ options: UnsafePointer<fathom_motion_options>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_motion_create") {
+    abiCall("fathom_motion_create") { () throws(FathomError) in
         let tracker = try MotionTracker(options: motionOptions(options))
-        try required(out, "out").pointee = OpaquePointer(Unmanaged.passRetained(MotionHandle(tracker)).toOpaque())
+        try required(out, "out").pointee = retainedHandle(MotionHandle(tracker))
     }
 }
 
 @_cdecl("fathom_motion_destroy")
-public func fathom_motion_destroy(_ handle: OpaquePointer?) {
-    guard let handle else { return }
-    Unmanaged<MotionHandle>.fromOpaque(UnsafeRawPointer(handle)).release()
-}
+public func fathom_motion_destroy(_ handle: OpaquePointer?) { releaseHandle(handle, as: MotionHandle.self) }
 
 @_cdecl("fathom_motion_update")
 public func fathom_motion_update(_ handle: OpaquePointer?, _ timestamp: Int64, _ camera: UnsafePointer<fathom_pose>?,
                                  _ out: UnsafeMutablePointer<fathom_motion_state>?) -> fathom_status {
-    abiCall("fathom_motion_update") {
+    abiCall("fathom_motion_update") { () throws(FathomError) in
         let m = try motion(handle)
         let pose = try rigidPose(at: required(camera, "camera_to_world"), "camera_to_world")
         let state = try m.tracker.update(timestamp: timestamp, pose: pose)
@@ -79,10 +75,9 @@ public func fathom_motion_update(_ handle: OpaquePointer?, _ timestamp: Int64, _
 @_cdecl("fathom_motion_update_batch")
 public func fathom_motion_update_batch(_ handle: OpaquePointer?, _ timestamps: UnsafePointer<Int64>?, _ cameras: UnsafePointer<fathom_pose>?,
                                        _ count: Int, _ out: UnsafeMutablePointer<fathom_motion_state>?) -> fathom_status {
-    abiCall("fathom_motion_update_batch") {
+    abiCall("fathom_motion_update_batch") { () throws(FathomError) in
         let m = try motion(handle)
-        let n = try size(count, "count")
-        guard n >= 1 else { throw FathomError(.outOfRange, "count must be >= 1, got 0") }
+        let n = try size(count, "count", minimum: 1)
         let times = try required(timestamps, "timestamps"), poses = try required(cameras, "cameras_to_world")
         let floats = UnsafeRawPointer(poses).assumingMemoryBound(to: Float.self)
         try m.tracker.update(timestamps: times, poses: floats, count: n, poseName: { "cameras_to_world[\($0)]" }) { i, state in
@@ -93,7 +88,7 @@ public func fathom_motion_update_batch(_ handle: OpaquePointer?, _ timestamps: U
 
 @_cdecl("fathom_motion_get_state")
 public func fathom_motion_get_state(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_motion_state>?) -> fathom_status {
-    abiCall("fathom_motion_get_state") {
+    abiCall("fathom_motion_get_state") { () throws(FathomError) in
         let m = try motion(handle)
         try required(out, "out").pointee = fathom_motion_state(m.tracker.state)
     }
@@ -101,22 +96,22 @@ public func fathom_motion_get_state(_ handle: OpaquePointer?, _ out: UnsafeMutab
 
 @_cdecl("fathom_motion_reset")
 public func fathom_motion_reset(_ handle: OpaquePointer?) -> fathom_status {
-    abiCall("fathom_motion_reset") { try motion(handle).tracker.reset() }
+    abiCall("fathom_motion_reset") { () throws(FathomError) in try motion(handle).tracker.reset() }
 }
 
 /// `count` validated poses read from a C array.
-private func poses(_ pointer: UnsafePointer<fathom_pose>?, _ count: Int, _ name: String) throws -> [Pose] {
-    let base = try required(pointer, name)
-    return try elements(base, count, name, copiedAs: Pose.self).indices.map { i in try rigidPose(at: base + i, "\(name)[\(i)]") }
+private func poses(_ pointer: UnsafePointer<fathom_pose>?, _ count: Int, _ name: String) throws(FathomError) -> [Pose] {
+    let list = try elements(pointer, count, name, copiedAs: Pose.self)
+    let base = list.baseAddress.unsafelyUnwrapped  // not NULL: `elements` checked it
+    return try list.indices.map { i throws(FathomError) in try rigidPose(at: base + i, "\(name)[\(i)]") }
 }
 
 @_cdecl("fathom_trajectory_summarize")
 public func fathom_trajectory_summarize(_ timestamps: UnsafePointer<Int64>?, _ cameras: UnsafePointer<fathom_pose>?, _ count: Int,
                                         _ options: UnsafePointer<fathom_motion_options>?,
                                         _ out: UnsafeMutablePointer<fathom_trajectory_summary>?) -> fathom_status {
-    abiCall("fathom_trajectory_summarize") {
-        let n = try size(count, "count")
-        guard n >= 2 else { throw FathomError(.outOfRange, "count must be >= 2, got \(n)") }
+    abiCall("fathom_trajectory_summarize") { () throws(FathomError) in
+        let n = try size(count, "count", minimum: 2)
         let times = Array(try elements(timestamps, n, "timestamps", copiedAs: Int64.self))
         let list = try poses(cameras, n, "cameras_to_world")
         let o = try motionOptions(options)
@@ -133,9 +128,8 @@ public func fathom_trajectory_summarize(_ timestamps: UnsafePointer<Int64>?, _ c
 public func fathom_trajectory_select(_ cameras: UnsafePointer<fathom_pose>?, _ count: Int, _ minDistance: Float, _ minAngle: Float,
                                      _ outIndices: UnsafeMutablePointer<UInt32>?, _ capacity: Int,
                                      _ outCount: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_trajectory_select") {
-        let n = try size(count, "count")
-        guard n >= 1 else { throw FathomError(.outOfRange, "count must be >= 1, got 0") }
+    abiCall("fathom_trajectory_select") { () throws(FathomError) in
+        let n = try size(count, "count", minimum: 1)
         guard n <= Int(UInt32.max) else { throw FathomError(.outOfRange, "count must be < 2^32 (indices are uint32), got \(n)") }
         let list = try poses(cameras, n, "cameras_to_world")
         let capacity = try size(capacity, "capacity")
@@ -144,9 +138,6 @@ public func fathom_trajectory_select(_ cameras: UnsafePointer<fathom_pose>?, _ c
         let out = capacity > 0 ? try required(outIndices, "out_indices") : nil
         total.pointee = kept.count
         if let out { for (i, index) in kept.prefix(capacity).enumerated() { out[i] = UInt32(index) } }
-        guard kept.count <= capacity else {
-            throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL,
-                                message: "capacity \(capacity) is less than the \(kept.count) selected poses (the first \(capacity) were written)")
-        }
+        try requireCapacity(capacity, kept.count, "selected poses (the first \(capacity) were written)")
     }
 }

@@ -5,12 +5,12 @@ import FathomCore
 
 @_cdecl("fathom_obb_check")
 public func fathom_obb_check(_ obb: UnsafePointer<fathom_obb>?) -> fathom_status {
-    abiCall("fathom_obb_check") { _ = try OrientedBox(required(obb, "obb").pointee) }
+    abiCall("fathom_obb_check") { () throws(FathomError) in _ = try OrientedBox(required(obb, "obb").pointee) }
 }
 
 @_cdecl("fathom_obb_corners")
 public func fathom_obb_corners(_ obb: UnsafePointer<fathom_obb>?, _ out: UnsafeMutablePointer<fathom_vec3>?) -> fathom_status {
-    abiCall("fathom_obb_corners") {
+    abiCall("fathom_obb_corners") { () throws(FathomError) in
         let corners = try OrientedBox(required(obb, "obb").pointee).corners
         let out = try required(out, "out_corners")
         for (i, c) in corners.enumerated() { out[i] = fathom_vec3(c) }
@@ -19,7 +19,7 @@ public func fathom_obb_corners(_ obb: UnsafePointer<fathom_obb>?, _ out: UnsafeM
 
 @_cdecl("fathom_obb_volume")
 public func fathom_obb_volume(_ obb: UnsafePointer<fathom_obb>?, _ out: UnsafeMutablePointer<Float>?) -> fathom_status {
-    abiCall("fathom_obb_volume") {
+    abiCall("fathom_obb_volume") { () throws(FathomError) in
         let volume = try OrientedBox(required(obb, "obb").pointee).volume
         try required(out, "out_volume").pointee = volume
     }
@@ -28,7 +28,7 @@ public func fathom_obb_volume(_ obb: UnsafePointer<fathom_obb>?, _ out: UnsafeMu
 @_cdecl("fathom_obb_count_inside")
 public func fathom_obb_count_inside(_ obb: UnsafePointer<fathom_obb>?, _ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
                                     _ outInside: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_obb_count_inside") {
+    abiCall("fathom_obb_count_inside") { () throws(FathomError) in
         let box = try OrientedBox(required(obb, "obb").pointee)
         let buffer = try pointBuffer(points, count, stride)
         let out = try required(outInside, "out_inside")
@@ -39,7 +39,7 @@ public func fathom_obb_count_inside(_ obb: UnsafePointer<fathom_obb>?, _ points:
 @_cdecl("fathom_obb_mask_inside")
 public func fathom_obb_mask_inside(_ obb: UnsafePointer<fathom_obb>?, _ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
                                    _ outMask: UnsafeMutablePointer<UInt8>?, _ outInside: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_obb_mask_inside") {
+    abiCall("fathom_obb_mask_inside") { () throws(FathomError) in
         let box = try OrientedBox(required(obb, "obb").pointee)
         let buffer = try pointBuffer(points, count, stride)
         let mask = try required(outMask, "out_mask")
@@ -52,26 +52,22 @@ public func fathom_obb_mask_inside(_ obb: UnsafePointer<fathom_obb>?, _ points: 
 public func fathom_obb_indices_inside(_ obb: UnsafePointer<fathom_obb>?, _ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
                                       _ outIndices: UnsafeMutablePointer<UInt64>?, _ capacity: Int,
                                       _ outInside: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_obb_indices_inside") {
+    abiCall("fathom_obb_indices_inside") { () throws(FathomError) in
         let box = try OrientedBox(required(obb, "obb").pointee)
         let buffer = try pointBuffer(points, count, stride)
         let out = try required(outInside, "out_inside")
-        // A size_t capacity above Int.max is larger than any count: treat it as unlimited.
-        let limit = capacity < 0 ? Int.max : capacity
+        let limit = capacityLimit(capacity)
         if limit > 0 { _ = try required(outIndices, "out_indices") }
         let inside = box.indicesInside(buffer, into: outIndices, capacity: limit)
         out.pointee = inside
-        if inside > limit {
-            throw ArgumentError(status: FATHOM_ERR_BUFFER_TOO_SMALL,
-                                message: "capacity \(limit) is less than the \(inside) points inside; the first \(limit) were written")
-        }
+        try requireCapacity(capacity, inside, "points inside; the first \(limit) were written")
     }
 }
 
 @_cdecl("fathom_obb_signed_distances")
 public func fathom_obb_signed_distances(_ obb: UnsafePointer<fathom_obb>?, _ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
                                         _ outDistances: UnsafeMutablePointer<Float>?) -> fathom_status {
-    abiCall("fathom_obb_signed_distances") {
+    abiCall("fathom_obb_signed_distances") { () throws(FathomError) in
         let box = try OrientedBox(required(obb, "obb").pointee)
         let buffer = try pointBuffer(points, count, stride)
         let out = try required(outDistances, "out_distances")
@@ -83,7 +79,7 @@ public func fathom_obb_signed_distances(_ obb: UnsafePointer<fathom_obb>?, _ poi
 @_cdecl("fathom_obb_fit_pca")
 public func fathom_obb_fit_pca(_ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
                                _ out: UnsafeMutablePointer<fathom_obb>?, _ outVolume: UnsafeMutablePointer<Float>?) -> fathom_status {
-    abiCall("fathom_obb_fit_pca") {
+    abiCall("fathom_obb_fit_pca") { () throws(FathomError) in
         let buffer = try pointBuffer(points, count, stride)
         let out = try required(out, "out")
         let volume = try required(outVolume, "out_volume")
@@ -96,7 +92,7 @@ public func fathom_obb_fit_pca(_ points: UnsafePointer<Float>?, _ count: Int, _ 
 @_cdecl("fathom_box_fit_upright")
 public func fathom_box_fit_upright(_ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
                                    _ out: UnsafeMutablePointer<fathom_box>?, _ outVolume: UnsafeMutablePointer<Float>?) -> fathom_status {
-    abiCall("fathom_box_fit_upright") {
+    abiCall("fathom_box_fit_upright") { () throws(FathomError) in
         let buffer = try pointBuffer(points, count, stride)
         let out = try required(out, "out")
         let volume = try required(outVolume, "out_volume")

@@ -6,7 +6,7 @@ import FathomCore
 @_cdecl("fathom_tag_world_pose")
 public func fathom_tag_world_pose(_ camera: UnsafePointer<fathom_pose>?, _ tag: UnsafePointer<fathom_pose>?,
                                   _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
-    abiCall("fathom_tag_world_pose") {
+    abiCall("fathom_tag_world_pose") { () throws(FathomError) in
         let world = TagPose.world(camera: try rigidPose(camera, "camera_to_world"), tagInOptical: try rigidPose(tag, "tag_in_optical"))
         try required(out, "out").pointee = fathom_pose(world)
     }
@@ -14,7 +14,7 @@ public func fathom_tag_world_pose(_ camera: UnsafePointer<fathom_pose>?, _ tag: 
 
 @_cdecl("fathom_tag_snap_vertical")
 public func fathom_tag_snap_vertical(_ tag: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
-    abiCall("fathom_tag_snap_vertical") {
+    abiCall("fathom_tag_snap_vertical") { () throws(FathomError) in
         let snapped = try TagPose.snappedVertical(rigidPose(tag, "tag"))
         try required(out, "out").pointee = fathom_pose(snapped)
     }
@@ -23,7 +23,7 @@ public func fathom_tag_snap_vertical(_ tag: UnsafePointer<fathom_pose>?, _ out: 
 @_cdecl("fathom_covariance_rotate")
 public func fathom_covariance_rotate(_ rotation: UnsafePointer<fathom_pose>?, _ covariance: UnsafePointer<Float>?,
                                      _ out: UnsafeMutablePointer<Float>?) -> fathom_status {
-    abiCall("fathom_covariance_rotate") {
+    abiCall("fathom_covariance_rotate") { () throws(FathomError) in
         let pose = try rigidPose(rotation, "rotation")
         let s = try Matrix3(columnMajor: floatArray(covariance, 9, "covariance"))
         let out = try required(out, "out")
@@ -34,14 +34,13 @@ public func fathom_covariance_rotate(_ rotation: UnsafePointer<fathom_pose>?, _ 
 @_cdecl("fathom_tag_fuse")
 public func fathom_tag_fuse(_ poses: UnsafePointer<fathom_pose>?, _ covariances: UnsafePointer<Float>?, _ count: Int,
                             _ out: UnsafeMutablePointer<fathom_pose>?, _ outCovariance: UnsafeMutablePointer<Float>?) -> fathom_status {
-    abiCall("fathom_tag_fuse") {
-        let base = try elements(poses, count, "poses", copiedAs: Pose.self)
-        guard count >= 1 else { throw ArgumentError(status: FATHOM_ERR_OUT_OF_RANGE, message: "count must be >= 1, got 0") }
+    abiCall("fathom_tag_fuse") { () throws(FathomError) in
+        let base = try elements(poses, count, "poses", minimum: 1, copiedAs: Pose.self)
         let out = try required(out, "out")
-        let list = try base.indices.map { i in try Pose(columnMajor: floats(base[i]), name: "poses[\(i)]") }
+        let list = try base.indices.map { i throws(FathomError) in try Pose(columnMajor: floats(base[i]), name: "poses[\(i)]") }
         var matrices: [Matrix3]?
         if let covariances {
-            matrices = try (0..<count).map { i in
+            matrices = try (0..<count).map { i throws(FathomError) in
                 try Matrix3(columnMajor: floatArray(covariances + 9 * i, 9, "covariances[\(i)]"))
             }
         }
@@ -53,7 +52,7 @@ public func fathom_tag_fuse(_ poses: UnsafePointer<fathom_pose>?, _ covariances:
 
 @_cdecl("fathom_label_place")
 public func fathom_label_place(_ request: UnsafePointer<fathom_label_request>?, _ out: UnsafeMutablePointer<fathom_label_placement>?) -> fathom_status {
-    abiCall("fathom_label_place") {
+    abiCall("fathom_label_place") { () throws(FathomError) in
         let r = try required(request, "request").pointee
         guard let anchor = LabelPlacement.Anchor(rawValue: r.anchor) else {
             throw FathomError(.outOfRange, "request.anchor must be a fathom_anchor_point (0...6), got \(r.anchor)")

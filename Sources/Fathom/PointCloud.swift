@@ -13,10 +13,10 @@ final class PointCloudHandle {
 /// A new `fathom_point_cloud *` holding `cloud` (retained: the caller frees it with fathom_point_cloud_destroy).
 func pointCloudHandle(_ cloud: PointCloud) -> OpaquePointer { retainedHandle(PointCloudHandle(cloud)) }
 
-private func pointCloud(_ handle: OpaquePointer?) throws -> PointCloud { try object(handle, "cloud", as: PointCloudHandle.self).cloud }
+private func pointCloud(_ handle: OpaquePointer?) throws(FathomError) -> PointCloud { try object(handle, "cloud", as: PointCloudHandle.self).cloud }
 
 /// The PLY encoding named by a `fathom_ply_format` value.
-private func plyEncoding(_ format: UInt32) throws -> PointCloud.PLYEncoding {
+private func plyEncoding(_ format: UInt32) throws(FathomError) -> PointCloud.PLYEncoding {
     switch format {
     case 0: return .binary
     case 1: return .ascii
@@ -27,7 +27,7 @@ private func plyEncoding(_ format: UInt32) throws -> PointCloud.PLYEncoding {
 
 @_cdecl("fathom_point_cloud_load_ply")
 public func fathom_point_cloud_load_ply(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_point_cloud_load_ply") {
+    abiCall("fathom_point_cloud_load_ply") { () throws(FathomError) in
         let path = String(cString: try required(path, "path"))
         let out = try required(out, "out")
         out.pointee = pointCloudHandle(try PointCloud.load(plyPath: path))
@@ -39,7 +39,7 @@ public func fathom_point_cloud_destroy(_ handle: OpaquePointer?) { releaseHandle
 
 @_cdecl("fathom_point_cloud_get_info")
 public func fathom_point_cloud_get_info(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_point_cloud_info>?) -> fathom_status {
-    abiCall("fathom_point_cloud_get_info") {
+    abiCall("fathom_point_cloud_get_info") { () throws(FathomError) in
         let cloud = try pointCloud(handle)
         let out = try required(out, "out")
         var info = fathom_point_cloud_info()
@@ -53,7 +53,7 @@ public func fathom_point_cloud_get_info(_ handle: OpaquePointer?, _ out: UnsafeM
 
 @_cdecl("fathom_point_cloud_points")
 public func fathom_point_cloud_points(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Float>?, _ capacity: Int) -> fathom_status {
-    abiCall("fathom_point_cloud_points") {
+    abiCall("fathom_point_cloud_points") { () throws(FathomError) in
         let cloud = try pointCloud(handle)
         try copyOut(cloud.points, width: 3, to: out, capacity: capacity, what: "points")
     }
@@ -61,7 +61,7 @@ public func fathom_point_cloud_points(_ handle: OpaquePointer?, _ out: UnsafeMut
 
 @_cdecl("fathom_point_cloud_normals")
 public func fathom_point_cloud_normals(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Float>?, _ capacity: Int) -> fathom_status {
-    abiCall("fathom_point_cloud_normals") {
+    abiCall("fathom_point_cloud_normals") { () throws(FathomError) in
         let cloud = try pointCloud(handle)
         guard let normals = cloud.normals else { throw FathomError(.noData, "the cloud has no normals") }
         try copyOut(normals, width: 3, to: out, capacity: capacity, what: "points")
@@ -70,7 +70,7 @@ public func fathom_point_cloud_normals(_ handle: OpaquePointer?, _ out: UnsafeMu
 
 @_cdecl("fathom_point_cloud_colors")
 public func fathom_point_cloud_colors(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int) -> fathom_status {
-    abiCall("fathom_point_cloud_colors") {
+    abiCall("fathom_point_cloud_colors") { () throws(FathomError) in
         let cloud = try pointCloud(handle)
         guard let colors = cloud.colors else { throw FathomError(.noData, "the cloud has no colors") }
         try copyOut(colors, width: 3, to: out, capacity: capacity, what: "points")
@@ -79,7 +79,7 @@ public func fathom_point_cloud_colors(_ handle: OpaquePointer?, _ out: UnsafeMut
 
 @_cdecl("fathom_point_cloud_confidence")
 public func fathom_point_cloud_confidence(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int) -> fathom_status {
-    abiCall("fathom_point_cloud_confidence") {
+    abiCall("fathom_point_cloud_confidence") { () throws(FathomError) in
         let cloud = try pointCloud(handle)
         guard let confidence = cloud.confidence else { throw FathomError(.noData, "the cloud has no confidence") }
         try copyOut(confidence, to: out, capacity: capacity, what: "points")
@@ -88,7 +88,7 @@ public func fathom_point_cloud_confidence(_ handle: OpaquePointer?, _ out: Unsaf
 
 @_cdecl("fathom_point_cloud_save_ply")
 public func fathom_point_cloud_save_ply(_ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ format: UInt32) -> fathom_status {
-    abiCall("fathom_point_cloud_save_ply") {
+    abiCall("fathom_point_cloud_save_ply") { () throws(FathomError) in
         let cloud = try pointCloud(handle)
         let path = String(cString: try required(path, "path"))
         try cloud.savePLY(path: path, encoding: plyEncoding(format))
@@ -99,11 +99,10 @@ public func fathom_point_cloud_save_ply(_ handle: OpaquePointer?, _ path: Unsafe
 public func fathom_ply_write_points(_ path: UnsafePointer<CChar>?, _ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
                                     _ normals: UnsafePointer<Float>?, _ colors: UnsafePointer<UInt8>?,
                                     _ confidence: UnsafePointer<UInt8>?, _ format: UInt32) -> fathom_status {
-    abiCall("fathom_ply_write_points") {
+    abiCall("fathom_ply_write_points") { () throws(FathomError) in
         let path = String(cString: try required(path, "path"))
         let encoding = try plyEncoding(format)
-        // size_t values above Int.max arrive negative.
-        guard count >= 0 else { throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(UInt(bitPattern: count)) is too large") }
+        let count = try size(count, "count")
         var xyz = [Float]()
         if count > 0 {
             let buffer = try pointBuffer(points, count, stride)

@@ -5,7 +5,7 @@ import FathomCore
 
 @_cdecl("fathom_pose_from_rotation_translation")
 public func fathom_pose_from_rotation_translation(_ q: fathom_quat, _ t: fathom_vec3, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
-    abiCall("fathom_pose_from_rotation_translation") {
+    abiCall("fathom_pose_from_rotation_translation") { () throws(FathomError) in
         let pose = try Pose(rotation: finite(q, "q"), translation: finite(t, "t"))
         try required(out, "out").pointee = fathom_pose(pose)
     }
@@ -14,7 +14,7 @@ public func fathom_pose_from_rotation_translation(_ q: fathom_quat, _ t: fathom_
 @_cdecl("fathom_pose_to_rotation_translation")
 public func fathom_pose_to_rotation_translation(_ pose: UnsafePointer<fathom_pose>?, _ outRotation: UnsafeMutablePointer<fathom_quat>?,
                                                 _ outTranslation: UnsafeMutablePointer<fathom_vec3>?) -> fathom_status {
-    abiCall("fathom_pose_to_rotation_translation") {
+    abiCall("fathom_pose_to_rotation_translation") { () throws(FathomError) in
         let p = try rigidPose(pose, "pose")
         let rotation = try required(outRotation, "out_rotation")
         let translation = try required(outTranslation, "out_translation")
@@ -25,7 +25,7 @@ public func fathom_pose_to_rotation_translation(_ pose: UnsafePointer<fathom_pos
 
 @_cdecl("fathom_pose_from_row_major")
 public func fathom_pose_from_row_major(_ rows: UnsafePointer<Float>?, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
-    abiCall("fathom_pose_from_row_major") {
+    abiCall("fathom_pose_from_row_major") { () throws(FathomError) in
         let pose = try Pose(rowMajor: floatArray(rows, 16, "rows"))
         try required(out, "out").pointee = fathom_pose(pose)
     }
@@ -33,7 +33,7 @@ public func fathom_pose_from_row_major(_ rows: UnsafePointer<Float>?, _ out: Uns
 
 @_cdecl("fathom_pose_to_row_major")
 public func fathom_pose_to_row_major(_ pose: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<Float>?) -> fathom_status {
-    abiCall("fathom_pose_to_row_major") {
+    abiCall("fathom_pose_to_row_major") { () throws(FathomError) in
         let p = try rigidPose(pose, "pose")
         write(p.rowMajor, to: try required(out, "out_rows"))
     }
@@ -41,7 +41,7 @@ public func fathom_pose_to_row_major(_ pose: UnsafePointer<fathom_pose>?, _ out:
 
 @_cdecl("fathom_pose_check_rigid")
 public func fathom_pose_check_rigid(_ pose: UnsafePointer<fathom_pose>?, _ tolerance: Float) -> fathom_status {
-    abiCall("fathom_pose_check_rigid") {
+    abiCall("fathom_pose_check_rigid") { () throws(FathomError) in
         try Check.positive(tolerance, "tolerance")
         _ = try Pose(columnMajor: floats(required(pose, "pose").pointee), tolerance: tolerance)
     }
@@ -49,7 +49,7 @@ public func fathom_pose_check_rigid(_ pose: UnsafePointer<fathom_pose>?, _ toler
 
 @_cdecl("fathom_pose_orthonormalize")
 public func fathom_pose_orthonormalize(_ pose: UnsafePointer<fathom_pose>?, _ maxDeviation: Float, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
-    abiCall("fathom_pose_orthonormalize") {
+    abiCall("fathom_pose_orthonormalize") { () throws(FathomError) in
         let m = floats(try required(pose, "pose").pointee)
         let out = try required(out, "out")
         out.pointee = fathom_pose(try Pose.orthonormalized(columnMajor: m, maxDeviation: maxDeviation))
@@ -58,7 +58,7 @@ public func fathom_pose_orthonormalize(_ pose: UnsafePointer<fathom_pose>?, _ ma
 
 @_cdecl("fathom_pose_compose")
 public func fathom_pose_compose(_ a: UnsafePointer<fathom_pose>?, _ b: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
-    abiCall("fathom_pose_compose") {
+    abiCall("fathom_pose_compose") { () throws(FathomError) in
         let product = try rigidPose(a, "a") * rigidPose(b, "b")
         try required(out, "out").pointee = fathom_pose(product)
     }
@@ -66,7 +66,7 @@ public func fathom_pose_compose(_ a: UnsafePointer<fathom_pose>?, _ b: UnsafePoi
 
 @_cdecl("fathom_pose_invert")
 public func fathom_pose_invert(_ pose: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
-    abiCall("fathom_pose_invert") {
+    abiCall("fathom_pose_invert") { () throws(FathomError) in
         let inverse = try rigidPose(pose, "pose").inverse
         try required(out, "out").pointee = fathom_pose(inverse)
     }
@@ -74,7 +74,7 @@ public func fathom_pose_invert(_ pose: UnsafePointer<fathom_pose>?, _ out: Unsaf
 
 @_cdecl("fathom_pose_transform_point")
 public func fathom_pose_transform_point(_ pose: UnsafePointer<fathom_pose>?, _ point: fathom_vec3, _ out: UnsafeMutablePointer<fathom_vec3>?) -> fathom_status {
-    abiCall("fathom_pose_transform_point") {
+    abiCall("fathom_pose_transform_point") { () throws(FathomError) in
         let p = try rigidPose(pose, "pose")
         let mapped = p.apply(point: try finite(point, "point"))
         try required(out, "out").pointee = fathom_vec3(mapped)
@@ -83,7 +83,7 @@ public func fathom_pose_transform_point(_ pose: UnsafePointer<fathom_pose>?, _ p
 
 @_cdecl("fathom_pose_transform_direction")
 public func fathom_pose_transform_direction(_ pose: UnsafePointer<fathom_pose>?, _ direction: fathom_vec3, _ out: UnsafeMutablePointer<fathom_vec3>?) -> fathom_status {
-    abiCall("fathom_pose_transform_direction") {
+    abiCall("fathom_pose_transform_direction") { () throws(FathomError) in
         let p = try rigidPose(pose, "pose")
         let mapped = p.apply(direction: try finite(direction, "direction"))
         try required(out, "out").pointee = fathom_vec3(mapped)
@@ -93,13 +93,13 @@ public func fathom_pose_transform_direction(_ pose: UnsafePointer<fathom_pose>?,
 @_cdecl("fathom_pose_transform_points")
 public func fathom_pose_transform_points(_ pose: UnsafePointer<fathom_pose>?, _ points: UnsafePointer<Float>?, _ count: Int,
                                          _ stride: Int, _ out: UnsafeMutablePointer<Float>?) -> fathom_status {
-    abiCall("fathom_pose_transform_points") {
+    abiCall("fathom_pose_transform_points") { () throws(FathomError) in
         let p = try rigidPose(pose, "pose")
         let buffer = try pointBuffer(points, count, stride)
         let out = try required(out, "out")
         try buffer.requireFinite()
         if UnsafeRawPointer(out) == UnsafeRawPointer(buffer.base) && buffer.floatStride != 3 {
-            throw ArgumentError(status: FATHOM_ERR_OUT_OF_RANGE, message: "out may equal points only when stride is 12")
+            throw FathomError(.outOfRange, "out may equal points only when stride is 12")
         }
         for i in 0..<buffer.count {
             let q = p.apply(point: buffer[i])
@@ -111,7 +111,7 @@ public func fathom_pose_transform_points(_ pose: UnsafePointer<fathom_pose>?, _ 
 
 @_cdecl("fathom_pose_yaw")
 public func fathom_pose_yaw(_ pose: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<Float>?) -> fathom_status {
-    abiCall("fathom_pose_yaw") {
+    abiCall("fathom_pose_yaw") { () throws(FathomError) in
         let yaw = try rigidPose(pose, "pose").yaw
         try required(out, "out_radians").pointee = yaw
     }
@@ -120,7 +120,7 @@ public func fathom_pose_yaw(_ pose: UnsafePointer<fathom_pose>?, _ out: UnsafeMu
 @_cdecl("fathom_pose_distance")
 public func fathom_pose_distance(_ a: UnsafePointer<fathom_pose>?, _ b: UnsafePointer<fathom_pose>?,
                                  _ outMeters: UnsafeMutablePointer<Float>?, _ outRadians: UnsafeMutablePointer<Float>?) -> fathom_status {
-    abiCall("fathom_pose_distance") {
+    abiCall("fathom_pose_distance") { () throws(FathomError) in
         let d = try rigidPose(a, "a").distance(to: rigidPose(b, "b"))
         let meters = try required(outMeters, "out_meters")
         let radians = try required(outRadians, "out_radians")

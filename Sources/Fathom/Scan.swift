@@ -3,11 +3,11 @@ import FathomCore
 
 // Scans: the scanner app's capture files, read and written — see include/fathom.h.
 
-func scan(_ handle: OpaquePointer?) throws -> Scan { try object(handle, "scan") }
+func scan(_ handle: OpaquePointer?) throws(FathomError) -> Scan { try object(handle, "scan") }
 
 @_cdecl("fathom_scan_open")
 public func fathom_scan_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_scan_open") {
+    abiCall("fathom_scan_open") { () throws(FathomError) in
         let path = String(cString: try required(path, "path"))
         let out = try required(out, "out")
         out.pointee = retainedHandle(try Scan(path: path))
@@ -19,7 +19,7 @@ public func fathom_scan_close(_ handle: OpaquePointer?) { releaseHandle(handle, 
 
 @_cdecl("fathom_scan_get_info")
 public func fathom_scan_get_info(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_scan_info>?) -> fathom_status {
-    abiCall("fathom_scan_get_info") {
+    abiCall("fathom_scan_get_info") { () throws(FathomError) in
         let s = try scan(handle)
         try required(out, "out").pointee = fathom_scan_info(
             frame_count: UInt64(s.count), depth_width: UInt32(s.depthWidth), depth_height: UInt32(s.depthHeight),
@@ -32,13 +32,13 @@ public func fathom_scan_get_info(_ handle: OpaquePointer?, _ out: UnsafeMutableP
 @_cdecl("fathom_scan_id")
 public func fathom_scan_id(_ handle: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
                            _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_scan_id") { try writeText(scan(handle).scanID, buffer, capacity, outLength) }
+    abiCall("fathom_scan_id") { () throws(FathomError) in try writeText(scan(handle).scanID, buffer, capacity, outLength) }
 }
 
 @_cdecl("fathom_scan_warning")
 public func fathom_scan_warning(_ handle: OpaquePointer?, _ index: UInt32, _ buffer: UnsafeMutablePointer<CChar>?,
                                 _ capacity: Int, _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_scan_warning") {
+    abiCall("fathom_scan_warning") { () throws(FathomError) in
         let warnings = try scan(handle).warnings
         guard Int(index) < warnings.count else {
             throw FathomError(.outOfRange, "index \(index) is out of range 0..<\(warnings.count)")
@@ -49,7 +49,7 @@ public func fathom_scan_warning(_ handle: OpaquePointer?, _ index: UInt32, _ buf
 
 @_cdecl("fathom_scan_timestamps")
 public func fathom_scan_timestamps(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?, _ capacity: Int) -> fathom_status {
-    abiCall("fathom_scan_timestamps") {
+    abiCall("fathom_scan_timestamps") { () throws(FathomError) in
         let s = try scan(handle)
         try copyOut(s.timestamps, to: out, capacity: capacity, what: "elements")
     }
@@ -57,7 +57,7 @@ public func fathom_scan_timestamps(_ handle: OpaquePointer?, _ out: UnsafeMutabl
 
 @_cdecl("fathom_scan_poses")
 public func fathom_scan_poses(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_pose>?, _ capacity: Int) -> fathom_status {
-    abiCall("fathom_scan_poses") {
+    abiCall("fathom_scan_poses") { () throws(FathomError) in
         let s = try scan(handle)
         try copyOut(s.poses.map(fathom_pose.init), to: out, capacity: capacity, what: "elements")
     }
@@ -71,7 +71,7 @@ extension fathom_intrinsics {
 
 @_cdecl("fathom_scan_intrinsics")
 public func fathom_scan_intrinsics(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_intrinsics>?, _ capacity: Int) -> fathom_status {
-    abiCall("fathom_scan_intrinsics") {
+    abiCall("fathom_scan_intrinsics") { () throws(FathomError) in
         let s = try scan(handle)
         try copyOut(s.intrinsics.map(fathom_intrinsics.init), to: out, capacity: capacity, what: "elements")
     }
@@ -82,10 +82,10 @@ private func frameIndex(_ index: UInt64) -> Int { index > UInt64(Int.max) ? Int.
 
 @_cdecl("fathom_scan_read_depth")
 public func fathom_scan_read_depth(_ handle: OpaquePointer?, _ index: UInt64, _ out: UnsafeMutableRawPointer?, _ capacity: Int) -> fathom_status {
-    abiCall("fathom_scan_read_depth") {
+    abiCall("fathom_scan_read_depth") { () throws(FathomError) in
         let s = try scan(handle)
-        try requireCapacity(capacity, s.depthFrameBytes, "bytes")
-        let out = try requiredRaw(out, "out")
+        try requireCapacity(capacity, s.depthFrameBytes, "bytes needed")
+        let out = try required(out, "out")
         try s.readDepth(frameIndex(index), into: UnsafeMutableRawBufferPointer(start: out, count: s.depthFrameBytes))
     }
 }
@@ -93,9 +93,9 @@ public func fathom_scan_read_depth(_ handle: OpaquePointer?, _ index: UInt64, _ 
 @_cdecl("fathom_scan_read_confidence")
 public func fathom_scan_read_confidence(_ handle: OpaquePointer?, _ index: UInt64, _ out: UnsafeMutablePointer<UInt8>?,
                                         _ capacity: Int) -> fathom_status {
-    abiCall("fathom_scan_read_confidence") {
+    abiCall("fathom_scan_read_confidence") { () throws(FathomError) in
         let s = try scan(handle)
-        try requireCapacity(capacity, s.confidenceFrameBytes, "bytes")
+        try requireCapacity(capacity, s.confidenceFrameBytes, "bytes needed")
         let out = try required(out, "out")
         try s.readConfidence(frameIndex(index), into: UnsafeMutableRawBufferPointer(start: out, count: s.confidenceFrameBytes))
     }
@@ -105,22 +105,22 @@ public func fathom_scan_read_confidence(_ handle: OpaquePointer?, _ index: UInt6
 public func fathom_scan_frame(_ handle: OpaquePointer?, _ index: UInt64, _ depth: UnsafeMutableRawPointer?, _ depthCapacity: Int,
                               _ confidence: UnsafeMutablePointer<UInt8>?, _ confidenceCapacity: Int,
                               _ out: UnsafeMutablePointer<fathom_depth_frame>?) -> fathom_status {
-    abiCall("fathom_scan_frame") {
+    abiCall("fathom_scan_frame") { () throws(FathomError) in
         let s = try scan(handle)
         let i = frameIndex(index)
         guard i < s.count else { throw FathomError(.outOfRange, "index \(index) is out of range 0..<\(s.count)") }
-        try requireCapacity(depthCapacity, s.depthFrameBytes, "depth bytes")
-        let depth = try requiredRaw(depth, "depth")
+        try requireCapacity(depthCapacity, s.depthFrameBytes, "depth bytes needed")
+        let depth = try required(depth, "depth")
         guard Int(bitPattern: depth) % s.depthFormat.sampleBytes == 0 else {
             throw FathomError(.outOfRange, "depth must be aligned to \(s.depthFormat.sampleBytes) bytes")
         }
         let result = try required(out, "out")
-        if confidence != nil { try requireCapacity(confidenceCapacity, s.confidenceFrameBytes, "confidence bytes") }
+        if confidence != nil { try requireCapacity(confidenceCapacity, s.confidenceFrameBytes, "confidence bytes needed") }
         // Confidence is read aside first, so a failed read leaves both buffers as they were.
         var confidenceValues: [UInt8]?
         if confidence != nil, s.hasConfidence {
             var values = [UInt8](repeating: 0, count: s.confidenceFrameBytes)
-            try values.withUnsafeMutableBytes { try s.readConfidence(i, into: $0) }
+            try values.withUnsafeMutableBytes { bytes in Result { () throws(FathomError) in try s.readConfidence(i, into: bytes) } }.get()
             confidenceValues = values
         }
         try s.readDepth(i, into: UnsafeMutableRawBufferPointer(start: depth, count: s.depthFrameBytes))
@@ -152,18 +152,18 @@ extension fathom_scan_writer_options {
     }
 }
 
-private func writer(_ handle: OpaquePointer?) throws -> ScanWriter { try object(handle, "writer") }
+private func writer(_ handle: OpaquePointer?) throws(FathomError) -> ScanWriter { try object(handle, "writer") }
 
 @_cdecl("fathom_scan_writer_options_init")
 public func fathom_scan_writer_options_init(_ options: UnsafeMutablePointer<fathom_scan_writer_options>?) -> fathom_status {
-    abiCall("fathom_scan_writer_options_init") { try required(options, "options").pointee = .defaults }
+    abiCall("fathom_scan_writer_options_init") { () throws(FathomError) in try required(options, "options").pointee = .defaults }
 }
 
 @_cdecl("fathom_scan_writer_create")
 public func fathom_scan_writer_create(_ directory: UnsafePointer<CChar>?, _ scanID: UnsafePointer<CChar>?,
                                       _ options: UnsafePointer<fathom_scan_writer_options>?,
                                       _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_scan_writer_create") {
+    abiCall("fathom_scan_writer_create") { () throws(FathomError) in
         let directory = String(cString: try required(directory, "directory"))
         let id = String(cString: try required(scanID, "scan_id"))
         let o = options?.pointee ?? .defaults
@@ -184,16 +184,16 @@ public func fathom_scan_writer_create(_ directory: UnsafePointer<CChar>?, _ scan
 public func fathom_scan_writer_append(_ handle: OpaquePointer?, _ timestamp: Int64, _ rgb: UnsafePointer<fathom_intrinsics>?,
                                       _ camera: UnsafePointer<fathom_pose>?, _ depth: UnsafeRawPointer?, _ depthBytes: Int,
                                       _ confidence: UnsafePointer<UInt8>?, _ confidenceBytes: Int) -> fathom_status {
-    abiCall("fathom_scan_writer_append") {
+    abiCall("fathom_scan_writer_append") { () throws(FathomError) in
         let w = try writer(handle)
         let k = try intrinsics(required(rgb, "rgb"))
         let pose = try rigidPose(camera, "camera_to_world")
-        let depth = try requiredRaw(depth, "depth")
+        let depth = try required(depth, "depth")
         let depthCount = try size(depthBytes, "depth_bytes")
-        if w.hasConfidence, confidence == nil {
-            throw ArgumentError(status: FATHOM_ERR_NULL_POINTER, message: "confidence must not be NULL: the writer has a confidence stream")
+        if w.hasConfidence { _ = try required(confidence, "confidence", ": the writer has a confidence stream") }
+        let values = try confidence.map { c throws(FathomError) in
+            UnsafeRawBufferPointer(start: c, count: try size(confidenceBytes, "confidence_bytes"))
         }
-        let values = try confidence.map { UnsafeRawBufferPointer(start: $0, count: try size(confidenceBytes, "confidence_bytes")) }
         try w.append(timestamp: timestamp, rgb: k, pose: pose, depth: UnsafeRawBufferPointer(start: depth, count: depthCount),
                      confidence: values)
     }
@@ -201,7 +201,7 @@ public func fathom_scan_writer_append(_ handle: OpaquePointer?, _ timestamp: Int
 
 @_cdecl("fathom_scan_writer_finish")
 public func fathom_scan_writer_finish(_ handle: OpaquePointer?) -> fathom_status {
-    abiCall("fathom_scan_writer_finish") { try writer(handle).finish() }
+    abiCall("fathom_scan_writer_finish") { () throws(FathomError) in try writer(handle).finish() }
 }
 
 @_cdecl("fathom_scan_writer_destroy")
@@ -217,13 +217,13 @@ extension fathom_scan_cloud_options {
 
 @_cdecl("fathom_scan_cloud_options_init")
 public func fathom_scan_cloud_options_init(_ options: UnsafeMutablePointer<fathom_scan_cloud_options>?) -> fathom_status {
-    abiCall("fathom_scan_cloud_options_init") { try required(options, "options").pointee = .defaults }
+    abiCall("fathom_scan_cloud_options_init") { () throws(FathomError) in try required(options, "options").pointee = .defaults }
 }
 
 @_cdecl("fathom_scan_point_cloud")
 public func fathom_scan_point_cloud(_ handle: OpaquePointer?, _ options: UnsafePointer<fathom_scan_cloud_options>?,
                                     _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
-    abiCall("fathom_scan_point_cloud") {
+    abiCall("fathom_scan_point_cloud") { () throws(FathomError) in
         let s = try scan(handle)
         let o = options?.pointee ?? .defaults
         guard o.min_confidence <= 255 else { throw FathomError(.outOfRange, "options.min_confidence must be 0...255, got \(o.min_confidence)") }
@@ -232,10 +232,10 @@ public func fathom_scan_point_cloud(_ handle: OpaquePointer?, _ options: UnsafeP
         }
         let out = try required(out, "out")
         let cloud: PointCloud
-        do {
+        do throws(FathomError) {
             cloud = try s.pointCloud(minConfidence: UInt8(o.min_confidence), maxDepth: o.max_depth,
                                      voxel: o.voxel == 0 ? nil : o.voxel, step: Int(o.frame_step))
-        } catch let error as FathomError {
+        } catch {
             throw FathomError(error.kind, "options.\(error.message)")
         }
         out.pointee = pointCloudHandle(cloud)

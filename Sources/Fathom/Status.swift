@@ -2,25 +2,16 @@ import CFathom
 import FathomCore
 import Glibc
 
-/// An argument problem found by the ABI layer itself (NULL pointers, sizes), before the core runs.
-struct ArgumentError: Error {
-    let status: fathom_status
-    let message: String
-}
-
-/// Runs the body of an exported function: any thrown error becomes a status code and a thread-local
-/// message "function: message". Nothing is written through out-pointers unless the body succeeds.
+/// Runs the body of an exported function: a thrown error becomes its status code and a thread-local message
+/// "function: message". Nothing is written through out-pointers unless the body succeeds. Every check of the ABI
+/// layer (Validation.swift, Handles.swift) and of the core throws `FathomError`, so the body's errors are typed.
 @inline(__always)
-func abiCall(_ function: StaticString, _ body: () throws -> Void) -> fathom_status {
-    do {
+func abiCall(_ function: StaticString, _ body: () throws(FathomError) -> Void) -> fathom_status {
+    do throws(FathomError) {
         try body()
         return FATHOM_OK
-    } catch let error as FathomError {
-        return fail(function, status(of: error.kind), error.message)
-    } catch let error as ArgumentError {
-        return fail(function, error.status, error.message)
     } catch {
-        return fail(function, FATHOM_ERR_OUT_OF_RANGE, "\(error)")
+        return fail(function, status(of: error.kind), error.message)
     }
 }
 
@@ -46,6 +37,7 @@ func status(of kind: FathomError.Kind) -> fathom_status {
     case .lapack: FATHOM_ERR_LAPACK
     case .outOfMemory: FATHOM_ERR_OUT_OF_MEMORY
     case .noData: FATHOM_ERR_NO_DATA
+    case .nullPointer: FATHOM_ERR_NULL_POINTER
     }
 }
 

@@ -3,15 +3,14 @@ import FathomCore
 
 // The capture app's tap flows — see include/fathom.h.
 
-private func optionalMesh(_ handle: OpaquePointer?) -> Mesh? {
-    handle.map { Unmanaged<Mesh>.fromOpaque(UnsafeRawPointer($0)).takeUnretainedValue() }
-}
+/// The mesh behind an optional `fathom_mesh *` argument (NULL: no mesh).
+private func optionalMesh(_ handle: OpaquePointer?) -> Mesh? { optionalObject(handle, as: Mesh.self) }
 
 @_cdecl("fathom_tap_floor_height")
 public func fathom_tap_floor_height(_ k: UnsafePointer<fathom_intrinsics>?, _ camera: UnsafePointer<fathom_pose>?, _ u: Float, _ v: Float,
                                     _ meshHandle: OpaquePointer?, _ planePoint: fathom_vec3, _ planeNormal: fathom_vec3,
                                     _ outHeight: UnsafeMutablePointer<Float>?, _ outFound: UnsafeMutablePointer<Int32>?) -> fathom_status {
-    abiCall("fathom_tap_floor_height") {
+    abiCall("fathom_tap_floor_height") { () throws(FathomError) in
         let core = try intrinsics(k)
         let pose = try rigidPose(camera, "camera_to_world")
         let point = try finite(planePoint, "plane_point"), normal = try finite(planeNormal, "plane_normal")
@@ -30,7 +29,7 @@ public func fathom_tap_floor_height(_ k: UnsafePointer<fathom_intrinsics>?, _ ca
 public func fathom_tap_place_box(_ k: UnsafePointer<fathom_intrinsics>?, _ camera: UnsafePointer<fathom_pose>?, _ u: Float, _ v: Float,
                                  _ meshHandle: OpaquePointer?, _ box: UnsafeMutablePointer<fathom_box>?,
                                  _ outFound: UnsafeMutablePointer<Int32>?) -> fathom_status {
-    abiCall("fathom_tap_place_box") {
+    abiCall("fathom_tap_place_box") { () throws(FathomError) in
         let core = try intrinsics(k)
         let pose = try rigidPose(camera, "camera_to_world")
         let pointer = try required(box, "box")
@@ -45,7 +44,7 @@ public func fathom_tap_place_box(_ k: UnsafePointer<fathom_intrinsics>?, _ camer
 @_cdecl("fathom_tap_box_face")
 public func fathom_tap_box_face(_ k: UnsafePointer<fathom_intrinsics>?, _ camera: UnsafePointer<fathom_pose>?, _ u: Float, _ v: Float,
                                 _ box: UnsafePointer<fathom_box>?, _ outFace: UnsafeMutablePointer<UInt32>?) -> fathom_status {
-    abiCall("fathom_tap_box_face") {
+    abiCall("fathom_tap_box_face") { () throws(FathomError) in
         let core = try intrinsics(k)
         let pose = try rigidPose(camera, "camera_to_world")
         let b = try Box(required(box, "box").pointee)

@@ -4,7 +4,7 @@ import FathomCore
 // NeRF-style transforms.json, read and written — see include/fathom.h.
 
 /// The timestamps of `rate` (0: frame indices).
-private func transformsRate(_ rate: Double) throws -> Double? {
+private func transformsRate(_ rate: Double) throws(FathomError) -> Double? {
     guard rate.isFinite else { throw FathomError(.notFinite, "rate must be finite, got \(rate)") }
     guard rate >= 0 else { throw FathomError(.outOfRange, "rate must be >= 0 frames per second (0: frame indices), got \(rate)") }
     return rate == 0 ? nil : rate
@@ -14,12 +14,11 @@ private func transformsRate(_ rate: Double) throws -> Double? {
 public func fathom_transforms_load(_ path: UnsafePointer<CChar>?, _ rate: Double, _ outTimestamps: UnsafeMutablePointer<Int64>?,
                                    _ outPoses: UnsafeMutablePointer<fathom_pose>?, _ outIntrinsics: UnsafeMutablePointer<fathom_intrinsics>?,
                                    _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_transforms_load") {
+    abiCall("fathom_transforms_load") { () throws(FathomError) in
         let path = String(cString: try required(path, "path"))
         let rate = try transformsRate(rate)
         let count = try required(outCount, "out_count")
-        let limit = capacity < 0 ? Int.max : capacity
-        if limit > 0 {
+        if capacityLimit(capacity) > 0 {
             _ = try required(outTimestamps, "out_timestamps")
             _ = try required(outPoses, "out_poses")
             _ = try required(outIntrinsics, "out_intrinsics")
@@ -28,7 +27,7 @@ public func fathom_transforms_load(_ path: UnsafePointer<CChar>?, _ rate: Double
         let n = file.frames.count
         let timestamps = try TransformsFile.timestamps(count: n, rate: rate)
         count.pointee = n
-        try requireCapacity(limit, n, "frames")
+        try requireCapacity(capacity, n, "frames needed")
         guard n > 0, let outTimestamps, let outPoses, let outIntrinsics else { return }
         for (i, frame) in file.frames.enumerated() {
             outTimestamps[i] = timestamps[i]
@@ -41,7 +40,7 @@ public func fathom_transforms_load(_ path: UnsafePointer<CChar>?, _ rate: Double
 @_cdecl("fathom_transforms_file_paths")
 public func fathom_transforms_file_paths(_ path: UnsafePointer<CChar>?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
                                          _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_transforms_file_paths") {
+    abiCall("fathom_transforms_file_paths") { () throws(FathomError) in
         let path = String(cString: try required(path, "path"))
         _ = try required(outLength, "out_length")
         let file = try TransformsFile.load(path: path)
@@ -58,11 +57,9 @@ public func fathom_transforms_file_paths(_ path: UnsafePointer<CChar>?, _ buffer
 public func fathom_transforms_save(_ path: UnsafePointer<CChar>?, _ poses: UnsafePointer<fathom_pose>?,
                                    _ intrinsics: UnsafePointer<fathom_intrinsics>?, _ count: Int,
                                    _ filePaths: UnsafePointer<UnsafePointer<CChar>?>?) -> fathom_status {
-    abiCall("fathom_transforms_save") {
+    abiCall("fathom_transforms_save") { () throws(FathomError) in
         let path = String(cString: try required(path, "path"))
-        guard count >= 0, count <= Int.max / MemoryLayout<TransformsFile.Frame>.stride else {
-            throw ArgumentError(status: FATHOM_ERR_OVERFLOW, message: "count \(UInt(bitPattern: count)) is too large")
-        }
+        let count = try size(count, "count", elementBytes: MemoryLayout<TransformsFile.Frame>.stride)
         var frames = [TransformsFile.Frame]()
         if count > 0 {
             let poses = try elements(poses, count, "poses", copiedAs: TransformsFile.Frame.self)

@@ -5,6 +5,8 @@ public struct FathomError: Error, CustomStringConvertible, Equatable {
     public enum Kind: Sendable, Equatable {
         case notFinite, outOfRange, overflow, bufferTooSmall, notRigid, degenerate, invalidState
         case parse, format, notABox, io, lapack, outOfMemory, noData
+        /// A required pointer argument was NULL (raised by the C ABI layer).
+        case nullPointer
     }
 
     public let kind: Kind

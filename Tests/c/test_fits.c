@@ -310,17 +310,25 @@ static void test_ransac(void) {
     o.threshold = 0.01;
     o.iterations = 200;
     o.seed = 42;
-    CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 2, &o, &f));
+    CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 2, &o, &f, NULL));
     CHECK(f.used == 40);
+    {
+        /* The inliers: the 40 points on the line, not the 20 at least 0.45 m from it (0.5 vertically). */
+        uint8_t inliers[60];
+        memset(inliers, 0xAB, sizeof inliers);
+        CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 2, &o, &g, inliers));
+        for (k = 0; k < 60; k++) CHECK(inliers[k] == (k < 40));
+        CHECK(memcmp(&f, &g, sizeof f) == 0);
+    }
     CHECK_D3(f.direction, 2 / sqrt(5), 1 / sqrt(5), 0, 1e-9);
     CHECK_D3(f.point, 1.95, 0.5 * 1.95 - 1, 0, 1e-9);
     CHECK_NEAR(f.rms, 0, 1e-9);
     CHECK_NEAR(f.t_max - f.t_min, 3.9 * sqrt(1.25), 1e-9);
     /* reproducible: the same seed gives the same bytes; another seed the same line here */
-    CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 2, &o, &g));
+    CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 2, &o, &g, NULL));
     CHECK(memcmp(&f, &g, sizeof f) == 0);
     o.seed = 7;
-    CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 2, &o, &g));
+    CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 2, &o, &g, NULL));
     CHECK(g.used == 40);
     CHECK_D3(g.direction, 2 / sqrt(5), 1 / sqrt(5), 0, 1e-9);
 
@@ -343,7 +351,7 @@ static void test_ransac(void) {
         }
         o.seed = 1;
         o.threshold = 1e-3;
-        CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 3, &o, &f));
+        CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 3, &o, &f, NULL));
         /* The expected inliers: the 30 line points plus any outlier that happens to lie within 1 mm (counted here). */
         {
             int extra = 0;
@@ -373,21 +381,34 @@ static void test_ransac(void) {
         o.threshold = 0.01;
         o.iterations = 300;
         o.seed = 2024;
-        CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl));
+        CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl, NULL));
         CHECK(pl.used == 60);
+        {
+            /* The inliers: the 60 points on the plane, not the 40 at least 0.29 m from it. A failed call (a
+             * reserved field set) writes nothing. */
+            uint8_t inliers[100];
+            memset(inliers, 0xAB, sizeof inliers);
+            o.reserved = 1;
+            EXPECT(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl2, inliers), FATHOM_ERR_OUT_OF_RANGE,
+                   "fathom_fit_plane_ransac", "options.reserved is reserved and must be 0, got 1", P_ANY);
+            for (k = 0; k < 100; k++) CHECK(inliers[k] == 0xAB);
+            o.reserved = 0;
+            CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl2, inliers));
+            for (k = 0; k < 100; k++) CHECK(inliers[k] == (k < 60));
+        }
         CHECK_D3(pl.normal, nz[0], nz[1], nz[2], 1e-9);
         CHECK_D3(pl.point, 0.9, 0.625, 0.2 * 0.9 - 0.1 * 0.625 + 1, 1e-9);
         CHECK_NEAR(pl.rms, 0, 1e-9);
         CHECK_NEAR(pl.max_residual, 0, 1e-9);
-        CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl2));
+        CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl2, NULL));
         CHECK(memcmp(&pl, &pl2, sizeof pl) == 0);
         /* One iteration from another seed may pick outliers: whatever it picks, the answer is finite, and the
          * same seed still reproduces it. */
         o.iterations = 1;
         o.seed = 99;
-        if (fathom_fit_plane_ransac(pts, 100, 0, &o, &pl) == FATHOM_OK) {
+        if (fathom_fit_plane_ransac(pts, 100, 0, &o, &pl, NULL) == FATHOM_OK) {
             CHECK(isfinite(pl.normal[0]) && isfinite(pl.rms));
-            CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl2));
+            CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl2, NULL));
             CHECK(memcmp(&pl, &pl2, sizeof pl) == 0);
         }
         /* Strided: records of 4 doubles */
@@ -401,8 +422,8 @@ static void test_ransac(void) {
             }
             o.iterations = 300;
             o.seed = 2024;
-            CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl));
-            CHECK_OK(fathom_fit_plane_ransac(rec, 100, 32, &o, &pl2));
+            CHECK_OK(fathom_fit_plane_ransac(pts, 100, 0, &o, &pl, NULL));
+            CHECK_OK(fathom_fit_plane_ransac(rec, 100, 32, &o, &pl2, NULL));
             CHECK(memcmp(&pl, &pl2, sizeof pl) == 0);
         }
     }
@@ -442,10 +463,10 @@ static void test_bad(void) {
     EXPECT(fathom_fit_plane(col, 2, 0, &pl), FATHOM_ERR_DEGENERATE, "fathom_fit_plane", NULL, P_ANY);
     EXPECT(fathom_fit_plane(p, 8, 0, &pl), FATHOM_ERR_DEGENERATE, "fathom_fit_plane", NULL, P_ANY);
     EXPECT(fathom_fit_plane(col, 4, 0, &pl), FATHOM_ERR_DEGENERATE, "fathom_fit_plane", NULL, "collinear");
-    EXPECT(fathom_fit_plane_ransac(col, 4, 0, &o, &pl), FATHOM_ERR_DEGENERATE, "fathom_fit_plane_ransac", NULL, P_ANY);
-    EXPECT(fathom_fit_plane_ransac(col, 2, 0, &o, &pl), FATHOM_ERR_DEGENERATE, "fathom_fit_plane_ransac", NULL, P_ANY);
-    EXPECT(fathom_fit_line_ransac(p, 8, 0, 3, &o, &f), FATHOM_ERR_DEGENERATE, "fathom_fit_line_ransac", NULL, P_ANY);
-    EXPECT(fathom_fit_line_ransac(p, 1, 0, 3, &o, &f), FATHOM_ERR_DEGENERATE, "fathom_fit_line_ransac", NULL, P_ANY);
+    EXPECT(fathom_fit_plane_ransac(col, 4, 0, &o, &pl, NULL), FATHOM_ERR_DEGENERATE, "fathom_fit_plane_ransac", NULL, P_ANY);
+    EXPECT(fathom_fit_plane_ransac(col, 2, 0, &o, &pl, NULL), FATHOM_ERR_DEGENERATE, "fathom_fit_plane_ransac", NULL, P_ANY);
+    EXPECT(fathom_fit_line_ransac(p, 8, 0, 3, &o, &f, NULL), FATHOM_ERR_DEGENERATE, "fathom_fit_line_ransac", NULL, P_ANY);
+    EXPECT(fathom_fit_line_ransac(p, 1, 0, 3, &o, &f, NULL), FATHOM_ERR_DEGENERATE, "fathom_fit_line_ransac", NULL, P_ANY);
 
     check_section("fits: NaN, count 0, strides, NULL, bad enums, bad options");
     for (k = 0; k < 12; k++) col[k] = k * 0.37 + (k % 3) * (k % 5);
@@ -455,9 +476,9 @@ static void test_bad(void) {
     EXPECT(fathom_fit_line2(col, 6, 0, FATHOM_FIT_TOTAL, &f), FATHOM_ERR_NOT_FINITE, "fathom_fit_line2", "points",
            P_FINITE);
     col[7] = INFINITY;
-    EXPECT(fathom_fit_plane_ransac(col, 4, 0, &o, &pl), FATHOM_ERR_NOT_FINITE, "fathom_fit_plane_ransac", "points",
+    EXPECT(fathom_fit_plane_ransac(col, 4, 0, &o, &pl, NULL), FATHOM_ERR_NOT_FINITE, "fathom_fit_plane_ransac", "points",
            P_FINITE);
-    EXPECT(fathom_fit_line_ransac(col, 6, 0, 2, &o, &f), FATHOM_ERR_NOT_FINITE, "fathom_fit_line_ransac", "points",
+    EXPECT(fathom_fit_line_ransac(col, 6, 0, 2, &o, &f, NULL), FATHOM_ERR_NOT_FINITE, "fathom_fit_line_ransac", "points",
            P_FINITE);
     col[7] = 1;
     /* a NaN in the stride's gap is not read (checked in the stride tests); one past count is not read either */
@@ -466,9 +487,9 @@ static void test_bad(void) {
     EXPECT(fathom_fit_line3(col, 0, 0, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line3", "count", P_ANY);
     EXPECT(fathom_fit_line2(col, 0, 0, 0, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line2", "count", P_ANY);
     EXPECT(fathom_fit_plane(col, 0, 0, &pl), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane", "count", P_ANY);
-    EXPECT(fathom_fit_plane_ransac(col, 0, 0, &o, &pl), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane_ransac", "count",
+    EXPECT(fathom_fit_plane_ransac(col, 0, 0, &o, &pl, NULL), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane_ransac", "count",
            P_ANY);
-    EXPECT(fathom_fit_line_ransac(col, 0, 0, 3, &o, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line_ransac", "count",
+    EXPECT(fathom_fit_line_ransac(col, 0, 0, 3, &o, &f, NULL), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line_ransac", "count",
            P_ANY);
     EXPECT(fathom_fit_line3(col, 3, 16, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line3", "stride", P_ANY);
     EXPECT(fathom_fit_line3(col, 3, 28, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line3", "stride", P_ANY);
@@ -483,25 +504,42 @@ static void test_bad(void) {
     EXPECT(fathom_fit_line2(col, 3, 0, 2, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line2", "method", P_ANY);
     EXPECT(fathom_fit_plane(NULL, 3, 0, &pl), FATHOM_ERR_NULL_POINTER, "fathom_fit_plane", "points", P_NULL);
     EXPECT(fathom_fit_plane(col, 3, 0, NULL), FATHOM_ERR_NULL_POINTER, "fathom_fit_plane", "out", P_NULL);
-    EXPECT(fathom_fit_line_ransac(col, 3, 0, 4, &o, &f), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line_ransac",
+    EXPECT(fathom_fit_line_ransac(col, 3, 0, 4, &o, &f, NULL), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line_ransac",
            "dimensions", P_ANY);
-    EXPECT(fathom_fit_line_ransac(col, 3, 0, 3, NULL, &f), FATHOM_ERR_NULL_POINTER, "fathom_fit_line_ransac",
+    EXPECT(fathom_fit_line_ransac(col, 3, 0, 3, NULL, &f, NULL), FATHOM_ERR_NULL_POINTER, "fathom_fit_line_ransac",
            "options", P_NULL);
-    EXPECT(fathom_fit_plane_ransac(col, 3, 0, &o, NULL), FATHOM_ERR_NULL_POINTER, "fathom_fit_plane_ransac", "out",
+    EXPECT(fathom_fit_plane_ransac(col, 3, 0, &o, NULL, NULL), FATHOM_ERR_NULL_POINTER, "fathom_fit_plane_ransac", "out",
            P_NULL);
     o.threshold = 0;
-    EXPECT(fathom_fit_plane_ransac(col, 3, 0, &o, &pl), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane_ransac",
+    EXPECT(fathom_fit_plane_ransac(col, 3, 0, &o, &pl, NULL), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane_ransac",
            "threshold", P_ANY);
     o.threshold = NAN;
-    EXPECT(fathom_fit_line_ransac(col, 3, 0, 3, &o, &f), FATHOM_ERR_NOT_FINITE, "fathom_fit_line_ransac", "threshold",
+    EXPECT(fathom_fit_line_ransac(col, 3, 0, 3, &o, &f, NULL), FATHOM_ERR_NOT_FINITE, "fathom_fit_line_ransac", "threshold",
            P_FINITE);
     o.threshold = 0.1;
     o.iterations = 0;
-    EXPECT(fathom_fit_plane_ransac(col, 3, 0, &o, &pl), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane_ransac",
+    EXPECT(fathom_fit_plane_ransac(col, 3, 0, &o, &pl, NULL), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane_ransac",
            "iterations", P_ANY);
 }
 
+/* The option initializers: the header's defaults, and a zero reserved field (a braced {0.01, 500, 1} would put
+ * the seed there, which the fits refuse). */
+static void test_option_inits(void) {
+    fathom_ransac_options o;
+    fathom_batch_options b;
+    check_section("fathom_ransac_options_init and fathom_batch_options_init");
+    memset(&o, 0xAB, sizeof o);
+    CHECK_OK(fathom_ransac_options_init(&o));
+    CHECK(o.threshold == 0.01 && o.iterations == 1000 && o.reserved == 0 && o.seed == 0);
+    memset(&b, 0xAB, sizeof b);
+    CHECK_OK(fathom_batch_options_init(&b));
+    CHECK(b.tmin == 0 && isinf(b.tmax) && b.tmax > 0 && b.threads == 0);
+    EXPECT(fathom_ransac_options_init(NULL), FATHOM_ERR_NULL_POINTER, "fathom_ransac_options_init", "options", P_ANY);
+    EXPECT(fathom_batch_options_init(NULL), FATHOM_ERR_NULL_POINTER, "fathom_batch_options_init", "options", P_ANY);
+}
+
 int main(void) {
+    test_option_inits();
     test_line2();
     test_line3_plane();
     test_ransac();

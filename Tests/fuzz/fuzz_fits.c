@@ -2,6 +2,28 @@
  * stride (fathom_fit_*). */
 #include "fuzz.h"
 
+/* A RANSAC fit's inlier mask: on success 0 or 1 per point, as many ones as the fit used; otherwise (or when no
+ * mask was passed) nothing written; a reserved field set is refused; never a byte past count. */
+static void check_inliers(fathom_status s, const char *function, uint8_t *inliers, const uint8_t *mask, size_t count,
+                          const fathom_ransac_options *options, uint64_t used) {
+    if (options->reserved != 0 && s == FATHOM_OK) fz_broken(function, "a non-zero reserved field was accepted");
+    fz_untouched_past(function, inliers + count, 1);
+    if (!mask) {
+        fz_untouched_past(function, inliers, count);
+        return;
+    }
+    if (s != FATHOM_OK) {
+        fz_untouched(s, function, inliers, count);
+        return;
+    }
+    uint64_t ones = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (inliers[i] > 1) fz_broken(function, "an inlier flag other than 0 or 1");
+        ones += inliers[i];
+    }
+    if (ones != used) fz_broken(function, "the inlier mask does not hold `used` points");
+}
+
 static void fit(fz_input *in, const double *points, size_t count, size_t stride) {
     /* One read per statement (see fz_u64). Iterations stay few: a caller asking for billions gets them, slowly. */
     fathom_ransac_options ransac;
@@ -12,6 +34,11 @@ static void fit(fz_input *in, const double *points, size_t count, size_t stride)
     fathom_line_fit line;
     fathom_plane_fit plane;
     fathom_status s;
+    /* The RANSAC inlier mask: count bytes and one more that must stay as it was; NULL for odd counts. */
+    uint8_t *inliers = malloc(count + 1);
+    if (!inliers) abort();
+    fz_poison(inliers, count + 1);
+    uint8_t *mask = count & 1 ? NULL : inliers;
     switch (fz_u8(in) % 5) {
     case 0:
         fz_poison(&line, sizeof line);
@@ -25,8 +52,9 @@ static void fit(fz_input *in, const double *points, size_t count, size_t stride)
         break;
     case 2:
         fz_poison(&line, sizeof line);
-        s = FZ(fathom_fit_line_ransac, points, count, stride, fz_u8(in) % 5, &ransac, &line);
+        s = FZ(fathom_fit_line_ransac, points, count, stride, fz_u8(in) % 5, &ransac, &line, mask);
         fz_untouched(s, "fathom_fit_line_ransac", &line, sizeof line);
+        check_inliers(s, "fathom_fit_line_ransac", inliers, mask, count, &ransac, s == FATHOM_OK ? line.used : 0);
         break;
     case 3:
         fz_poison(&plane, sizeof plane);
@@ -35,10 +63,12 @@ static void fit(fz_input *in, const double *points, size_t count, size_t stride)
         break;
     default:
         fz_poison(&plane, sizeof plane);
-        s = FZ(fathom_fit_plane_ransac, points, count, stride, &ransac, &plane);
+        s = FZ(fathom_fit_plane_ransac, points, count, stride, &ransac, &plane, mask);
         fz_untouched(s, "fathom_fit_plane_ransac", &plane, sizeof plane);
+        check_inliers(s, "fathom_fit_plane_ransac", inliers, mask, count, &ransac, s == FATHOM_OK ? plane.used : 0);
         break;
     }
+    free(inliers);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -14,6 +14,15 @@ public struct RansacOptions: Equatable, Sendable {
         self.iterations = iterations
         self.seed = seed
     }
+
+    /// 1 cm (for points in meters), 1000 samples, seed 0.
+    public static let defaults = RansacOptions(uncheckedThreshold: 0.01, iterations: 1000, seed: 0)
+
+    private init(uncheckedThreshold threshold: Double, iterations: Int, seed: UInt64) {
+        self.threshold = threshold
+        self.iterations = iterations
+        self.seed = seed
+    }
 }
 
 /// The points about their centroid in single precision, one array per axis: the layout the inlier counts
@@ -76,8 +85,10 @@ struct CentredPoints {
 
 extension PlaneFit {
     /// RANSAC over point triples (collinear triples skipped), inliers counted in single precision about the
-    /// centroid, then a least-squares refit on the best triple's inliers (selected in double precision).
-    public static func ransac(_ points: FitPoints, _ options: RansacOptions) throws(FathomError) -> PlaneFit {
+    /// centroid, then a least-squares refit on the best triple's inliers (selected in double precision). When
+    /// the fit succeeds, `inliers[i]` (count bytes) is 1 for the points the refit used, else 0.
+    public static func ransac(_ points: FitPoints, _ options: RansacOptions,
+                              inliers mask: UnsafeMutablePointer<UInt8>? = nil) throws(FathomError) -> PlaneFit {
         guard points.count >= 3 else { throw FathomError(.degenerate, "a plane needs at least 3 points, got \(points.count)") }
         let centred = try CentredPoints(points)
         var random = SplitMix64(state: options.seed)
@@ -94,15 +105,19 @@ extension PlaneFit {
             if inliers > best?.inliers ?? -1 { best = (unit, a, inliers) }
         }
         guard let best else { throw FathomError(.degenerate, "no sampled triple of the \(points.count) points spans a plane") }
-        let inliers = points.filter { abs(dot($0 - best.anchor, best.normal)) <= options.threshold }
-        return try FitPoints.with(inliers, dimensions: 3) { inlierPoints throws(FathomError) in try fit(inlierPoints) }
+        func isInlier(_ p: SIMD3<Double>) -> Bool { abs(dot(p - best.anchor, best.normal)) <= options.threshold }
+        let plane = try FitPoints.with(points.filter(isInlier), dimensions: 3) { inlierPoints throws(FathomError) in try fit(inlierPoints) }
+        if let mask { for i in 0..<points.count { mask[i] = isInlier(points[i]) ? 1 : 0 } }
+        return plane
     }
 }
 
 extension LineFit {
     /// RANSAC over point pairs (2D or 3D as the points are), then a total-least-squares refit on the best
-    /// pair's inliers (selected in double precision).
-    public static func ransac(_ points: FitPoints, _ options: RansacOptions) throws(FathomError) -> LineFit {
+    /// pair's inliers (selected in double precision). When the fit succeeds, `inliers[i]` (count bytes) is 1 for
+    /// the points the refit used, else 0.
+    public static func ransac(_ points: FitPoints, _ options: RansacOptions,
+                              inliers mask: UnsafeMutablePointer<UInt8>? = nil) throws(FathomError) -> LineFit {
         guard points.count >= 2 else { throw FathomError(.degenerate, "a line needs at least 2 points, got \(points.count)") }
         let centred = try CentredPoints(points)
         var random = SplitMix64(state: options.seed)
@@ -118,12 +133,14 @@ extension LineFit {
             if inliers > best?.inliers ?? -1 { best = (e, a, inliers) }
         }
         guard let best else { throw FathomError(.degenerate, "all sampled pairs of the \(points.count) points coincide") }
-        let inliers = points.filter {
-            let q = $0 - best.anchor, t = (q * best.direction).sum()
+        func isInlier(_ p: SIMD3<Double>) -> Bool {
+            let q = p - best.anchor, t = (q * best.direction).sum()
             return Swift.max((q * q).sum() - t * t, 0).squareRoot() <= options.threshold  // rounding can make it < 0
         }
-        return try FitPoints.with(inliers, dimensions: points.dimensions) { inlierPoints throws(FathomError) in
+        let line = try FitPoints.with(points.filter(isInlier), dimensions: points.dimensions) { inlierPoints throws(FathomError) in
             try inlierPoints.dimensions == 3 ? fit3D(inlierPoints) : fit2D(inlierPoints, method: .total)
         }
+        if let mask { for i in 0..<points.count { mask[i] = isInlier(points[i]) ? 1 : 0 } }
+        return line
     }
 }

@@ -1,0 +1,70 @@
+import FathomCore
+
+// The argument checks of the C ABI layer, each written once: pointers (`required`), size_t counts and strides
+// (`size`, `elements`, `pointBuffer`) and the capacities of caller arrays (`fits`, `requireCapacity`). Handles are
+// checked in Handles.swift. Every check throws a `FathomError`, which `abiCall` maps to a status.
+
+/// `pointer`, or a `.nullPointer` error "`name` must not be NULL`detail`" (`detail` says when a pointer that is
+/// not always required is, e.g. " for FATHOM_KEYPOINT_PLANE").
+@inline(__always)
+func required<Pointer>(_ pointer: Pointer?, _ name: String, _ detail: String = "") throws(FathomError) -> Pointer {
+    guard let pointer else { throw FathomError(.nullPointer, "\(name) must not be NULL\(detail)") }
+    return pointer
+}
+
+/// A size_t argument as Int: `n`, or an `.overflow` error "`name` N is too large" when it is above Int.max (it
+/// arrives negative) or `n` elements of `elementBytes` bytes overflow; below `minimum`, an `.outOfRange` error
+/// "`name` must be >= `minimum`, got N".
+@inline(__always)
+func size(_ n: Int, _ name: String, elementBytes: Int = 1, minimum: Int = 0) throws(FathomError) -> Int {
+    guard n >= 0, !n.multipliedReportingOverflow(by: elementBytes).overflow else {
+        throw FathomError(.overflow, "\(name) \(UInt(bitPattern: n)) is too large")
+    }
+    guard n >= minimum else { throw FathomError(.outOfRange, "\(name) must be >= \(minimum), got \(n)") }
+    return n
+}
+
+/// `count` elements at `pointer`, or the error naming the argument: NULL, or a count whose bytes overflow, as C
+/// elements or as the `Copy` values the call makes of them, or a count below `minimum` (`size`).
+func elements<T, Copy>(_ pointer: UnsafePointer<T>?, _ count: Int, _ name: String, countName: String = "count",
+                       minimum: Int = 0, copiedAs _: Copy.Type) throws(FathomError) -> UnsafeBufferPointer<T> {
+    let base = try required(pointer, name)
+    let n = try size(count, countName, elementBytes: max(MemoryLayout<T>.stride, MemoryLayout<Copy>.stride), minimum: minimum)
+    return UnsafeBufferPointer(start: base, count: n)
+}
+
+/// A validated point buffer (pointer, count, byte stride).
+func pointBuffer(_ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
+                 names: (points: String, count: String, stride: String) = ("points", "count", "stride")) throws(FathomError) -> PointBuffer {
+    let base = try required(points, names.points)
+    return try PointBuffer(base: base, count: size(count, names.count), strideBytes: size(stride, names.stride), names: names)
+}
+
+/// The elements a size_t `capacity` allows (one above Int.max arrives negative: larger than any count).
+@inline(__always)
+func capacityLimit(_ capacity: Int) -> Int { capacity < 0 ? Int.max : capacity }
+
+/// Whether a caller's array of `capacity` (size_t) elements of `elementBytes` bytes holds `needed` of them (never
+/// more than the address space holds).
+@inline(__always)
+func fits(_ capacity: Int, _ needed: some BinaryInteger, elementBytes: Int = 1) -> Bool {
+    UInt(bitPattern: capacity) >= needed && needed <= Int.max / elementBytes
+}
+
+/// Unless `fits(capacity, needed, elementBytes:)`, a `.bufferTooSmall` error "capacity C is less than the N `what`";
+/// `what` names the elements and what the call did about them ("bytes needed", "points inside; the first 8 were
+/// written") and is built only for the error.
+@inline(__always)
+func requireCapacity(_ capacity: Int, _ needed: some BinaryInteger, _ what: @autoclosure () -> String,
+                     elementBytes: Int = 1) throws(FathomError) {
+    guard fits(capacity, needed, elementBytes: elementBytes) else {
+        throw FathomError(.bufferTooSmall, "capacity \(UInt(bitPattern: capacity)) is less than the \(needed) \(what())")
+    }
+}
+
+/// A reserved field: 0, or an `.outOfRange` error naming it (a value there is an initializer that put a setting in
+/// the wrong field, or a caller built for a later version of the header).
+@inline(__always)
+func reserved(_ value: some BinaryInteger, _ name: String) throws(FathomError) {
+    guard value == 0 else { throw FathomError(.outOfRange, "\(name) is reserved and must be 0, got \(value)") }
+}
