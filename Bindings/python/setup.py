@@ -1,10 +1,16 @@
-"""Wheel tagging for a package that ships a native library but no Python extension.
+"""Wheel tagging for a package that ships a native library but no Python extension, built out of tree.
 
 libfathom.so makes the wheel platform-specific (linux_x86_64, ...), yet the package is loaded through
-ctypes and works with any Python 3: the tag is py3-none-<platform>. Everything else is in
-pyproject.toml.
+ctypes and works with any Python 3: the tag is py3-none-<platform>.
+
+setuptools writes its scratch files (``build/`` and ``fathom.egg-info``) next to setup.py unless told
+otherwise, so ``pip install ./Bindings/python`` would leave them in the checkout. They go to a temporary
+directory instead, removed when the build process ends. Everything else is in pyproject.toml.
 """
 
+import atexit
+import shutil
+import tempfile
 from pathlib import Path
 
 from setuptools import setup
@@ -39,4 +45,11 @@ class bdist_wheel(_bdist_wheel):
         super().run()
 
 
-setup(distclass=BinaryDistribution, cmdclass={"bdist_wheel": bdist_wheel})
+SCRATCH = Path(tempfile.mkdtemp(prefix="fathom-setup-"))
+atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
+
+setup(
+    distclass=BinaryDistribution,
+    cmdclass={"bdist_wheel": bdist_wheel},
+    options={"build": {"build_base": str(SCRATCH / "build")}, "egg_info": {"egg_base": str(SCRATCH)}},
+)

@@ -3,7 +3,11 @@
 Units are meters and radians; the world frame is right-handed with +y up. Quaternions are numpy
 float32 arrays (x, y, z, w); matrices are numpy arrays with rows as rows (the binding converts to
 and from the library's column-major layout). Point arrays are (N, 3) or (N, k >= 3); float32 arrays
-with packed columns are read in place, anything else is converted once.
+with packed columns are read in place, anything else is converted once. As in numpy, one (3,) point
+goes wherever (N, 3) points go and gives the single result. Wherever a :class:`Pose` is taken, a (4, 4)
+matrix is too (translation in the last column; the library checks it is rigid), and where many poses
+are taken, an (N, 4, 4) array. :func:`camera_ray`, :meth:`DepthFrame.sample` and :meth:`DepthFrame.point`
+take pixel coordinates u and v as numbers or as arrays of one shape; :func:`project` one point or (N, 3).
 
 Every failing call raises a :class:`FathomError` subclass carrying the library's message. The
 library is loaded on first use, from ``$FATHOM_LIBRARY`` or the ``libfathom.so`` inside this package.
@@ -24,8 +28,9 @@ along a bent body, each with a 1-sigma error bar);
 :func:`fit_line_2d`, :func:`fit_line_3d`, :func:`fit_line_ransac`, :func:`fit_plane`, :func:`fit_plane_ransac`.
 
 Capture guidance: :class:`Coverage` counts the views of each face of a :class:`Box` (with cells, view-direction
-bins and where to go next); :class:`Motion` turns timestamped poses (int nanoseconds) into speed, :class:`Guidance`
-and the app's capture interval; :func:`summarize_trajectory` and :func:`select_frames` work on whole recordings.
+bins and where to go next; :mod:`fathom.coverage`); :class:`Motion` turns timestamped poses (int nanoseconds) into
+speed, :class:`Guidance` and the app's capture interval; :func:`summarize_trajectory` and :func:`select_frames`
+work on whole recordings (:mod:`fathom.motion`).
 
 Scans: :class:`Scan` reads the RGB-D capture files of an iOS scanner app (depth, confidence, timestamps,
 poses and intrinsics per frame, damage kept as warnings); :class:`ScanWriter` and :func:`write_scan` write them.
@@ -78,22 +83,24 @@ from .geometry import (
     version,
     version_number,
 )
-from .guidance import (
-    INCH,
-    MOTION_STATE_DTYPE,
+from .coverage import (
     VIEW_RESULT_DTYPE,
     Coverage,
     CoverageOptions,
     CoverageSummary,
     FaceCoverage,
+    NextView,
+    ViewResult,
+    ViewStatus,
+)
+from .motion import (
+    INCH,
+    MOTION_STATE_DTYPE,
     Guidance,
     Motion,
     MotionOptions,
     MotionState,
-    NextView,
     TrajectorySummary,
-    ViewResult,
-    ViewStatus,
     ns_to_seconds,
     seconds_to_ns,
     select_frames,

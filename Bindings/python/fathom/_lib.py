@@ -6,11 +6,15 @@ The shared library is loaded once, lazily, on the first call into it:
 2. otherwise ``libfathom.so`` next to this file (the copy a wheel ships, or ``make lib`` installs).
 
 Every C function the binding calls is declared next to the Python wrapper that uses it, with
-:func:`status_function` (functions returning ``fathom_status``, which raise on failure) or
-:func:`c_function`; every declaration lands in :data:`PROTOTYPES` (and its callable in
-:data:`FUNCTIONS`), so a test can compare them with ``include/fathom.h``. The structs below mirror the header's, field by field; :data:`STRUCTS` maps the
-header's type names to them (:data:`OPAQUE` the handle types, which C never defines), and
-:data:`CONSTANTS` holds the header's enum values and macros.
+:func:`status_function` (functions returning ``fathom_status``: a call raises the :mod:`fathom.errors` class of a
+non-OK status, with the library's message; :func:`check_status` does the same for a status a wrapper got from
+:meth:`CFunction.raw`) or :func:`c_function`; every declaration lands in :data:`PROTOTYPES` (and its callable in
+:data:`FUNCTIONS`), so a test can compare them with ``include/fathom.h``. The structs below mirror the header's,
+field by field; :data:`STRUCTS` maps the header's type names to them (:data:`OPAQUE` the handle types, which C
+never defines), and :data:`CONSTANTS` holds the header's enum values and macros.
+
+This module imports :mod:`fathom.errors` (which imports nothing from the package); nothing imports this one back
+in a cycle.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_int64
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
+
+from .errors import FathomError, exception_class
 
 __all__ = [
     "BINDING_VERSION",
@@ -36,6 +42,8 @@ __all__ = [
     "LibraryVersionError",
     "Prototype",
     "c_function",
+    "check_status",
+    "error_for_status",
     "status_function",
     "library",
     "library_path",
@@ -884,9 +892,7 @@ class CFunction:
         result = fn(*args)
         if self.prototype.returns_status:
             if result != 0:
-                from .errors import _check  # errors imports this module; import it only on failure
-
-                _check(result)
+                raise error_for_status(result)
             return None
         return result
 
@@ -922,3 +928,23 @@ fathom_version = c_function("fathom_version", c_char_p)
 fathom_version_number = c_function("fathom_version_number", c_uint32)
 fathom_status_name = c_function("fathom_status_name", c_char_p, Status)
 fathom_last_error = c_function("fathom_last_error", c_char_p)
+
+
+def _decode(raw: Optional[bytes]) -> str:
+    return raw.decode("utf-8", errors="replace") if raw else ""
+
+
+def error_for_status(status: int) -> FathomError:
+    """The exception for a non-OK status: its :mod:`fathom.errors` class, with the status name and the calling
+    thread's ``fathom_last_error()`` text."""
+    return exception_class(status)(status, _decode(fathom_status_name(status)), _decode(fathom_last_error()))
+
+
+def check_status(status: int) -> None:
+    """Raises the :class:`fathom.FathomError` subclass for ``status`` unless it is FATHOM_OK (0).
+
+    For the results of :meth:`CFunction.raw` (calls that expect a status such as FATHOM_ERR_BUFFER_TOO_SMALL);
+    functions declared with :func:`status_function` check their status themselves.
+    """
+    if status != 0:
+        raise error_for_status(status)

@@ -7,7 +7,6 @@ as it was. Local axes: +x right, +y up, +z back; the front face is local -z.
 
 from __future__ import annotations
 
-import os
 from ctypes import POINTER, byref, c_char, c_char_p, c_float, c_size_t
 from dataclasses import dataclass
 from enum import IntEnum
@@ -15,10 +14,11 @@ from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
 
-from ._arrays import ArrayLike, point_buffer, to_vec3, vec3_from_c
-from ._lib import BoxStruct, FaceStruct, FloatPtr, ObbStruct, PosePtr, Vec3, status_function
-from .errors import BufferTooSmallError, _check
-from .geometry import Pose
+from ._arrays import ArrayLike, point_buffer, pose_struct, to_vec3, vec3_from_c
+from ._lib import BoxStruct, FaceStruct, FloatPtr, ObbStruct, PosePtr, Vec3, check_status, status_function
+from ._scalars import PathLike, path_bytes
+from .errors import BufferTooSmallError
+from .geometry import PoseLike
 from .obb import OrientedBox
 
 __all__ = [
@@ -32,7 +32,6 @@ __all__ = [
     "fit_box_upright",
 ]
 
-PathLike = Union[str, "os.PathLike[str]", bytes]
 
 _BoxPtr = POINTER(BoxStruct)
 
@@ -116,13 +115,6 @@ _box_manifest_load = status_function("fathom_box_manifest_load", c_char_p, _BoxP
 _box_fit_upright = status_function(
     "fathom_box_fit_upright", FloatPtr, c_size_t, c_size_t, _BoxPtr, FloatPtr
 )
-
-
-def _path_bytes(path: PathLike) -> bytes:
-    raw = os.fsencode(path)
-    if b"\0" in raw:
-        raise ValueError(f"path contains a NUL byte: {path!r}")
-    return raw
 
 
 class Box:
@@ -213,20 +205,18 @@ class Box:
         _box_set_center(self, to_vec3(center, "center"))
         return self.center
 
-    def update_center(self, offset: ArrayLike, camera: Optional[Pose] = None) -> np.ndarray:
+    def update_center(self, offset: ArrayLike, camera: Optional[PoseLike] = None) -> np.ndarray:
         """Moves the box by ``offset`` and returns the new centre.
 
         Without ``camera`` the offset is in world axes. With ``camera`` (a camera-to-world
-        :class:`fathom.Pose`) it is in the camera's axes: ``(0.1, 0, 0)`` is 10 cm to the right of
-        where the phone points.
+        :class:`fathom.Pose` or (4, 4) matrix) it is in the camera's axes: ``(0.1, 0, 0)`` is 10 cm to the
+        right of where the phone points.
         """
         v = to_vec3(offset, "offset")
         if camera is None:
             _box_update_center(self, v)
         else:
-            if not isinstance(camera, Pose):
-                raise TypeError(f"camera must be a fathom.Pose or None, got {type(camera).__name__}")
-            _box_update_center_in_camera(self, v, camera)
+            _box_update_center_in_camera(self, v, byref(pose_struct(camera, "camera")))
         return self.center
 
     def set_center_on_floor(self, x: float, z: float) -> np.ndarray:
@@ -331,7 +321,7 @@ class Box:
         length = c_size_t(0)
         status = _box_manifest_write.raw(self, None, 0, byref(length))
         if status != BufferTooSmallError.STATUS:
-            _check(status)  # any other error; OK cannot happen with capacity 0 but is harmless
+            check_status(status)  # any other error; OK cannot happen with capacity 0 but is harmless
         buffer = (c_char * (length.value + 1))()
         _box_manifest_write(self, buffer, len(buffer), byref(length))
         return buffer.raw[: length.value].decode("utf-8")
@@ -355,13 +345,13 @@ class Box:
 
     def save(self, path: PathLike) -> None:
         """Writes the manifest to ``path`` (created or replaced); :class:`fathom.FathomIOError` on failure."""
-        _box_manifest_save(self, _path_bytes(path))
+        _box_manifest_save(self, path_bytes(path))
 
     @classmethod
     def load(cls, path: PathLike) -> "Box":
         """Reads a manifest file; :class:`fathom.FathomIOError` if it cannot be read."""
         out = BoxStruct()
-        _box_manifest_load(_path_bytes(path), byref(out))
+        _box_manifest_load(path_bytes(path), byref(out))
         return cls._wrap(out)
 
     # -- comparison and display -----------------------------------------------------------------

@@ -2,9 +2,15 @@
 
 Pixel coordinates are continuous: (0, 0) is the top-left corner of the top-left pixel, u grows right
 and v down, so the centre of pixel (column i, row j) is (i + 0.5, j + 0.5). Camera poses are
-camera-to-world with ARKit axes (+x right, +y up, looking along -z). The ray through pixel (u, v)
-starts at the camera centre with direction ((u - cx) / fx, -(v - cy) / fy, -1) in the camera frame,
-normalized, rotated into the world (reference/conventions.md, "Screen-point rays").
+camera-to-world with ARKit axes (+x right, +y up, looking along -z): a :class:`fathom.Pose` or a (4, 4)
+matrix (rows as rows, translation in the last column; the library checks it is rigid). The ray through
+pixel (u, v) starts at the camera centre with direction ((u - cx) / fx, -(v - cy) / fy, -1) in the camera
+frame, normalized, rotated into the world (reference/conventions.md, "Screen-point rays").
+
+numpy style: :func:`camera_ray` takes u and v as numbers or as arrays of one shape, :func:`project` one (3,)
+point or (N, 3) points; arrays give arrays of results. The C API has one call per pixel and per point here,
+so an array is looped over in Python, one library call per element (fine for keypoints and taps; for every
+pixel of an image use :func:`grid_rays`, one call).
 """
 
 from __future__ import annotations
@@ -16,10 +22,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._arrays import ArrayLike, to_vec3, vec3_from_c
-from ._lib import IntrinsicsPtr, IntrinsicsStruct, PosePtr, RayPtr, RayStruct, Vec3, status_function
-from .errors import BufferTooSmallError, _check
-from .geometry import Pose, _require_pose
+from ._arrays import ArrayLike, at_index, pixel_arrays, point_buffer, pose_struct, vec3_from_c
+from ._lib import IntrinsicsPtr, IntrinsicsStruct, PosePtr, RayPtr, RayStruct, Vec3, check_status, status_function
+from ._scalars import real, uint32
+from .errors import BufferTooSmallError, FathomError
+from .geometry import PoseLike
 
 __all__ = ["Intrinsics", "Projection", "ProjectFlags", "Ray", "camera_ray", "grid_rays", "project"]
 
@@ -32,16 +39,6 @@ _camera_project = status_function(
 _camera_grid_rays = status_function(
     "fathom_camera_grid_rays", _IntrinsicsPtr, PosePtr, c_uint32, RayPtr, c_size_t, POINTER(c_size_t)
 )
-
-_UINT32_MAX = 2**32 - 1
-
-
-def _size(value: int, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int (pixels), got {type(value).__name__}")
-    if not 0 <= int(value) <= _UINT32_MAX:
-        raise ValueError(f"{name} must be in 0..{_UINT32_MAX} pixels, got {value}")
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -66,7 +63,7 @@ class Intrinsics:
     def _to_c(self) -> IntrinsicsStruct:
         return IntrinsicsStruct(
             float(self.fx), float(self.fy), float(self.cx), float(self.cy),
-            _size(self.width, "width"), _size(self.height, "height"),
+            uint32(self.width, "width"), uint32(self.height, "height"),
         )
 
     @classmethod
@@ -80,7 +77,7 @@ class Intrinsics:
         :class:`fathom.OutOfRangeError` for a zero size or a focal length <= 0.
         """
         out = IntrinsicsStruct()
-        _intrinsics_scale(byref(self._to_c()), _size(width, "width"), _size(height, "height"), byref(out))
+        _intrinsics_scale(byref(self._to_c()), uint32(width, "width"), uint32(height, "height"), byref(out))
         return Intrinsics._from_c(out)
 
     @property
@@ -88,21 +85,25 @@ class Intrinsics:
         """The 3x3 camera matrix K = [[fx, 0, cx], [0, fy, cy], [0, 0, 1]] (float32)."""
         return np.array([[self.fx, 0.0, self.cx], [0.0, self.fy, self.cy], [0.0, 0.0, 1.0]], dtype=np.float32)
 
-    def ray(self, camera_to_world: Pose, u: float, v: float) -> "Ray":
-        """The ray from the camera centre through pixel (u, v); see :func:`camera_ray`."""
+    def ray(self, camera_to_world: PoseLike, u: Any, v: Any) -> "Ray":
+        """The ray from the camera centre through pixel (u, v) (numbers or arrays); see :func:`camera_ray`."""
         return camera_ray(self, camera_to_world, u, v)
 
-    def project(self, camera_to_world: Pose, point: ArrayLike) -> "Projection":
-        """Pixel coordinates of a world point; see :func:`project`."""
+    def project(self, camera_to_world: PoseLike, point: ArrayLike) -> "Projection":
+        """Pixel coordinates of a world point (3,) or of points (N, 3); see :func:`project`."""
         return project(self, camera_to_world, point)
 
-    def grid_rays(self, camera_to_world: Pose, step: int = 1) -> np.ndarray:
+    def grid_rays(self, camera_to_world: PoseLike, step: int = 1) -> np.ndarray:
         """Rays through every ``step``-th pixel centre; see :func:`grid_rays`."""
         return grid_rays(self, camera_to_world, step)
 
 
 class Ray(NamedTuple):
-    """A ray: ``origin`` and ``direction``, (3,) float32 arrays (world)."""
+    """A ray: ``origin`` and ``direction``, (3,) float32 arrays (world).
+
+    Rays of an array of pixels have S + (3,) arrays: views of one S + (6,) float32 ray array, the layout
+    :func:`grid_rays` returns (``mesh.cast(ray.origin, ray.direction)`` casts them all).
+    """
 
     origin: np.ndarray
     direction: np.ndarray
@@ -116,76 +117,102 @@ class ProjectFlags(IntFlag):
 
 
 class Projection(NamedTuple):
-    """A projected point: pixel coordinates ``u``, ``v`` and :class:`ProjectFlags` (``visible`` if none)."""
+    """A projected point: pixel coordinates ``u``, ``v`` and :class:`ProjectFlags` (``visible`` if none).
 
-    u: float
-    v: float
-    flags: ProjectFlags
+    For (N, 3) points, ``u`` and ``v`` are (N,) float32 arrays and ``flags`` an (N,) uint32 array of
+    :class:`ProjectFlags` bits; :attr:`visible` is then an (N,) bool array.
+    """
+
+    u: Any
+    v: Any
+    flags: Any
 
     @property
-    def visible(self) -> bool:
-        """True if the point is in front of the camera and inside the image."""
+    def visible(self) -> Any:
+        """True if the point is in front of the camera and inside the image (per point for many points)."""
         return self.flags == 0
 
 
 def _intrinsics(value: Any) -> IntrinsicsStruct:
+    """The ``fathom_intrinsics`` of an :class:`Intrinsics` argument (TypeError for anything else)."""
     if not isinstance(value, Intrinsics):
         raise TypeError(f"intrinsics must be a fathom.Intrinsics, got {type(value).__name__}")
     return value._to_c()
 
 
-def _pixel(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number (pixels), got {type(value).__name__}")
-    return float(value)
-
-
-def camera_ray(intrinsics: Intrinsics, camera_to_world: Pose, u: float, v: float) -> Ray:
+def camera_ray(intrinsics: Intrinsics, camera_to_world: PoseLike, u: Any, v: Any) -> Ray:
     """The ray from the camera centre through pixel (u, v): (origin, unit direction), world frame.
 
     Direction in the camera frame ((u - cx) / fx, -(v - cy) / fy, -1), normalized, rotated by the
     pose. (u, v) may lie outside the image; the pixel centre of column i, row j is (i + 0.5, j + 0.5).
+
+    ``u`` and ``v`` are numbers (origin and direction are then (3,) float32 arrays), or arrays of one shape
+    S, or of shapes that broadcast to S (origin and direction are then S + (3,) float32 arrays: entry i is the
+    ray through (u[i], v[i])). A NaN or infinite coordinate raises :class:`fathom.NotFiniteError`, with the
+    index of the pixel for arrays.
     """
-    out = RayStruct()
-    _camera_ray(byref(_intrinsics(intrinsics)), _require_pose(camera_to_world, "camera_to_world"),
-                _pixel(u, "u"), _pixel(v, "v"), byref(out))
-    return Ray(vec3_from_c(out.origin), vec3_from_c(out.direction))
+    k = byref(_intrinsics(intrinsics))
+    pose = byref(pose_struct(camera_to_world, "camera_to_world"))
+    arrays = pixel_arrays(u, v)
+    if arrays is None:
+        out = RayStruct()
+        _camera_ray(k, pose, real(u, "u"), real(v, "v"), byref(out))
+        return Ray(vec3_from_c(out.origin), vec3_from_c(out.direction))
+    us, vs = arrays
+    rays = (RayStruct * us.size)()  # written in place: rays[i] is a view of element i
+    for i, (x, y) in enumerate(zip(us.ravel().tolist(), vs.ravel().tolist())):
+        try:
+            _camera_ray(k, pose, x, y, byref(rays[i]))
+        except FathomError as error:
+            raise at_index(error, i, us.shape, f"u={x!r}, v={y!r}") from None
+    flat = np.frombuffer(rays, dtype=np.float32) if us.size else np.empty(0, np.float32)
+    flat = flat.reshape(us.shape + (6,))  # the ctypes array stays alive as the numpy array's base
+    return Ray(flat[..., :3], flat[..., 3:])
 
 
-def project(intrinsics: Intrinsics, camera_to_world: Pose, point: ArrayLike) -> Projection:
-    """Projects one world point to pixel coordinates: (u, v, :class:`ProjectFlags`).
+def project(intrinsics: Intrinsics, camera_to_world: PoseLike, point: ArrayLike) -> Projection:
+    """Projects world points to pixel coordinates: (u, v, :class:`ProjectFlags`).
 
     The inverse of :func:`camera_ray`: a point on the ray through (u, v) projects back to (u, v).
     A point behind the camera gets ``ProjectFlags.BEHIND`` and u = v = 0; one in front but off the
     image gets ``ProjectFlags.OUTSIDE`` with its (outside) coordinates.
 
-    The library projects one point per call (there is no batch projection in the C API); for many
-    points, transform them with ``camera_to_world.inverse().transform_points(points)`` and apply the
-    pinhole formula in numpy, or call this in a loop.
+    ``point`` is one (3,) point (u and v are then floats and flags a :class:`ProjectFlags`) or (N, 3) points
+    (any point array, as :meth:`fathom.Pose.transform_points` takes): u and v are then (N,) float32 arrays and
+    flags an (N,) uint32 array. A non-finite point raises :class:`fathom.NotFiniteError`, with its index for
+    many points.
     """
-    u, v, flags = c_float(), c_float(), c_uint32()
-    _camera_project(byref(_intrinsics(intrinsics)), _require_pose(camera_to_world, "camera_to_world"),
-                    to_vec3(point, "point"), byref(u), byref(v), byref(flags))
-    return Projection(float(u.value), float(v.value), ProjectFlags(flags.value))
+    k = byref(_intrinsics(intrinsics))
+    pose = byref(pose_struct(camera_to_world, "camera_to_world"))
+    points = point_buffer(point, "point")
+    n = points.count
+    us, vs, flags = np.empty(n, np.float32), np.empty(n, np.float32), np.empty(n, np.uint32)
+    u, v, f = c_float(), c_float(), c_uint32()
+    for i, (x, y, z) in enumerate(points.array[:, :3].tolist()):
+        try:
+            _camera_project(k, pose, Vec3(x, y, z), byref(u), byref(v), byref(f))
+        except FathomError as error:
+            raise (error if points.single else at_index(error, i, (n,), f"point ({x!r}, {y!r}, {z!r})")) from None
+        us[i], vs[i], flags[i] = u.value, v.value, f.value
+    if points.single:
+        return Projection(float(us[0]), float(vs[0]), ProjectFlags(int(flags[0])))
+    return Projection(us, vs, flags)
 
 
-def grid_rays(intrinsics: Intrinsics, camera_to_world: Pose, step: int = 1) -> np.ndarray:
+def grid_rays(intrinsics: Intrinsics, camera_to_world: PoseLike, step: int = 1) -> np.ndarray:
     """Rays through the centres of every ``step``-th pixel column and row (``step >= 1``).
 
     Starts at pixel centre (0.5, 0.5) and goes row by row: ray ``j * ceil(width / step) + i`` passes
     through (i * step + 0.5, j * step + 0.5). Returns an (N, 6) float32 ray array (origin, unit
     direction) with N = ceil(width / step) * ceil(height / step), ready for :meth:`fathom.Mesh.cast`.
     """
-    if isinstance(step, bool) or not isinstance(step, (int, np.integer)):
-        raise TypeError(f"step must be an int (pixels), got {type(step).__name__}")
-    if not 0 <= int(step) <= 2**32 - 1:
-        raise ValueError(f"step must be in 0..{2**32 - 1} pixels, got {step}")
+    step = uint32(step, "step")
     k = byref(_intrinsics(intrinsics))
-    pose = _require_pose(camera_to_world, "camera_to_world")
+    pose = byref(pose_struct(camera_to_world, "camera_to_world"))
     count = c_size_t(0)
-    status = _camera_grid_rays.raw(k, pose, int(step), None, 0, byref(count))
+    status = _camera_grid_rays.raw(k, pose, step, None, 0, byref(count))
     if status != BufferTooSmallError.STATUS:
-        _check(status)  # any other error (OK is impossible: every grid has at least one ray)
+        check_status(status)  # any other error (OK is impossible: every grid has at least one ray)
     rays = np.empty((count.value, 6), dtype=np.float32)
-    _camera_grid_rays(k, pose, int(step), rays.ctypes.data_as(RayPtr), count.value, byref(count))
+    _camera_grid_rays(k, pose, step, rays.ctypes.data_as(RayPtr), count.value, byref(count))
     return rays[: count.value]

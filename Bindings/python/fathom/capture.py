@@ -33,6 +33,7 @@ from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
+from ._arrays import pose_struct
 from ._defaults import default_field, library_defaults
 from ._handle import Handle
 from ._lib import (
@@ -56,17 +57,11 @@ from ._lib import (
 )
 from .box import Box
 from .camera import _intrinsics
+from .coverage import Coverage, CoverageOptions, CoverageSummary
 from .depth import DepthFrame
 from .errors import InvalidStateError
-from .geometry import Pose
-from .guidance import (
-    Coverage,
-    CoverageOptions,
-    CoverageSummary,
-    MotionOptions,
-    MotionState,
-    TrajectorySummary,
-)
+from .geometry import PoseLike
+from .motion import MotionOptions, MotionState, TrajectorySummary
 from .pointcloud import PointCloud
 from .scan import Scan
 
@@ -245,16 +240,18 @@ class Capture(Handle):
         _capture_add_frame(self, _ns(timestamp), byref(frame._c), byref(state))
         return MotionState._from_c(state)
 
-    def add_pose(self, timestamp: int, pose: Any, intrinsics: Any) -> MotionState:
-        """Adds a frame without depth: its timestamp (ns), camera-to-world pose and RGB intrinsics."""
+    def add_pose(self, timestamp: int, pose: PoseLike, intrinsics: Any) -> MotionState:
+        """Adds a frame without depth: its timestamp (ns), camera-to-world pose (a :class:`fathom.Pose` or a (4, 4)
+        matrix, which the library checks is rigid) and RGB intrinsics."""
         state = MotionStateStruct()
-        _capture_add_pose(self, _ns(timestamp), byref(_pose(pose)._c), byref(_intrinsics(intrinsics)), byref(state))
+        p = byref(pose_struct(pose, "pose"))
+        _capture_add_pose(self, _ns(timestamp), p, byref(_intrinsics(intrinsics)), byref(state))
         return MotionState._from_c(state)
 
-    def wants_depth(self, pose: Any) -> bool:
+    def wants_depth(self, pose: PoseLike) -> bool:
         """Whether a frame at ``pose`` would have its depth fused (so a reader can skip reading it)."""
         out = c_uint32()
-        _capture_wants_depth(self, byref(_pose(pose)._c), byref(out))
+        _capture_wants_depth(self, byref(pose_struct(pose, "pose")), byref(out))
         return bool(out.value)
 
     @property
@@ -312,10 +309,6 @@ def _ns(timestamp: Any) -> int:
     if not -(2**63) <= int(timestamp) < 2**63:
         raise OverflowError(f"timestamp {timestamp} does not fit in int64")
     return int(timestamp)
-
-
-def _pose(pose: Any) -> Pose:
-    return pose if isinstance(pose, Pose) else Pose(np.asarray(pose, dtype=np.float64))
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,10 @@ camera frame mapped by the pose; needs ``pose``, else :class:`fathom.InvalidStat
 Masks (a segmentation of the object) are any 2D bool or integer array, nonzero inside, of any resolution:
 a depth sample is inside when the mask pixel under its centre is,
 ``mask[floor((j + 0.5) * mask_h / h), floor((i + 0.5) * mask_w / w)]``.
+
+:meth:`DepthFrame.sample` and :meth:`DepthFrame.point` take an RGB pixel as two numbers, or many pixels as
+arrays u and v of one shape (numpy style). The C API samples one pixel per call, so arrays are looped over in
+Python, one library call per pixel; a pixel without a valid sample gives NaN there instead of raising.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 import numpy as np
 
+from ._arrays import as_mask, at_index, mask_struct, pixel_arrays, pose_column_major
 from ._lib import (
     DepthFramePtr,
     DepthFrameStruct,
@@ -37,11 +42,13 @@ from ._lib import (
     IntrinsicsPtr,
     MaskStruct,
     Vec3,
+    check_status,
     status_function,
 )
-from .camera import Intrinsics, _size
-from .errors import BufferTooSmallError, _check
-from .geometry import Pose, _require_pose
+from ._scalars import enum_member, real, uint32
+from .camera import Intrinsics
+from .errors import BufferTooSmallError, FathomError, NoDataError
+from .geometry import Pose, PoseLike
 
 if TYPE_CHECKING:  # pragma: no cover
     from .length import Length, LengthOptions
@@ -91,57 +98,6 @@ _depth_sample = status_function("fathom_depth_sample", DepthFramePtr, c_float, c
 _depth_point = status_function(
     "fathom_depth_point", DepthFramePtr, c_float, c_float, c_uint32, c_uint32, c_uint32, POINTER(Vec3)
 )
-
-
-def _enum(value: Any, cls: type[IntEnum], name: str) -> IntEnum:
-    """An enum member from a member, its int value or its name (case-insensitive)."""
-    if isinstance(value, cls):
-        return value
-    if isinstance(value, str):
-        try:
-            return cls[value.upper()]
-        except KeyError:
-            names = ", ".join(repr(m.name.lower()) for m in cls)
-            raise ValueError(f"{name} must be one of {names}, got {value!r}") from None
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        try:
-            return cls(int(value))
-        except ValueError:
-            raise ValueError(f"{name} must be a {cls.__name__} value, got {value}") from None
-    raise TypeError(f"{name} must be a {cls.__name__} or its name, got {type(value).__name__}")
-
-
-def _real(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    return float(value)
-
-
-def as_mask(mask: Any, name: str = "mask") -> np.ndarray:
-    """A 2D mask as a C-contiguous uint8 array (nonzero inside), converted once when needed.
-
-    bool arrays are reinterpreted (no copy when contiguous); uint8 arrays are used as they are when
-    contiguous; other numeric arrays become ``mask != 0``.
-    """
-    a = mask if isinstance(mask, np.ndarray) else np.asarray(mask)
-    if a.ndim != 2:
-        raise ValueError(f"{name} must be a 2D array (height, width), got shape {a.shape}")
-    if a.dtype == np.bool_:
-        return np.ascontiguousarray(a).view(np.uint8)
-    if a.dtype == np.uint8:
-        return np.ascontiguousarray(a)
-    if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
-        raise TypeError(f"{name} must be a bool or numeric array, got dtype {a.dtype}")
-    return np.ascontiguousarray(a != 0).view(np.uint8)
-
-
-def _mask_struct(mask: Any, name: str = "mask") -> tuple[MaskStruct, np.ndarray]:
-    """The ``fathom_mask`` of a mask and the array it points into (keep it alive during the call)."""
-    a = as_mask(mask, name)
-    h, w = a.shape
-    c = MaskStruct(a.ctypes.data_as(POINTER(c_uint8)), _size(w, f"{name} width"), _size(h, f"{name} height"),
-                   a.strides[0] if h > 1 else 0)
-    return c, a
 
 
 def _depth_array(depth: Any) -> np.ndarray:
@@ -198,7 +154,8 @@ class DepthFrame:
         min_confidence: samples with confidence below this are invalid (0 keeps all).
         min_depth, max_depth: the valid range, meters (``max_depth`` may be ``math.inf``).
         scale: meters per stored unit; None for the library's default (1, or 0.001 for uint16).
-        pose: the camera-to-world :class:`fathom.Pose`, needed for world-frame points.
+        pose: the camera-to-world :class:`fathom.Pose` (or a (4, 4) matrix, which must be rigid:
+            :class:`fathom.NotRigidError` otherwise), needed for world-frame points.
 
     The arguments' values (a zero focal length, a negative scale, an empty map) are checked by the
     library at the first query, which raises the matching :class:`fathom.FathomError`.
@@ -215,18 +172,20 @@ class DepthFrame:
         min_depth: float = 0.0,
         max_depth: float = math.inf,
         scale: Optional[float] = None,
-        pose: Optional[Pose] = None,
+        pose: Optional[PoseLike] = None,
     ) -> None:
         if not isinstance(intrinsics, Intrinsics):
             raise TypeError(f"intrinsics must be a fathom.Intrinsics, got {type(intrinsics).__name__}")
         d = _depth_array(depth)
         h, w = d.shape
         c = DepthFrameStruct()
-        _depth_frame_init(byref(c), d.ctypes.data_as(c_void_p), int(_DTYPES[d.dtype]), _size(w, "depth width"),
-                          _size(h, "depth height"), byref(intrinsics._to_c()))
+        _depth_frame_init(
+            byref(c), d.ctypes.data_as(c_void_p), int(_DTYPES[d.dtype]), uint32(w, "depth width", "samples"),
+            uint32(h, "depth height", "samples"), byref(intrinsics._to_c()),
+        )
         c.row_stride = d.strides[0] if h > 1 else 0
         if scale is not None:
-            c.scale = _real(scale, "scale")
+            c.scale = real(scale, "scale")
         conf = None
         if confidence is not None:
             conf = _confidence_array(confidence, (h, w))
@@ -237,10 +196,12 @@ class DepthFrame:
         if not 0 <= int(min_confidence) <= 255:
             raise ValueError(f"min_confidence must be in 0..255, got {min_confidence}")
         c.min_confidence = int(min_confidence)
-        c.min_depth = _real(min_depth, "min_depth")
-        c.max_depth = _real(max_depth, "max_depth")
+        c.min_depth = real(min_depth, "min_depth")
+        c.max_depth = real(max_depth, "max_depth")
         if pose is not None:
-            c.camera_to_world = _require_pose(pose, "pose")._c
+            if not isinstance(pose, Pose):  # a matrix: checked rigid now, so that the pose property is a Pose
+                pose = Pose.from_column_major(pose_column_major(pose, "pose"))
+            c.camera_to_world = pose._c
             c.has_pose = 1
         self._c = c
         self._depth = d
@@ -341,11 +302,12 @@ class DepthFrame:
             r = tuple(region)
             if len(r) != 4:
                 raise ValueError(f"region must be (x0, y0, x1, y1), got {region!r}")
-            x0, y0, x1, y1 = (_size(v, n) for v, n in zip(r, ("region x0", "region y0", "region x1", "region y1")))
-        sel = DepthSelectionStruct(x0, y0, x1, y1, _size(step, "step"), None)
+            names = ("region x0", "region y0", "region x1", "region y1")
+            x0, y0, x1, y1 = (uint32(v, n, "samples") for v, n in zip(r, names))
+        sel = DepthSelectionStruct(x0, y0, x1, y1, uint32(step, "step", "samples"), None)
         keep: Any = None
         if mask is not None:
-            m, array = _mask_struct(mask)
+            m, array = mask_struct(mask)
             sel.mask = POINTER(MaskStruct)(m)
             keep = (m, array)
         return byref(sel), (sel, keep)
@@ -380,12 +342,12 @@ class DepthFrame:
         has no valid neighbour). Returns ``points``, or a tuple ``(points, pixels[, normals])`` /
         ``(points, normals)`` in that order. Selection as for :meth:`count`.
         """
-        target = int(_enum(frame, PointFrame, "frame"))
+        target = int(enum_member(frame, PointFrame, "frame"))
         sel, _keep = self._selection(region, step, mask)
         count = c_size_t()
         status = _depth_backproject.raw(self, sel, target, None, None, None, 0, byref(count))
         if status != BufferTooSmallError.STATUS:
-            _check(status)  # OK: no valid sample; anything else raises
+            check_status(status)  # OK: no valid sample; anything else raises
         n = int(count.value)
         points = np.empty((n, 3), dtype=np.float32)
         pix = np.empty((n, 2), dtype=np.uint32) if pixels else None
@@ -401,30 +363,69 @@ class DepthFrame:
 
     # -- sampling -------------------------------------------------------------------------------
 
-    def sample(self, u: float, v: float, method: Union[str, Sampling] = "nearest", window: int = 5) -> float:
+    def sample(self, u: Any, v: Any, method: Union[str, Sampling] = "nearest", window: int = 5) -> Any:
         """The depth (meters) at RGB pixel (u, v), continuous coordinates inside the RGB image.
 
         ``method``: ``"nearest"`` (the sample whose pixel contains the point), ``"bilinear"`` (between the
         four nearest sample centres; invalid ones dropped) or ``"median"`` (of the valid samples in a
         ``window`` x ``window`` block, ``window`` odd). Raises :class:`fathom.OutOfRangeError` outside the
         image and :class:`fathom.NoDataError` when no valid sample is there.
+
+        ``u`` and ``v`` may be arrays of one shape S (or shapes that broadcast to S): the result is then an S
+        float32 array of depths, NaN where no valid sample is (a pixel outside the image or a NaN coordinate
+        still raises, naming its index).
         """
-        m = int(_enum(method, Sampling, "method"))
+        m = int(enum_member(method, Sampling, "method"))
+        w = uint32(window, "window", "samples")
+        arrays = pixel_arrays(u, v)
+        if arrays is None:
+            out = c_float()
+            _depth_sample(self, real(u, "u"), real(v, "v"), m, w, byref(out))
+            return float(out.value)
+        us, vs = arrays
+        depths = np.full(us.shape, np.nan, dtype=np.float32)
+        flat = depths.reshape(-1)
         out = c_float()
-        _depth_sample(self, _real(u, "u"), _real(v, "v"), m, _size(window, "window"), byref(out))
-        return float(out.value)
+        for i, (x, y) in enumerate(zip(us.ravel().tolist(), vs.ravel().tolist())):
+            try:
+                _depth_sample(self, x, y, m, w, byref(out))
+            except NoDataError:
+                continue  # stays NaN
+            except FathomError as error:
+                raise at_index(error, i, us.shape, f"u={x!r}, v={y!r}") from None
+            flat[i] = out.value
+        return depths
 
     def point(
-        self, u: float, v: float, method: Union[str, Sampling] = "nearest", window: int = 5,
+        self, u: Any, v: Any, method: Union[str, Sampling] = "nearest", window: int = 5,
         frame: Union[str, PointFrame] = "camera",
     ) -> np.ndarray:
         """The 3D point of RGB pixel (u, v) at its sampled depth d (:meth:`sample`), back-projected with
-        the RGB intrinsics: optical ``((u - cx) / fx * d, (v - cy) / fy * d, d)``, in ``frame``. (3,) float32."""
-        m = int(_enum(method, Sampling, "method"))
-        target = int(_enum(frame, PointFrame, "frame"))
+        the RGB intrinsics: optical ``((u - cx) / fx * d, (v - cy) / fy * d, d)``, in ``frame``. (3,) float32.
+
+        ``u`` and ``v`` may be arrays of one shape S (or shapes that broadcast to S): the result is then an
+        S + (3,) float32 array, NaN rows where no valid sample is (other errors raise, naming the index).
+        """
+        m = int(enum_member(method, Sampling, "method"))
+        target = int(enum_member(frame, PointFrame, "frame"))
+        w = uint32(window, "window", "samples")
+        arrays = pixel_arrays(u, v)
         out = Vec3()
-        _depth_point(self, _real(u, "u"), _real(v, "v"), m, _size(window, "window"), target, byref(out))
-        return np.array((out.x, out.y, out.z), dtype=np.float32)
+        if arrays is None:
+            _depth_point(self, real(u, "u"), real(v, "v"), m, w, target, byref(out))
+            return np.array((out.x, out.y, out.z), dtype=np.float32)
+        us, vs = arrays
+        points = np.full(us.shape + (3,), np.nan, dtype=np.float32)
+        flat = points.reshape(-1, 3)
+        for i, (x, y) in enumerate(zip(us.ravel().tolist(), vs.ravel().tolist())):
+            try:
+                _depth_point(self, x, y, m, w, target, byref(out))
+            except NoDataError:
+                continue  # stays NaN
+            except FathomError as error:
+                raise at_index(error, i, us.shape, f"u={x!r}, v={y!r}") from None
+            flat[i] = (out.x, out.y, out.z)
+        return points
 
     # -- lengths (fathom.length) ----------------------------------------------------------------
 

@@ -5,13 +5,14 @@ status, carrying the numeric code, its name and the library's message (``fathom_
 which names the function and the argument that was wrong). Where a status matches a builtin
 exception family, the subclass also derives from it, so ``except ValueError`` catches bad values
 whether the binding or the library noticed them.
+
+This module only defines the classes: it imports nothing from the package, so it never loads the library.
+:func:`fathom._lib.check_status` builds the exception for a status, with the library's message.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
-
-from . import _lib
 
 __all__ = [
     "BufferTooSmallError",
@@ -30,7 +31,7 @@ __all__ = [
     "NullPointerError",
     "OutOfRangeError",
     "ParseError",
-    "error_for_status",
+    "exception_class",
 ]
 
 
@@ -169,19 +170,7 @@ _BY_STATUS: dict[int, type[FathomError]] = {
 }
 
 
-def _decode(raw: bytes | None) -> str:
-    return raw.decode("utf-8", errors="replace") if raw else ""
-
-
-def error_for_status(status: int) -> FathomError:
-    """The exception for a non-OK status, with the calling thread's ``fathom_last_error()`` text."""
-    name = _decode(_lib.fathom_status_name(status))
-    message = _decode(_lib.fathom_last_error())
-    cls = _BY_STATUS.get(status, FathomError)
-    return cls(status, name, message)
-
-
-def _check(status: int) -> None:
-    """Raises the :class:`FathomError` subclass for ``status`` unless it is FATHOM_OK (0)."""
-    if status != 0:
-        raise error_for_status(status)
+def exception_class(status: int) -> type[FathomError]:
+    """The :class:`FathomError` subclass raised for ``status`` (:class:`FathomError` itself for a status this
+    binding does not know, such as one added by a newer library)."""
+    return _BY_STATUS.get(status, FathomError)

@@ -1,10 +1,12 @@
 """Least-squares and RANSAC fits of lines (2D and 3D) and planes, in double precision.
 
-Points are (N, 2) or (N, 3) arrays (a wider (N, k) array is read for its first 2 or 3 columns). A float64
-array whose columns are packed and whose rows are evenly spaced is passed without a copy; anything else
-is converted once to a packed float64 array. Degenerate input (too few points for the fit, coincident
-points, collinear points for a plane, equal x for an ordinary fit) raises :class:`fathom.DegenerateError`,
-a NaN or infinity :class:`fathom.NotFiniteError`, an empty array :class:`fathom.OutOfRangeError`.
+Points are (N, 2) or (N, 3) arrays (a wider (N, k) array is read for its first 2 or 3 columns; one (2,) or
+(3,) point is a fit of one point, refused as too few). A float64 array whose columns are packed and whose rows
+are evenly spaced is passed without a copy; anything else is converted once to a packed float64 array
+(:func:`fathom._arrays.point_buffer`, as for every point argument). Degenerate input (too few points for the
+fit, coincident points, collinear points for a plane, equal x for an ordinary fit) raises
+:class:`fathom.DegenerateError`, a NaN or infinity :class:`fathom.NotFiniteError`, an empty array
+:class:`fathom.OutOfRangeError`.
 
 Directions and normals are unit vectors whose largest-magnitude component is positive. A direction comes
 from LAPACK's symmetric eigensolver on the covariance of the centred points (total least squares).
@@ -13,17 +15,17 @@ RANSAC results depend only on the points and the seed (reproducible on every mac
 
 from __future__ import annotations
 
-from ctypes import byref, c_size_t, c_uint32
+from ctypes import POINTER, byref, c_size_t, c_uint8, c_uint32
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
+from ._arrays import PointBuffer, point_buffer
 from ._lib import DoublePtr, LineFitPtr, LineFitStruct, PlaneFitPtr, PlaneFitStruct, RansacOptionsPtr
 from ._lib import RansacOptionsStruct, status_function
-from .camera import _size
-from .depth import _enum, _real
+from ._scalars import enum_member, real, uint32
 
 __all__ = [
     "LineFit",
@@ -47,47 +49,17 @@ class LineMethod(IntEnum):
 _fit_line2 = status_function("fathom_fit_line2", DoublePtr, c_size_t, c_size_t, c_uint32, LineFitPtr)
 _fit_line3 = status_function("fathom_fit_line3", DoublePtr, c_size_t, c_size_t, LineFitPtr)
 _fit_line_ransac = status_function(
-    "fathom_fit_line_ransac", DoublePtr, c_size_t, c_size_t, c_uint32, RansacOptionsPtr, LineFitPtr
+    "fathom_fit_line_ransac", DoublePtr, c_size_t, c_size_t, c_uint32, RansacOptionsPtr, LineFitPtr, POINTER(c_uint8)
 )
 _fit_plane = status_function("fathom_fit_plane", DoublePtr, c_size_t, c_size_t, PlaneFitPtr)
-_fit_plane_ransac = status_function("fathom_fit_plane_ransac", DoublePtr, c_size_t, c_size_t, RansacOptionsPtr, PlaneFitPtr)
+_fit_plane_ransac = status_function(
+    "fathom_fit_plane_ransac", DoublePtr, c_size_t, c_size_t, RansacOptionsPtr, PlaneFitPtr, POINTER(c_uint8)
+)
+_ransac_options_init = status_function("fathom_ransac_options_init", RansacOptionsPtr)
 
-_F64 = np.dtype(np.float64)
-
-
-class _Points:
-    """Double points ready for the ABI: ``array`` (kept alive), ``pointer``, ``count``, ``stride`` (bytes)."""
-
-    __slots__ = ("array", "pointer", "count", "stride", "dimensions")
-
-    def __init__(self, points: Any, dimensions: Union[int, None], name: str = "points") -> None:
-        a = points if isinstance(points, np.ndarray) else None
-        if a is None:
-            try:
-                a = np.asarray(points, dtype=np.float64)
-            except (TypeError, ValueError) as exc:
-                raise TypeError(f"{name} must be an array of numbers, got {type(points).__name__}: {exc}") from None
-        if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
-            raise TypeError(f"{name} must hold real numbers, got dtype {a.dtype}")
-        if dimensions is None:  # RANSAC lines: 2D or 3D from the shape
-            if a.ndim != 2 or a.shape[1] not in (2, 3):
-                raise ValueError(f"{name} must have shape (N, 2) or (N, 3), got shape {a.shape}")
-            dimensions = a.shape[1]
-        elif a.ndim != 2 or a.shape[1] < dimensions:
-            raise ValueError(f"{name} must have shape (N, {dimensions}), got shape {a.shape}")
-        n = a.shape[0]
-        row, col = a.strides
-        in_place = (
-            a.dtype == _F64 and a.dtype.isnative and col == 8 and a.ctypes.data % 8 == 0
-            and (n <= 1 or (row >= 8 * dimensions and row % 8 == 0))
-        )
-        if not in_place:
-            a = np.array(a[:, :dimensions], dtype=np.float64, order="C")  # a fresh, aligned, packed copy
-        self.array = a
-        self.pointer = a.ctypes.data_as(DoublePtr)
-        self.count = n
-        self.stride = a.strides[0] if n > 1 else 0  # 0: packed
-        self.dimensions = dimensions
+def _points(points: Any, dimensions: Optional[int]) -> PointBuffer:
+    """Double points for the fits: ``dimensions`` columns, or None for 2 or 3 told by the shape."""
+    return point_buffer(points, "points", dtype=np.float64, columns=dimensions)
 
 
 def _vector(values: Any, dimensions: int) -> np.ndarray:
@@ -105,6 +77,7 @@ class LineFit:
             for an ordinary 2D fit).
         t_min, t_max: extent of the used points' projections on the line, from ``point``.
         used: the number of points used (the inliers of a RANSAC fit).
+        inliers: for a RANSAC fit, (N,) bool: the points used (as Open3D's segment_plane gives them); else None.
     """
 
     point: np.ndarray
@@ -114,11 +87,12 @@ class LineFit:
     t_min: float
     t_max: float
     used: int
+    inliers: Optional[np.ndarray] = None
 
     @classmethod
-    def _from_c(cls, c: LineFitStruct, dimensions: int) -> "LineFit":
+    def _from_c(cls, c: LineFitStruct, dimensions: int, inliers: Optional[np.ndarray] = None) -> "LineFit":
         return cls(_vector(c.point, dimensions), _vector(c.direction, dimensions), float(c.rms),
-                   float(c.max_residual), float(c.t_min), float(c.t_max), int(c.used))
+                   float(c.max_residual), float(c.t_min), float(c.t_max), int(c.used), inliers)
 
     @property
     def length(self) -> float:
@@ -163,6 +137,7 @@ class PlaneFit:
         normal: unit normal, its largest-magnitude component positive.
         rms, max_residual: RMS and largest distance of the points used from the plane.
         used: the number of points used (the inliers of a RANSAC fit).
+        inliers: for a RANSAC fit, (N,) bool: the points used (as Open3D's segment_plane gives them); else None.
     """
 
     point: np.ndarray
@@ -170,10 +145,12 @@ class PlaneFit:
     rms: float
     max_residual: float
     used: int
+    inliers: Optional[np.ndarray] = None
 
     @classmethod
-    def _from_c(cls, c: PlaneFitStruct) -> "PlaneFit":
-        return cls(_vector(c.point, 3), _vector(c.normal, 3), float(c.rms), float(c.max_residual), int(c.used))
+    def _from_c(cls, c: PlaneFitStruct, inliers: Optional[np.ndarray] = None) -> "PlaneFit":
+        return cls(_vector(c.point, 3), _vector(c.normal, 3), float(c.rms), float(c.max_residual), int(c.used),
+                   inliers)
 
     def distance(self, points: Any) -> np.ndarray:
         """Signed distances of points (N, 3) from the plane, positive on the normal's side."""
@@ -192,14 +169,27 @@ def _ransac(threshold: float, iterations: int, seed: int) -> RansacOptionsStruct
         raise TypeError(f"seed must be an int, got {type(seed).__name__}")
     if not 0 <= int(seed) < 2**64:
         raise ValueError(f"seed must be in 0..2**64-1, got {seed}")
-    return RansacOptionsStruct(_real(threshold, "threshold"), _size(iterations, "iterations"), 0, int(seed))
+    options = RansacOptionsStruct()
+    _ransac_options_init(byref(options))
+    options.threshold = real(threshold, "threshold")
+    options.iterations = uint32(iterations, "iterations", unit="")
+    options.seed = int(seed)
+    return options
+
+
+def _inlier_mask(count: int) -> np.ndarray:
+    return np.zeros(count, dtype=np.bool_)
+
+
+def _mask_pointer(mask: np.ndarray) -> Any:
+    return mask.ctypes.data_as(POINTER(c_uint8))
 
 
 def fit_line_2d(points: Any, method: Union[str, LineMethod] = "total") -> LineFit:
     """A 2D line through (N, 2) points: ``"total"`` least squares (perpendicular distances, the principal
     direction) or ``"ordinary"`` (y = a x + b minimizing vertical residuals; needs two distinct x)."""
-    m = int(_enum(method, LineMethod, "method"))
-    p = _Points(points, 2)
+    m = int(enum_member(method, LineMethod, "method"))
+    p = _points(points, 2)
     out = LineFitStruct()
     _fit_line2(p.pointer, p.count, p.stride, m, byref(out))
     return LineFit._from_c(out, 2)
@@ -207,7 +197,7 @@ def fit_line_2d(points: Any, method: Union[str, LineMethod] = "total") -> LineFi
 
 def fit_line_3d(points: Any) -> LineFit:
     """A 3D line through (N, 3) points by total least squares: the centroid and the principal direction."""
-    p = _Points(points, 3)
+    p = _points(points, 3)
     out = LineFitStruct()
     _fit_line3(p.pointer, p.count, p.stride, byref(out))
     return LineFit._from_c(out, 3)
@@ -216,18 +206,20 @@ def fit_line_3d(points: Any) -> LineFit:
 def fit_line_ransac(points: Any, threshold: float, iterations: int = 1000, seed: int = 0) -> LineFit:
     """A robust line through (N, 2) or (N, 3) points (2D or 3D from the shape): RANSAC over point pairs
     counting the points within ``threshold`` of each candidate, then a total-least-squares refit on the best
-    candidate's inliers. Reproducible for a given ``seed``."""
-    p = _Points(points, None)
+    candidate's inliers. Reproducible for a given ``seed``. ``inliers`` of the result marks the points used."""
+    p = _points(points, None)
+    dimensions = p.array.shape[1]
     options = _ransac(threshold, iterations, seed)
     out = LineFitStruct()
-    _fit_line_ransac(p.pointer, p.count, p.stride, p.dimensions, byref(options), byref(out))
-    return LineFit._from_c(out, p.dimensions)
+    inliers = _inlier_mask(p.count)
+    _fit_line_ransac(p.pointer, p.count, p.stride, dimensions, byref(options), byref(out), _mask_pointer(inliers))
+    return LineFit._from_c(out, dimensions, inliers)
 
 
 def fit_plane(points: Any) -> PlaneFit:
     """The least-squares plane through (N, 3) points (orthogonal distances): the centroid and the direction
     of least spread. Collinear points raise :class:`fathom.DegenerateError`."""
-    p = _Points(points, 3)
+    p = _points(points, 3)
     out = PlaneFitStruct()
     _fit_plane(p.pointer, p.count, p.stride, byref(out))
     return PlaneFit._from_c(out)
@@ -235,9 +227,11 @@ def fit_plane(points: Any) -> PlaneFit:
 
 def fit_plane_ransac(points: Any, threshold: float, iterations: int = 1000, seed: int = 0) -> PlaneFit:
     """A robust plane through (N, 3) points: RANSAC over point triples (collinear triples skipped), then a
-    least-squares refit on the best triple's inliers (within ``threshold``). Reproducible for a ``seed``."""
-    p = _Points(points, 3)
+    least-squares refit on the best triple's inliers (within ``threshold``). Reproducible for a ``seed``.
+    ``inliers`` of the result marks the points used (as ``segment_plane``'s inlier indices do in Open3D)."""
+    p = _points(points, 3)
     options = _ransac(threshold, iterations, seed)
     out = PlaneFitStruct()
-    _fit_plane_ransac(p.pointer, p.count, p.stride, byref(options), byref(out))
-    return PlaneFit._from_c(out)
+    inliers = _inlier_mask(p.count)
+    _fit_plane_ransac(p.pointer, p.count, p.stride, byref(options), byref(out), _mask_pointer(inliers))
+    return PlaneFit._from_c(out, inliers)

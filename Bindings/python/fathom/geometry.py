@@ -4,13 +4,17 @@ Quaternions are numpy float32 arrays of shape (4,) in (x, y, z, w) order: vector
 part last, as simd_quatf and scipy's ``Rotation.as_quat()`` store them. :class:`Pose` is a rigid
 transform (rotation + translation) held as the library's column-major 4x4 ``fathom_pose``; numpy
 sees it as an ordinary (4, 4) matrix with rows as rows.
+
+Wherever the package takes a pose it also takes any (4, 4) array-like in that layout (:data:`PoseLike`; the
+library checks it is rigid), and where it takes many poses an (N, 4, 4) array: they are all converted by
+:func:`fathom._arrays.pose_struct` and :func:`fathom._arrays.poses_column_major`.
 """
 
 from __future__ import annotations
 
 import ctypes
 from ctypes import POINTER, byref, c_float, c_size_t
-from typing import Any, Iterable, NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -21,6 +25,8 @@ from ._arrays import (
     matrix3_from_c,
     matrix3_to_c,
     point_buffer,
+    pose_column_major,
+    pose_struct,
     quat_from_c,
     to_quat,
     to_vec3,
@@ -31,6 +37,7 @@ from ._lib import FloatPtr, PosePtr, PoseStruct, Quat, Vec3, status_function
 __all__ = [
     "RIGID_TOLERANCE",
     "Pose",
+    "PoseLike",
     "PoseDistance",
     "quat_angle_between",
     "quat_from_axis_angle",
@@ -179,13 +186,6 @@ class PoseDistance(NamedTuple):
     radians: float
 
 
-def _matrix4_column_major(matrix: Any, name: str) -> np.ndarray:
-    m = np.asarray(matrix, dtype=np.float32)
-    if m.shape != (4, 4):
-        raise ValueError(f"{name} must have shape (4, 4), got shape {m.shape}")
-    return np.ascontiguousarray(m.T).reshape(16)
-
-
 def _sixteen(values: Any, name: str) -> np.ndarray:
     a = np.asarray(values, dtype=np.float32)
     if a.shape not in ((16,), (4, 4)):
@@ -216,7 +216,7 @@ class Pose:
             c.m[0] = c.m[5] = c.m[10] = c.m[15] = 1.0
             self._c = c
             return
-        ctypes.memmove(c.m, _matrix4_column_major(matrix, "matrix").ctypes.data, 64)
+        ctypes.memmove(c.m, pose_column_major(matrix, "matrix").ctypes.data, 64)
         _pose_check_rigid(byref(c), RIGID_TOLERANCE)
         self._c = c
 
@@ -322,16 +322,22 @@ class Pose:
         return Pose._wrap(out)
 
     def __matmul__(self, other: "Pose") -> "Pose":
-        """``self @ other``: ``other`` followed by ``self`` (camera-to-world then world-to-map)."""
+        """``self @ other``: ``other`` followed by ``self`` (camera-to-world then world-to-map).
+
+        Both must be :class:`Pose` objects (``pose @ array`` is a TypeError, never a silent matrix product);
+        :meth:`compose` also takes a (4, 4) matrix.
+        """
         if not isinstance(other, Pose):
             return NotImplemented
         out = PoseStruct()
         _pose_compose(self, other, byref(out))
         return Pose._wrap(out)
 
-    def compose(self, other: "Pose") -> "Pose":
-        """Same as ``self @ other``."""
-        return self @ other
+    def compose(self, other: "PoseLike") -> "Pose":
+        """``self @ other``, where ``other`` may also be a (4, 4) matrix (the library checks it is rigid)."""
+        out = PoseStruct()
+        _pose_compose(self, byref(pose_struct(other, "other")), byref(out))
+        return Pose._wrap(out)
 
     def transform_point(self, point: ArrayLike) -> np.ndarray:
         """``pose * (p, 1)``: a point mapped from the local frame to the parent frame."""
@@ -346,19 +352,23 @@ class Pose:
         return vec3_from_c(out)
 
     def transform_points(self, points: ArrayLike) -> np.ndarray:
-        """Points (N, 3) or (N, k >= 3) mapped through the pose, as a new (N, 3) float32 array.
+        """Points (N, 3) or (N, k >= 3) mapped through the pose, as a new (N, 3) float32 array; one (3,) point
+        gives a (3,) array.
 
         Every point must be finite (:class:`fathom.NotFiniteError`); N must be >= 1.
         """
         buf = point_buffer(points, "points")
         out = np.empty((buf.count, 3), dtype=np.float32)
         _pose_transform_points(self, buf.pointer, buf.count, buf.stride, float_ptr(out))
-        return out
+        return buf.result(out)
 
-    def distance_to(self, other: "Pose") -> PoseDistance:
-        """(meters, radians): the distance between the origins and the angle between the rotations."""
+    def distance_to(self, other: "PoseLike") -> PoseDistance:
+        """(meters, radians): the distance between the origins and the angle between the rotations.
+
+        ``other``: a :class:`Pose` or a (4, 4) matrix (the library checks it is rigid).
+        """
         meters, radians = c_float(), c_float()
-        _pose_distance(self, _require_pose(other, "other"), byref(meters), byref(radians))
+        _pose_distance(self, byref(pose_struct(other, "other")), byref(meters), byref(radians))
         return PoseDistance(float(meters.value), float(radians.value))
 
     def orthonormalized(self, max_deviation: float) -> "Pose":
@@ -379,10 +389,8 @@ class Pose:
         Use it for matrices that accumulated error (a chain of float products, a file with few
         digits) and would fail the rigidity check of ``Pose(matrix)``.
         """
-        c = PoseStruct()
-        ctypes.memmove(c.m, _matrix4_column_major(matrix, "matrix").ctypes.data, 64)
         out = PoseStruct()
-        _pose_orthonormalize(byref(c), float(max_deviation), byref(out))
+        _pose_orthonormalize(byref(pose_struct(matrix, "matrix")), float(max_deviation), byref(out))
         return cls._wrap(out)
 
     def check_rigid(self, tolerance: float = RIGID_TOLERANCE) -> None:
@@ -391,9 +399,10 @@ class Pose:
 
     # -- comparison and display -----------------------------------------------------------------
 
-    def isclose(self, other: "Pose", atol: float = 1e-5) -> bool:
-        """True if every matrix entry differs from ``other``'s by at most ``atol``."""
-        return bool(np.allclose(self.column_major, _require_pose(other, "other").column_major, rtol=0.0, atol=atol))
+    def isclose(self, other: "PoseLike", atol: float = 1e-5) -> bool:
+        """True if every matrix entry differs from ``other``'s (a :class:`Pose` or a (4, 4) matrix) by at most
+        ``atol``."""
+        return bool(np.allclose(self.column_major, pose_column_major(other, "other"), rtol=0.0, atol=atol))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Pose):
@@ -418,23 +427,5 @@ class Pose:
         )
 
 
-def _require_pose(value: Any, name: str) -> Pose:
-    if not isinstance(value, Pose):
-        raise TypeError(f"{name} must be a fathom.Pose, got {type(value).__name__}")
-    return value
-
-
-def _poses_column_major(poses: Iterable[Any], name: str) -> np.ndarray:
-    """(N, 16) float32 column-major matrices from Pose objects or an (N, 4, 4) array."""
-    if isinstance(poses, np.ndarray):
-        a = np.asarray(poses, dtype=np.float32)
-        if a.ndim != 3 or a.shape[1:] != (4, 4):
-            raise ValueError(f"{name} must be a sequence of Pose or an (N, 4, 4) array, got shape {a.shape}")
-        return np.ascontiguousarray(a.transpose(0, 2, 1)).reshape(-1, 16)
-    items: Sequence[Any] = list(poses)
-    for i, p in enumerate(items):
-        if not isinstance(p, Pose):
-            raise TypeError(f"{name}[{i}] must be a fathom.Pose, got {type(p).__name__}")
-    if not items:
-        return np.empty((0, 16), dtype=np.float32)
-    return np.stack([p.column_major for p in items])
+#: A pose argument: a :class:`Pose`, or a (4, 4) matrix (rows as rows, translation in the last column).
+PoseLike = Union[Pose, ArrayLike]

@@ -33,11 +33,12 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
+from ._arrays import mask_struct
 from ._defaults import default_field, library_defaults
 from ._lib import DepthFramePtr, DoublePtr, FloatPtr, LengthOptionsPtr, LengthOptionsStruct, LengthPtr, LengthStruct, LineFitPtr
 from ._lib import LineFitStruct, MaskPtr, RansacOptionsStruct, status_function
-from .camera import _size
-from .depth import DepthFrame, PointFrame, _enum, _mask_struct, _real
+from ._scalars import enum_member, real, uint32
+from .depth import DepthFrame, PointFrame
 from .fits import LineFit
 
 __all__ = ["KeypointDepth", "Length", "LengthOptions", "length_keypoints", "length_mask", "length_midline",
@@ -107,17 +108,17 @@ class LengthOptions:
 
     def __post_init__(self) -> None:
         set_ = functools.partial(object.__setattr__, self)
-        set_("keypoint_depth", _enum(self.keypoint_depth, KeypointDepth, "keypoint_depth"))
-        set_("out_frame", _enum(self.out_frame, PointFrame, "out_frame"))
+        set_("keypoint_depth", enum_member(self.keypoint_depth, KeypointDepth, "keypoint_depth"))
+        set_("out_frame", enum_member(self.out_frame, PointFrame, "out_frame"))
         for name in ("window", "trim_points", "plane_iterations"):
-            set_(name, _size(getattr(self, name), name))
+            set_(name, uint32(getattr(self, name), name, ""))
         seed = self.plane_seed
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
             raise ValueError(f"plane_seed must be an int in 0..2**64-1, got {seed!r}")
         set_("plane_seed", int(seed))
         for name in ("trim_fraction", "plane_threshold", "depth_noise", "depth_noise_growth", "pixel_noise",
                      "edge_noise"):
-            set_(name, _real(getattr(self, name), name))
+            set_(name, real(getattr(self, name), name))
 
     @classmethod
     def _from_c(cls, c: LengthOptionsStruct) -> "LengthOptions":
@@ -216,7 +217,7 @@ def _pixel(value: Any, name: str) -> tuple[float, float]:
 def _optional_mask(mask: Optional[Any]) -> tuple[Any, Any]:
     if mask is None:
         return None, None
-    m, keep = _mask_struct(mask)
+    m, keep = mask_struct(mask)
     return byref(m), (m, keep)
 
 
@@ -254,7 +255,7 @@ def length_mask(frame: DepthFrame, mask: Any, *, options: Optional[LengthOptions
     :class:`fathom.NoDataError` for an empty mask or fewer than 3 valid samples under it."""
     f = _frame(frame)
     o = _options(options, None, overrides)
-    m, _keep = _mask_struct(mask)
+    m, _keep = mask_struct(mask)
     out = LengthStruct()
     _length_mask(f, byref(m), byref(o._to_c()), byref(out))
     return Length._from_c(out)
@@ -274,10 +275,10 @@ def length_midline(
     """
     f = _frame(frame)
     o = _options(options, None, overrides)
-    count = _size(points, "points")
+    count = uint32(points, "points", "")
     if count < 2:
         raise ValueError(f"points must be >= 2, got {count}")
-    m, _keep = _mask_struct(mask)
+    m, _keep = mask_struct(mask)
     out = LengthStruct()
     curve = np.empty((count, 3), dtype=np.float64)
     _length_midline(f, byref(m), byref(o._to_c()), byref(out), curve.ctypes.data_as(DoublePtr), count)
@@ -313,7 +314,7 @@ def mask_endpoints(mask: Any) -> tuple[np.ndarray, np.ndarray, LineFit]:
     smallest and the largest projection on it. Scale by ``rgb_width / mask_width`` to use them as keypoints.
     :class:`fathom.NoDataError` for an empty mask, :class:`fathom.DegenerateError` for a single pixel.
     """
-    m, _keep = _mask_struct(mask)
+    m, _keep = mask_struct(mask)
     end0 = np.empty(2, dtype=np.float32)
     end1 = np.empty(2, dtype=np.float32)
     axis = LineFitStruct()

@@ -14,9 +14,8 @@ without a copy. Closest hits come back as a structured array of :data:`fathom.HI
 from __future__ import annotations
 
 import math
-import os
 from ctypes import POINTER, byref, c_char_p, c_float, c_int32, c_size_t, c_uint8, c_uint32, c_uint64
-from typing import Any, NamedTuple, Optional, Union
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
@@ -32,9 +31,11 @@ from ._lib import (
     MeshPtr,
     RayPtr,
     c_function,
+    check_status,
     status_function,
 )
-from .errors import BufferTooSmallError, NoDataError, _check
+from ._scalars import PathLike, path_bytes
+from .errors import BufferTooSmallError, NoDataError
 from .raycast import (
     Hit,
     MeshClass,
@@ -48,7 +49,6 @@ from .raycast import (
 
 __all__ = ["Bounds", "Mesh", "MeshClass"]
 
-PathLike = Union[str, "os.PathLike[str]", bytes]
 
 _MESH_COPY = int(CONSTANTS["FATHOM_MESH_COPY"])
 _MESH_BORROW = int(CONSTANTS["FATHOM_MESH_BORROW"])
@@ -72,6 +72,7 @@ _mesh_triangles = status_function("fathom_mesh_triangles", MeshPtr, POINTER(c_ui
 _mesh_classes = status_function("fathom_mesh_classes", MeshPtr, POINTER(c_uint8), c_size_t)
 _mesh_save = status_function("fathom_mesh_save", MeshPtr, c_char_p)
 _BatchPtr = POINTER(BatchOptionsStruct)
+_batch_options_init = status_function("fathom_batch_options_init", _BatchPtr)
 _mesh_intersect_batch = status_function("fathom_mesh_intersect_batch", MeshPtr, RayPtr, c_size_t, _BatchPtr, HitPtr)
 _mesh_occluded_batch = status_function(
     "fathom_mesh_occluded_batch", MeshPtr, RayPtr, c_size_t, _BatchPtr, POINTER(c_uint8)
@@ -86,13 +87,6 @@ class Bounds(NamedTuple):
 
     min: np.ndarray
     max: np.ndarray
-
-
-def _path_bytes(path: PathLike) -> bytes:
-    raw = os.fsencode(path)
-    if b"\0" in raw:
-        raise ValueError(f"path contains a NUL byte: {path!r}")
-    return raw
 
 
 def _threads(value: Any) -> int:
@@ -223,7 +217,7 @@ class Mesh(Handle):
         PLY) or byte offset (binary PLY) of the first problem.
         """
         out = MeshPtr()
-        _mesh_load(_path_bytes(path), byref(out))
+        _mesh_load(path_bytes(path), byref(out))
         mesh = cls.__new__(cls)
         mesh._keep = None
         mesh._info = None
@@ -333,7 +327,7 @@ class Mesh(Handle):
         status = _mesh_classes.raw(self._handle(), out.ctypes.data_as(POINTER(c_uint8)), out.shape[0])
         if status == NoDataError.STATUS:
             return None
-        _check(status)
+        check_status(status)
         return out
 
     def save(self, path: PathLike) -> None:
@@ -345,7 +339,7 @@ class Mesh(Handle):
         per triangle) and, unless borrowed, of its vertices (12 bytes per vertex), not counted in
         :attr:`memory_bytes`.
         """
-        _mesh_save(self._handle(), _path_bytes(path))
+        _mesh_save(self._handle(), path_bytes(path))
 
     # -- one ray ------------------------------------------------------------------------------------
 
@@ -376,7 +370,7 @@ class Mesh(Handle):
             hits = empty_hits(count.value)
             _mesh_intersect_all(handle, ray, lo, hi, _hits_ptr(hits), len(hits), byref(count))
         else:
-            _check(status)
+            check_status(status)
         return hits[: count.value].copy() if count.value < len(hits) else hits
 
     # -- batches ------------------------------------------------------------------------------------
@@ -384,7 +378,9 @@ class Mesh(Handle):
     def _batch(self, origins: Any, directions: Any, tmin: float, tmax: float, threads: int) -> tuple[Any, ...]:
         rays = _ray_array(origins, directions)
         lo, hi = _range(tmin, tmax)
-        options = BatchOptionsStruct(lo, hi, _threads(threads))
+        options = BatchOptionsStruct()
+        _batch_options_init(byref(options))
+        options.tmin, options.tmax, options.threads = lo, hi, _threads(threads)
         return self._handle(), rays, byref(options), options
 
     def cast(
@@ -461,7 +457,7 @@ class Mesh(Handle):
             hits = empty_hits(int(offsets[-1]))
             _mesh_intersect_all_batch(handle, rays_ptr, n, options, _hits_ptr(hits), len(hits), offsets_ptr)
         else:
-            _check(status)  # OK: no ray crosses anything
+            check_status(status)  # OK: no ray crosses anything
             hits = empty_hits(0)
         return hits, offsets
 

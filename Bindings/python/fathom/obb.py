@@ -104,15 +104,16 @@ class OrientedBox:
         _obb_volume(self, byref(out))
         return float(out.value)
 
-    def contains(self, points: ArrayLike) -> np.ndarray:
-        """A boolean mask (N,): True where the point is inside (faces count as inside, NaN is outside)."""
+    def contains(self, points: ArrayLike) -> Any:
+        """A boolean mask (N,): True where the point is inside (faces count as inside, NaN is outside); for one
+        (3,) point, a numpy bool."""
         buf = point_buffer(points, "points")
         mask = np.empty(buf.count, dtype=np.uint8)
         _obb_mask_inside(self, buf.pointer, buf.count, buf.stride, mask.ctypes.data_as(POINTER(c_uint8)), None)
-        return mask.view(np.bool_)
+        return buf.result(mask.view(np.bool_))
 
     def count_inside(self, points: ArrayLike) -> int:
-        """The number of points inside."""
+        """The number of points inside (0 or 1 for one (3,) point)."""
         buf = point_buffer(points, "points")
         out = c_size_t()
         _obb_count_inside(self, buf.pointer, buf.count, buf.stride, byref(out))
@@ -121,7 +122,8 @@ class OrientedBox:
     def indices_inside(self, points: ArrayLike) -> np.ndarray:
         """The indices (uint64, ascending) of the points inside.
 
-        The output is sized exactly: the library first counts, then writes the indices.
+        The output is sized exactly: the library first counts, then writes the indices. One (3,) point is a
+        list of one point: the result is ``[0]`` or empty.
         """
         buf = point_buffer(points, "points")
         total = c_size_t()
@@ -138,15 +140,16 @@ class OrientedBox:
             return out[: total.value]
         raise AssertionError("unreachable")
 
-    def signed_distance(self, points: ArrayLike) -> np.ndarray:
-        """Signed Euclidean distance (N,) float32 from each point to the surface: < 0 inside, > 0 outside.
+    def signed_distance(self, points: ArrayLike) -> Any:
+        """Signed Euclidean distance (N,) float32 from each point to the surface: < 0 inside, > 0 outside; for
+        one (3,) point, a numpy float32.
 
         Points must be finite (:class:`fathom.NotFiniteError`).
         """
         buf = point_buffer(points, "points")
         out = np.empty(buf.count, dtype=np.float32)
         _obb_signed_distances(self, buf.pointer, buf.count, buf.stride, out.ctypes.data_as(FloatPtr))
-        return out
+        return buf.result(out)
 
     def isclose(self, other: "OrientedBox", atol: float = 1e-5) -> bool:
         """True if centre, scale and rotation (q or -q) agree within ``atol``."""

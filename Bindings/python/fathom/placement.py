@@ -17,9 +17,20 @@ from typing import Any, Iterable, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
-from ._arrays import ArrayLike, float_ptr, matrix3_from_c, matrix3_to_c, pose_array_ptr, quat_from_c, to_vec3, vec3_from_c
+from ._arrays import (
+    ArrayLike,
+    float_ptr,
+    matrix3_from_c,
+    matrix3_to_c,
+    pose_array_ptr,
+    pose_struct,
+    poses_column_major,
+    quat_from_c,
+    to_vec3,
+    vec3_from_c,
+)
 from ._lib import FloatPtr, LabelPlacementStruct, LabelRequestStruct, PosePtr, PoseStruct, status_function
-from .geometry import Pose, _poses_column_major, _require_pose
+from .geometry import Pose, PoseLike
 
 __all__ = [
     "Anchor",
@@ -46,36 +57,38 @@ _label_place = status_function(
 # ------------------------------------------------------------------------------------------------
 
 
-def tag_world_pose(camera_to_world: Pose, tag_in_optical: Pose) -> Pose:
+def tag_world_pose(camera_to_world: PoseLike, tag_in_optical: PoseLike) -> Pose:
     """The tag's world pose: ``camera_to_world @ F @ tag_in_optical`` with F = diag(1, -1, -1, 1).
 
-    ``tag_in_optical`` is the tag's pose in the camera's optical frame (x right, y down, z forward).
+    ``tag_in_optical`` is the tag's pose in the camera's optical frame (x right, y down, z forward). Each
+    pose is a :class:`fathom.Pose` or a (4, 4) matrix (the library checks it is rigid).
     """
     out = PoseStruct()
     _tag_world_pose(
-        _require_pose(camera_to_world, "camera_to_world"), _require_pose(tag_in_optical, "tag_in_optical"), byref(out)
+        byref(pose_struct(camera_to_world, "camera_to_world")), byref(pose_struct(tag_in_optical, "tag_in_optical")),
+        byref(out),
     )
     return Pose._wrap(out)
 
 
-def snap_vertical(pose: Pose) -> Pose:
+def snap_vertical(pose: PoseLike) -> Pose:
     """The tag turned about its own x axis so its z axis (the normal) is horizontal; translation kept.
 
     Raises :class:`fathom.DegenerateError` if the tag's x axis is vertical.
     """
     out = PoseStruct()
-    _tag_snap_vertical(_require_pose(pose, "pose"), byref(out))
+    _tag_snap_vertical(byref(pose_struct(pose, "pose")), byref(out))
     return Pose._wrap(out)
 
 
-def rotate_covariance(pose: Pose, covariance: ArrayLike) -> np.ndarray:
+def rotate_covariance(pose: PoseLike, covariance: ArrayLike) -> np.ndarray:
     """``R @ S @ R.T``: a 3x3 covariance expressed in the frame ``pose``'s rotation maps into.
 
     The translation of ``pose`` is ignored. Returns a (3, 3) float32 array.
     """
     s = matrix3_to_c(covariance, "covariance")
     out = np.empty(9, dtype=np.float32)
-    _covariance_rotate(_require_pose(pose, "pose"), float_ptr(s), float_ptr(out))
+    _covariance_rotate(byref(pose_struct(pose, "pose")), float_ptr(s), float_ptr(out))
     return matrix3_from_c(out)
 
 
@@ -87,12 +100,12 @@ class FusedTag(NamedTuple):
 
 
 def fuse_tag_observations(
-    poses: Union[Sequence[Pose], np.ndarray], covariances: Optional[ArrayLike] = None
+    poses: Union[Sequence[PoseLike], np.ndarray], covariances: Optional[ArrayLike] = None
 ) -> FusedTag:
     """Fuses observations of one tag (world poses) into one pose and a position covariance.
 
     Args:
-        poses: N >= 1 :class:`fathom.Pose` objects, or an (N, 4, 4) array of matrices.
+        poses: N >= 1 :class:`fathom.Pose` objects (or (4, 4) matrices), or an (N, 4, 4) array of matrices.
         covariances: None for equal weights, or (N, 3, 3) symmetric positive definite position
             covariances. With covariances the position is the information-weighted mean and the
             rotation the quaternion average weighted by 1 / trace(S_i).
@@ -104,7 +117,7 @@ def fuse_tag_observations(
     Raises :class:`fathom.OutOfRangeError` for an empty list or a covariance that is not symmetric
     positive definite, :class:`fathom.DegenerateError` when the rotations cancel out.
     """
-    matrices = _poses_column_major(poses, "poses")
+    matrices = poses_column_major(poses, "poses")
     n = matrices.shape[0]
     cov_ptr: Any = None
     cov: Optional[np.ndarray] = None

@@ -17,11 +17,12 @@ import numpy as np
 
 from ._arrays import ArrayLike, point_buffer
 from .box import Box
+from .coverage import Coverage
 from .depth import DepthFrame, as_mask
 from .fits import LineFit
-from .guidance import INCH, MOTION_STATE_DTYPE, Coverage, Guidance, MotionOptions
 from .length import Length
 from .mesh import Mesh
+from .motion import INCH, MOTION_STATE_DTYPE, Guidance, MotionOptions
 from .obb import OrientedBox
 from .raycast import HIT_DTYPE, NO_HIT, _ray_array
 

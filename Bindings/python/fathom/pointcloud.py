@@ -9,19 +9,18 @@ little- or big-endian; x, y, z as float or double; other properties and a mesh's
 
 from __future__ import annotations
 
-import os
 from ctypes import POINTER, byref, c_char_p, c_size_t, c_uint8, c_uint32
-from typing import Any, Optional, Union
+from typing import Any, Optional
 
 import numpy as np
 
 from ._arrays import ArrayLike, point_buffer
 from ._handle import Handle
 from ._lib import CONSTANTS, FloatPtr, PointCloudInfoStruct, PointCloudPtr, c_function, status_function
+from ._scalars import PathLike, path_bytes
 
 __all__ = ["PointCloud", "read_ply", "write_ply"]
 
-PathLike = Union[str, "os.PathLike[str]", bytes]
 
 _PLY_BINARY = int(CONSTANTS["FATHOM_PLY_BINARY"])
 _PLY_ASCII = int(CONSTANTS["FATHOM_PLY_ASCII"])
@@ -38,13 +37,6 @@ _save_ply = status_function("fathom_point_cloud_save_ply", PointCloudPtr, c_char
 _write_points = status_function(
     "fathom_ply_write_points", c_char_p, FloatPtr, c_size_t, c_size_t, FloatPtr, _BytePtr, _BytePtr, c_uint32
 )
-
-
-def _path_bytes(path: PathLike) -> bytes:
-    raw = os.fsencode(path)
-    if b"\0" in raw:
-        raise ValueError(f"path contains a NUL byte: {path!r}")
-    return raw
 
 
 def _format(binary: bool) -> int:
@@ -80,7 +72,7 @@ class PointCloud(Handle):
     def load(cls, path: PathLike) -> "PointCloud":
         """Reads a PLY file; see :func:`read_ply`."""
         out = PointCloudPtr()
-        _load_ply(_path_bytes(path), byref(out))
+        _load_ply(path_bytes(path), byref(out))
         return cls(out)
 
     def _get_info(self) -> PointCloudInfoStruct:
@@ -159,7 +151,7 @@ class PointCloud(Handle):
         """Writes the cloud as PLY (binary little-endian, or ascii with ``binary=False``): float x, y, z, then
         float nx, ny, nz, uchar red, green, blue and uchar confidence for what the cloud has. Raises
         :class:`fathom.FathomIOError` if the file cannot be written."""
-        _save_ply(self._handle(), _path_bytes(path), _format(binary))
+        _save_ply(self._handle(), path_bytes(path), _format(binary))
 
     def __repr__(self) -> str:
         if self._ptr is None:
@@ -236,7 +228,7 @@ def write_ply(
     col = None if colors is None else _packed(colors, "colors", np.uint8, n, 3)
     con = None if confidence is None else _packed(confidence, "confidence", np.uint8, n, 1)
     _write_points(
-        _path_bytes(path), ptr, n, stride,
+        path_bytes(path), ptr, n, stride,
         None if nrm is None else nrm.ctypes.data_as(FloatPtr),
         None if col is None else col.ctypes.data_as(_BytePtr),
         None if con is None else con.ctypes.data_as(_BytePtr),

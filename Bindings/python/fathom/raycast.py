@@ -28,6 +28,7 @@ import numpy as np
 
 from ._arrays import ArrayLike, to_vec3, vec3_from_c
 from ._lib import CONSTANTS, BoxHitStruct, HitPtr, HitStruct, ObbStruct, RayPtr, RayStruct, Vec3, status_function
+from ._scalars import real
 from .box import Box, Face
 from .obb import OrientedBox
 
@@ -157,15 +158,9 @@ def _ray_struct(origin: ArrayLike, direction: ArrayLike) -> RayStruct:
     return RayStruct(to_vec3(origin, "origin"), to_vec3(direction, "direction"))
 
 
-def _real(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    return float(value)
-
-
 def _range(tmin: float, tmax: float) -> tuple[float, float]:
     """The (tmin, tmax) floats; their values (NaN, tmin > tmax) are the library's to judge."""
-    return _real(tmin, "tmin"), _real(tmax, "tmax")
+    return real(tmin, "tmin"), real(tmax, "tmax")
 
 
 def empty_hits(count: int) -> np.ndarray:
@@ -315,7 +310,7 @@ def ray_floor(
     """The ray against the horizontal plane ``y = height`` (the floor), normal +y."""
     out = HitStruct()
     lo, hi = _range(tmin, tmax)
-    _ray_floor(byref(_ray_struct(origin, direction)), lo, hi, _real(height, "height"), byref(out))
+    _ray_floor(byref(_ray_struct(origin, direction)), lo, hi, real(height, "height"), byref(out))
     return Hit._from_c(out)
 
 
@@ -327,7 +322,7 @@ def ray_sphere(
     False); the normal is always the outward one."""
     out = HitStruct()
     lo, hi = _range(tmin, tmax)
-    _ray_sphere(byref(_ray_struct(origin, direction)), lo, hi, to_vec3(center, "center"), _real(radius, "radius"),
+    _ray_sphere(byref(_ray_struct(origin, direction)), lo, hi, to_vec3(center, "center"), real(radius, "radius"),
                 byref(out))
     return Hit._from_c(out)
 

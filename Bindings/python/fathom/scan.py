@@ -43,6 +43,7 @@ from typing import Any, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
+from ._arrays import pose_struct, poses_column_major
 from ._handle import Handle
 from ._lib import (
     DepthFrameStruct,
@@ -57,16 +58,17 @@ from ._lib import (
     ScanWriterOptionsStruct,
     ScanWriterPtr,
     c_function,
+    check_status,
     status_function,
 )
-from .camera import Intrinsics, _size
-from .depth import DepthFormat, DepthFrame, _enum
-from .errors import BufferTooSmallError, _check
-from .geometry import Pose
+from ._scalars import PathLike, enum_member, path_bytes, uint32
+from .camera import Intrinsics
+from .depth import DepthFormat, DepthFrame
+from .errors import BufferTooSmallError
+from .geometry import Pose, PoseLike
 
 __all__ = ["Scan", "ScanWriter", "write_scan"]
 
-PathLike = Union[str, "os.PathLike[str]", bytes]
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
@@ -80,16 +82,6 @@ _STORED_DTYPES = {
     DepthFormat.FLOAT16: np.dtype("<f2"),
     DepthFormat.UINT16: np.dtype("<u2"),
 }
-
-
-def _path_bytes(path: PathLike, name: str = "path") -> bytes:
-    try:
-        raw = os.fsencode(path)
-    except TypeError:
-        raise TypeError(f"{name} must be a str, bytes or os.PathLike, got {type(path).__name__}") from None
-    if b"\0" in raw:
-        raise ValueError(f"{name} must not contain a NUL character")
-    return raw
 
 
 # ------------------------------------------------------------------------------------------------
@@ -118,7 +110,7 @@ def _text(fn: Any, *args: Any) -> str:
     length = c_size_t()
     status = fn.raw(*args, None, 0, byref(length))
     if status != BufferTooSmallError.STATUS:
-        _check(status)
+        check_status(status)
     buffer = (c_char * (length.value + 1))()
     fn(*args, buffer, len(buffer), byref(length))
     return buffer.raw[: length.value].decode("utf-8", errors="replace")
@@ -151,7 +143,7 @@ class Scan(Handle):
 
     def __init__(self, path: PathLike) -> None:
         self._ptr = None  # so __del__ sees a valid (closed) object if opening raises
-        raw = _path_bytes(path)
+        raw = path_bytes(path)
         out = ScanPtr()
         _scan_open(raw, byref(out))
         Handle.__init__(self, out)
@@ -417,7 +409,7 @@ def _pair(value: Any, name: str) -> tuple[int, int]:
         w, h = value
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be (width, height), got {value!r}") from None
-    return _size(w, f"{name} width"), _size(h, f"{name} height")
+    return uint32(w, f"{name} width"), uint32(h, f"{name} height")
 
 
 def _timestamp(value: Any) -> int:
@@ -469,14 +461,14 @@ class ScanWriter(Handle):
         _writer_options_init(byref(o))
         o.depth_width, o.depth_height = _pair(depth_size, "depth_size")
         o.rgb_width, o.rgb_height = _pair(rgb_size, "rgb_size")
-        o.depth_format = int(_enum(depth_format, DepthFormat, "depth_format"))
+        o.depth_format = int(enum_member(depth_format, DepthFormat, "depth_format"))
         o.with_confidence = 1 if confidence else 0
         o.zlib_wrapped = 1 if zlib_wrapped else 0
         if isinstance(frequency, bool) or not isinstance(frequency, (int, float, np.integer, np.floating)):
             raise TypeError(f"frequency must be a number (frames per second), got {type(frequency).__name__}")
         o.frequency = float(frequency)
         out = ScanWriterPtr()
-        _writer_create(_path_bytes(directory, "directory"), _path_bytes(scan_id, "scan_id"), byref(o), byref(out))
+        _writer_create(path_bytes(directory, "directory"), path_bytes(scan_id, "scan_id"), byref(o), byref(out))
         Handle.__init__(self, out)
         self._directory = directory
         self._scan_id = scan_id
@@ -567,7 +559,7 @@ class ScanWriter(Handle):
         return IntrinsicsStruct(float(m[0, 0]), float(m[1, 1]), float(m[0, 2]), float(m[1, 2]), rw, rh)
 
     def append(
-        self, timestamp_ns: int, intrinsics: Union[Intrinsics, Any], pose: Union[Pose, Any], depth: Any,
+        self, timestamp_ns: int, intrinsics: Union[Intrinsics, Any], pose: PoseLike, depth: Any,
         confidence: Optional[Any] = None,
     ) -> None:
         """Appends one frame.
@@ -588,14 +580,7 @@ class ScanWriter(Handle):
         """
         t = _timestamp(timestamp_ns)
         k = self._intrinsics(intrinsics)
-        if isinstance(pose, Pose):
-            p = pose._c
-        else:
-            m = np.asarray(pose, dtype=np.float32)
-            if m.shape != (4, 4):
-                raise ValueError(f"pose must be a fathom.Pose or a (4, 4) matrix, got shape {m.shape}")
-            p = PoseStruct()
-            p.m[:] = np.ascontiguousarray(m.T).reshape(16).tolist()
+        p = pose_struct(pose, "pose")
         d = self._depth(depth)
         c = self._confidence(confidence)
         _writer_append(
@@ -660,7 +645,7 @@ def write_scan(
 
     Args:
         timestamps: (N,) int nanoseconds.
-        poses: (N, 4, 4) camera-to-world matrices or N :class:`fathom.Pose` objects.
+        poses: (N, 4, 4) camera-to-world matrices or N :class:`fathom.Pose` objects (or (4, 4) matrices).
         intrinsics: (N, 3, 3) RGB camera matrices, N :class:`fathom.Intrinsics`, or one of either for every frame.
         depths: (N, height, width) depth array (or a sequence of N maps).
         confidences: (N, height, width) uint8, or None for a scan without confidence.
@@ -688,12 +673,13 @@ def write_scan(
     ks = _intrinsics_list(intrinsics, n)
     if "rgb_size" not in options and ks and isinstance(ks[0], Intrinsics):
         options["rgb_size"] = (ks[0].width, ks[0].height)
-    ps = list(poses) if not isinstance(poses, np.ndarray) else poses
-    if len(ps) != n:
-        raise ValueError(f"poses holds {len(ps)} entries for {n} timestamps")
+    columns = poses_column_major(poses, "poses")  # checked before anything is written
+    if len(columns) != n:
+        raise ValueError(f"poses holds {len(columns)} entries for {n} timestamps")
     if confidences is not None and len(confidences) != n:
         raise ValueError(f"confidences holds {len(confidences)} maps for {n} timestamps")
     with ScanWriter(directory, scan_id, **options) as writer:
         for i in range(n):
-            writer.append(int(t[i]), ks[i], ps[i], depths[i], None if confidences is None else confidences[i])
+            pose = columns[i].reshape(4, 4).T  # back to rows as rows, as append takes a matrix
+            writer.append(int(t[i]), ks[i], pose, depths[i], None if confidences is None else confidences[i])
     return writer.metadata_path

@@ -1,7 +1,8 @@
 """The capture app's tap flows (reference/box.md): each casts the ray of a screen tap from the camera.
 
 A tap is a pixel (u, v) of the image the ``intrinsics`` describe (continuous coordinates, (0, 0) the
-top-left corner); the camera pose is camera-to-world. See :func:`fathom.camera_ray` for the ray.
+top-left corner); the camera pose is camera-to-world, a :class:`fathom.Pose` or a (4, 4) matrix. See
+:func:`fathom.camera_ray` for the ray.
 """
 
 from __future__ import annotations
@@ -9,11 +10,12 @@ from __future__ import annotations
 from ctypes import POINTER, byref, c_float, c_int32, c_uint32
 from typing import Any, Optional
 
-from ._arrays import ArrayLike, to_vec3
+from ._arrays import ArrayLike, pose_struct, to_vec3
 from ._lib import BoxStruct, IntrinsicsPtr, MeshPtr, PosePtr, Vec3, status_function
+from ._scalars import real
 from .box import Box, Face
-from .camera import Intrinsics, _intrinsics, _pixel
-from .geometry import Pose, _require_pose
+from .camera import Intrinsics, _intrinsics
+from .geometry import PoseLike
 from .mesh import Mesh
 from .raycast import NO_HIT
 
@@ -47,7 +49,7 @@ def _box(value: Any) -> Box:
 
 def tap_floor_height(
     intrinsics: Intrinsics,
-    camera_to_world: Pose,
+    camera_to_world: PoseLike,
     u: float,
     v: float,
     mesh: Optional[Mesh] = None,
@@ -70,15 +72,15 @@ def tap_floor_height(
             raise ValueError("plane normal must not be zero (pass plane=None for no plane)")
     height, found = c_float(), c_int32(0)
     _tap_floor_height(
-        byref(_intrinsics(intrinsics)), _require_pose(camera_to_world, "camera_to_world"),
-        _pixel(u, "u"), _pixel(v, "v"), _mesh(mesh), point, normal, byref(height), byref(found),
+        byref(_intrinsics(intrinsics)), byref(pose_struct(camera_to_world, "camera_to_world")),
+        real(u, "u"), real(v, "v"), _mesh(mesh), point, normal, byref(height), byref(found),
     )
     return float(height.value) if found.value else None
 
 
 def tap_place_box(
     intrinsics: Intrinsics,
-    camera_to_world: Pose,
+    camera_to_world: PoseLike,
     u: float,
     v: float,
     box: Box,
@@ -93,19 +95,19 @@ def tap_place_box(
     b = _box(box)
     found = c_int32(0)
     _tap_place_box(
-        byref(_intrinsics(intrinsics)), _require_pose(camera_to_world, "camera_to_world"),
-        _pixel(u, "u"), _pixel(v, "v"), _mesh(mesh), b, byref(found),
+        byref(_intrinsics(intrinsics)), byref(pose_struct(camera_to_world, "camera_to_world")),
+        real(u, "u"), real(v, "v"), _mesh(mesh), b, byref(found),
     )
     return bool(found.value)
 
 
-def tap_box_face(intrinsics: Intrinsics, camera_to_world: Pose, u: float, v: float, box: Box) -> Optional[Face]:
+def tap_box_face(intrinsics: Intrinsics, camera_to_world: PoseLike, u: float, v: float, box: Box) -> Optional[Face]:
     """The :class:`fathom.Face` of ``box`` under a tap (the face its ray enters; the exit face when the
     camera is inside the box), or None when the ray misses the box."""
     b = _box(box)
     face = c_uint32(0)
     _tap_box_face(
-        byref(_intrinsics(intrinsics)), _require_pose(camera_to_world, "camera_to_world"),
-        _pixel(u, "u"), _pixel(v, "v"), b, byref(face),
+        byref(_intrinsics(intrinsics)), byref(pose_struct(camera_to_world, "camera_to_world")),
+        real(u, "u"), real(v, "v"), b, byref(face),
     )
     return None if face.value == NO_HIT else Face(face.value)

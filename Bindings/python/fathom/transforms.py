@@ -8,20 +8,20 @@ binding. The file has no timestamps: :func:`read_transforms` numbers the frames,
 
 from __future__ import annotations
 
-import os
 from ctypes import POINTER, byref, c_char, c_char_p, c_double, c_int64, c_size_t
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from ._lib import IntrinsicsStruct, PoseStruct, status_function
+from ._arrays import poses_column_major
+from ._lib import IntrinsicsStruct, PoseStruct, check_status, status_function
+from ._scalars import PathLike, path_bytes
 from .camera import Intrinsics
-from .errors import BufferTooSmallError, _check
-from .geometry import Pose, _poses_column_major
+from .errors import BufferTooSmallError
+from .geometry import Pose, PoseLike
 
 __all__ = ["Transforms", "read_transforms", "write_transforms"]
 
-PathLike = Union[str, "os.PathLike[str]", bytes]
 
 _IntrinsicsPtr = POINTER(IntrinsicsStruct)
 _PosePtr = POINTER(PoseStruct)
@@ -31,13 +31,6 @@ _load = status_function(
 )
 _file_paths = status_function("fathom_transforms_file_paths", c_char_p, POINTER(c_char), c_size_t, POINTER(c_size_t))
 _save = status_function("fathom_transforms_save", c_char_p, _PosePtr, _IntrinsicsPtr, c_size_t, POINTER(c_char_p))
-
-
-def _path_bytes(path: PathLike) -> bytes:
-    raw = os.fsencode(path)
-    if b"\0" in raw:
-        raise ValueError(f"path contains a NUL byte: {path!r}")
-    return raw
 
 
 class Transforms:
@@ -122,11 +115,11 @@ def read_transforms(path: PathLike, rate: Optional[float] = None) -> Transforms:
         r = float(rate)
         if not r > 0:
             raise ValueError(f"rate must be > 0 frames per second (None for frame indices), got {rate}")
-    raw = _path_bytes(path)
+    raw = path_bytes(path)
     count = c_size_t(0)
     status = _load.raw(raw, r, None, None, None, 0, byref(count))
     if status != BufferTooSmallError.STATUS:
-        _check(status)
+        check_status(status)
     n = count.value
     timestamps = np.zeros(n, dtype=np.int64)
     poses = np.zeros((n, 16), dtype=np.float32)
@@ -151,7 +144,7 @@ def _read_paths(raw: bytes, n: int) -> list[Optional[str]]:
     length = c_size_t(0)
     status = _file_paths.raw(raw, None, 0, byref(length))
     if status != BufferTooSmallError.STATUS:
-        _check(status)
+        check_status(status)
     buffer = (c_char * max(length.value, 1))()
     if length.value:
         _file_paths(raw, buffer, length.value, byref(length))
@@ -174,14 +167,15 @@ def _intrinsics_list(intrinsics: Any, n: int) -> list[Intrinsics]:
 
 def write_transforms(
     path: PathLike,
-    poses: Union[Sequence[Pose], np.ndarray],
+    poses: Union[Sequence[PoseLike], np.ndarray],
     intrinsics: Union[Intrinsics, Sequence[Intrinsics]],
     file_paths: Optional[Sequence[str]] = None,
 ) -> None:
     """Writes a NeRF-style ``transforms.json``.
 
     Args:
-        poses: (N, 4, 4) camera-to-world matrices (rows as rows) or a sequence of :class:`fathom.Pose`; rigid.
+        poses: (N, 4, 4) camera-to-world matrices (rows as rows) or a sequence of :class:`fathom.Pose` objects (or
+            (4, 4) matrices); rigid.
         intrinsics: one :class:`fathom.Intrinsics` for every frame, or one per frame.
         file_paths: optional N strings written as each frame's ``file_path``.
 
@@ -190,11 +184,7 @@ def write_transforms(
     intrinsics (as float32 values). Raises :class:`fathom.NotRigidError` naming the pose that is not rigid,
     :class:`fathom.FathomIOError` if the file cannot be written.
     """
-    if isinstance(poses, Pose):
-        raise TypeError("poses must be a sequence of poses or an (N, 4, 4) array (for one pose, use [pose])")
-    if isinstance(poses, (list, tuple)) and poses and not isinstance(poses[0], Pose):
-        poses = np.asarray(poses, dtype=np.float32)
-    columns = np.ascontiguousarray(_poses_column_major(poses, "poses"), dtype=np.float32)
+    columns = poses_column_major(poses, "poses")
     n = columns.shape[0]
     ks = (IntrinsicsStruct * max(n, 1))(*[k._to_c() for k in _intrinsics_list(intrinsics, n)])
     names = None
@@ -211,4 +201,4 @@ def write_transforms(
                 raise ValueError(f"file_paths[{i}] contains a NUL byte")
             encoded.append(b)
         names = (c_char_p * max(n, 1))(*encoded)
-    _save(_path_bytes(path), columns.ctypes.data_as(_PosePtr) if n else None, ks if n else None, n, names)
+    _save(path_bytes(path), columns.ctypes.data_as(_PosePtr) if n else None, ks if n else None, n, names)

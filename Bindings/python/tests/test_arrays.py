@@ -71,10 +71,35 @@ def test_single_point_and_empty() -> None:
     assert empty.count == 0
 
 
-@pytest.mark.parametrize("shape", [(3,), (10, 2), (2, 3, 3), ()])
+@pytest.mark.parametrize("shape", [(2,), (4,), (10, 2), (2, 3, 3), ()])
 def test_wrong_shapes(shape) -> None:
-    with pytest.raises(ValueError, match=r"points must have shape \(N, 3\) or \(N, k\) with k >= 3, got shape"):
+    with pytest.raises(ValueError, match=r"points must have shape \(N, 3\) or \(N, k\) with k >= 3, or \(3,\) for "
+                       r"one point, got shape"):
         point_buffer(np.zeros(shape, np.float32))
+
+
+def test_one_point_is_a_buffer_of_one() -> None:
+    buf = point_buffer(np.array([1.0, 2.0, 3.0]))
+    assert buf.single and buf.count == 1 and buf.stride == 12 and buf.array.shape == (1, 3)
+    np.testing.assert_array_equal(buf.array[0], [1, 2, 3])
+    out = np.array([[7.0, 8.0, 9.0]])
+    np.testing.assert_array_equal(buf.result(out), [7.0, 8.0, 9.0])  # the single result
+    rows = point_buffer(np.zeros((1, 3), np.float32))
+    assert not rows.single and rows.result(out) is out  # a (1, 3) array stays an array of one
+    packed = np.zeros(3, np.float32)
+    assert np.shares_memory(point_buffer(packed).array, packed)  # float32 (3,) is read in place
+
+
+def test_double_points_for_the_fits() -> None:
+    a = np.zeros((5, 4))
+    buf = point_buffer(a, dtype=np.float64, columns=3)
+    assert buf.array is a and buf.stride == 32 and buf.pointer._type_ is __import__("ctypes").c_double
+    two = point_buffer([[1, 2], [3, 4]], dtype=np.float64, columns=None)
+    assert two.array.shape == (2, 2) and two.stride == 16
+    one = point_buffer([1.0, 2.0], dtype=np.float64, columns=None)
+    assert one.single and one.array.shape == (1, 2) and one.stride == 16
+    with pytest.raises(ValueError, match=r"\(N, 2\) or \(N, 3\), or \(2,\) or \(3,\) for one point, got shape \(5, 4\)"):
+        point_buffer(np.zeros((5, 4)), dtype=np.float64, columns=None)
 
 
 def test_non_numeric() -> None:

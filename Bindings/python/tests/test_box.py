@@ -95,9 +95,12 @@ def test_update_center_in_camera_frame(box: fathom.Box) -> None:
     np.testing.assert_allclose(box.update_center(offset, camera=camera), expected, atol=ATOL)
 
 
-def test_update_center_camera_must_be_pose(box: fathom.Box) -> None:
-    with pytest.raises(TypeError, match="camera must be a fathom.Pose"):
-        box.update_center((0, 0, 0), camera=np.eye(4))  # type: ignore[arg-type]
+def test_update_center_camera_must_be_a_pose_or_matrix(box: fathom.Box) -> None:
+    with pytest.raises(TypeError, match=r"camera must be a fathom.Pose or a \(4, 4\) array-like"):
+        box.update_center((0, 0, 0), camera="front")  # type: ignore[arg-type]
+    with pytest.raises(fathom.NotRigidError, match="fathom_box_update_center_in_camera"):
+        box.update_center((0, 0, 0), camera=np.diag([2.0, 1.0, 1.0, 1.0]))
+    np.testing.assert_array_equal(box.center, [1.0, 0.5, -2.0])  # a refused call moves nothing
 
 
 def test_set_center_on_floor(box: fathom.Box) -> None:

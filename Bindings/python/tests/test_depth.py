@@ -502,6 +502,93 @@ def test_point_with_median(rng: np.random.Generator) -> None:
     )
 
 
+# ------------------------------------------------------------------------------------------------
+# Arrays of pixels (numpy style): one library call per pixel, NaN where no valid sample is
+# ------------------------------------------------------------------------------------------------
+
+
+def test_sample_arrays_equal_single_calls_and_the_reference(rng: np.random.Generator) -> None:
+    depth = rng.uniform(0.3, 4, (GRID.h, GRID.w)).astype(np.float32)
+    depth[rng.random(depth.shape) < 0.2] = np.nan
+    frame = fathom.DepthFrame(depth, K)
+    uv = _random_pixels(rng, 200)
+    got = frame.sample(uv[:, 0], uv[:, 1])
+    assert got.shape == (len(uv),) and got.dtype == np.float32
+    expected = np.array([_ref_nearest(depth, u, v) for u, v in uv], np.float32)  # NaN samples read as NaN
+    np.testing.assert_array_equal(got, expected)
+    for (u, v), d in zip(uv, got):
+        if np.isnan(d):
+            with pytest.raises(fathom.NoDataError):
+                frame.sample(u, v)
+        else:
+            assert frame.sample(u, v) == d  # the scalar call still returns a float
+    median = frame.sample(uv[:, 0], uv[:, 1], "median", 3)
+    valid = np.isfinite(depth)
+    np.testing.assert_array_equal(median, [_ref_median(depth, valid, u, v, 3) for u, v in uv])
+
+
+def test_sample_arrays_keep_their_shape_and_broadcast(rng: np.random.Generator) -> None:
+    depth = rng.uniform(0.3, 4, (GRID.h, GRID.w)).astype(np.float32)
+    frame = fathom.DepthFrame(depth, K)
+    us = rng.uniform(0, GRID.rgb_w, (4, 5))
+    vs = rng.uniform(0, GRID.rgb_h, (4, 5))
+    got = frame.sample(us, vs)
+    assert got.shape == (4, 5)
+    np.testing.assert_array_equal(got, [[_ref_nearest(depth, u, v) for u, v in zip(ru, rv)] for ru, rv in zip(us, vs)])
+    row = frame.sample(us[0], 700.0)  # one v for every u
+    np.testing.assert_array_equal(row, [_ref_nearest(depth, u, 700.0) for u in us[0]])
+    assert frame.sample(np.array(960.0), np.array(720.0)) == _ref_nearest(depth, 960.0, 720.0)  # 0-d: a scalar
+    assert frame.sample([], []).shape == (0,)
+
+
+@pytest.mark.parametrize("frame_name", ["optical", "camera", "world"])
+def test_point_arrays_match_the_pinhole_formula(rng: np.random.Generator, frame_name: str) -> None:
+    depth = rng.uniform(0.3, 4, (GRID.h, GRID.w)).astype(np.float32)
+    depth[:, :10] = 0.0  # a strip without valid samples
+    _, m = _pose()
+    frame = fathom.DepthFrame(depth, K, pose=m)  # a (4, 4) matrix works as the pose
+    uv = np.vstack([_random_pixels(rng, 100), [[5.0, 700.0]]])  # the last is over the invalid strip
+    points = frame.point(uv[:, 0], uv[:, 1], frame=frame_name)
+    assert points.shape == (len(uv), 3) and points.dtype == np.float32
+    d = np.array([_ref_nearest(depth, u, v) for u, v in uv], np.float64)
+    optical = np.stack([(uv[:, 0] - GRID.cx) / GRID.fx * d, (uv[:, 1] - GRID.cy) / GRID.fy * d, d], axis=1)
+    expected = np.array([to_frame(p, frame_name, m) for p in optical])
+    ok = d > 0
+    assert not ok[-1] and np.isnan(points[~ok]).all()
+    np.testing.assert_allclose(points[ok], expected[ok], rtol=1e-5, atol=1e-5)
+    for (u, v), p in zip(uv[ok][:20], points[ok][:20]):
+        np.testing.assert_array_equal(frame.point(u, v, frame=frame_name), p)
+
+
+def test_pixel_arrays_bad_input() -> None:
+    frame = fathom.DepthFrame(np.ones((GRID.h, GRID.w), np.float32), K)
+    with pytest.raises(fathom.OutOfRangeError, match=r"fathom_depth_sample.*\(at element 1: u=5000.0, v=10.0\)"):
+        frame.sample([10.0, 5000.0], [10.0, 10.0])  # outside the image
+    with pytest.raises(fathom.NotFiniteError, match=r"fathom_depth_point.*\(at element \(1, 0\): u=nan"):
+        frame.point(np.array([[1.0], [np.nan]]), np.array([[2.0], [3.0]]))
+    with pytest.raises(ValueError, match=r"u and v must have the same shape .*got \(3,\) and \(2,\)"):
+        frame.sample([1.0, 2.0, 3.0], [1.0, 2.0])
+    with pytest.raises(TypeError, match="u must hold real numbers"):
+        frame.sample(np.array([True, False]), [1.0, 2.0])
+    with pytest.raises(TypeError, match="v must hold real numbers"):
+        frame.point([1.0], np.array([1 + 2j]))
+    with pytest.raises(TypeError, match="u must be a real number"):
+        frame.sample("1", 2.0)
+
+
+def test_depth_frame_pose_as_matrix() -> None:
+    pose, m = _pose()
+    frame = fathom.DepthFrame(np.ones((GRID.h, GRID.w), np.float32), K, pose=m)
+    assert isinstance(frame.pose, fathom.Pose) and frame.pose == pose
+    np.testing.assert_array_equal(frame.point(960.0, 720.0, frame="world"),
+                                  fathom.DepthFrame(np.ones((GRID.h, GRID.w), np.float32), K, pose=pose)
+                                  .point(960.0, 720.0, frame="world"))
+    with pytest.raises(fathom.NotRigidError):
+        fathom.DepthFrame(np.ones((4, 4), np.float32), K, pose=np.diag([1.0, 1.0, 2.0, 1.0]))
+    with pytest.raises(ValueError, match=r"pose must be a fathom.Pose or a \(4, 4\) array-like"):
+        fathom.DepthFrame(np.ones((4, 4), np.float32), K, pose=np.eye(3))
+
+
 def test_optical_points_reference_self_check() -> None:
     """The reference itself: the centre sample of a grid whose principal point is the grid centre is on the axis."""
     g = Grid(fx=100, fy=100, cx=50, cy=50, rgb_w=100, rgb_h=100, w=100, h=100)

@@ -9,7 +9,8 @@ import pytest
 
 import fathom
 from fathom import _lib
-from fathom.errors import _BY_STATUS, _check, error_for_status
+from fathom._lib import check_status, error_for_status
+from fathom.errors import _BY_STATUS
 
 STATUS_NAMES = {v: k for k, v in _lib.CONSTANTS.items() if k.startswith("FATHOM_ERR_") or k == "FATHOM_OK"}
 
@@ -25,13 +26,13 @@ def test_unknown_status_name() -> None:
 
 
 def test_check_ok_does_nothing() -> None:
-    _check(0)
+    check_status(0)
 
 
 @pytest.mark.parametrize("status", sorted(_BY_STATUS))
 def test_check_raises_the_subclass(status: int) -> None:
     with pytest.raises(_BY_STATUS[status]) as info:
-        _check(status)
+        check_status(status)
     assert info.value.status == status
     assert info.value.status_name == STATUS_NAMES[status]
     assert isinstance(info.value, fathom.FathomError)

@@ -152,6 +152,47 @@ def test_ransac_line_recovers_the_line(rng: np.random.Generator, dims: int) -> N
     assert abs(np.dot(plain.direction, direction)) < abs(np.dot(fit.direction, direction))
 
 
+def _plane_basis(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    u = np.cross(n, [0, 0, 1])
+    u /= np.linalg.norm(u)
+    return u, np.cross(n, u)
+
+
+def test_ransac_inliers_are_the_points_used(rng: np.random.Generator) -> None:
+    """inliers marks exactly the points on the model (outliers are kept at least 10 thresholds away), its count
+    is `used`, and the fit is numpy's least-squares fit of the marked points."""
+    n = np.array([0.3, -0.2, 0.93])
+    n /= np.linalg.norm(n)
+    u, v = _plane_basis(n)
+    on = rng.uniform(-1, 1, (200, 1)) * u + rng.uniform(-1, 1, (200, 1)) * v + rng.normal(scale=0.001, size=(200, 1)) * n
+    off = rng.uniform(-1, 1, (150, 1)) * u + rng.uniform(-1, 1, (150, 1)) * v
+    off += (rng.choice([-1, 1], (150, 1)) * rng.uniform(0.05, 0.5, (150, 1))) * n
+    pts = np.vstack([on, off])
+    truth = np.arange(len(pts)) < len(on)
+    order = rng.permutation(len(pts))
+    pts, truth = pts[order], truth[order]
+    fit = fathom.fit_plane_ransac(pts, threshold=0.005, iterations=200, seed=1)
+    assert fit.inliers.dtype == np.bool_ and fit.inliers.shape == (len(pts),)
+    np.testing.assert_array_equal(fit.inliers, truth)
+    assert fit.inliers.sum() == fit.used
+    centred = pts[fit.inliers] - pts[fit.inliers].mean(0)
+    normal = np.linalg.svd(centred)[2][-1]
+    assert abs(np.dot(fit.normal, normal)) > 1 - 1e-12
+    np.testing.assert_allclose(fit.point, pts[fit.inliers].mean(0), atol=1e-12)
+    assert fathom.fit_plane(pts).inliers is None
+
+    # A 2D line: the same, with numpy's principal direction of the marked points.
+    t = rng.uniform(-2, 2, 120)
+    line = np.stack([t, 0.5 * t + 0.1 + rng.normal(scale=0.001, size=120)], 1)
+    far = rng.uniform(-2, 2, (60, 2))
+    far = far[np.abs(far[:, 1] - 0.5 * far[:, 0] - 0.1) / np.sqrt(1.25) > 0.05]
+    pts2 = np.vstack([line, far])
+    fit2 = fathom.fit_line_ransac(pts2, threshold=0.005, iterations=200, seed=2)
+    np.testing.assert_array_equal(fit2.inliers, np.arange(len(pts2)) < len(line))
+    direction = np.linalg.svd(pts2[fit2.inliers] - pts2[fit2.inliers].mean(0))[2][0]
+    assert abs(np.dot(fit2.direction, direction)) > 1 - 1e-12
+
+
 def test_ransac_line_is_reproducible(rng: np.random.Generator) -> None:
     inliers, _, _ = _line_points(rng, 100, 3, 0.01)
     pts = _with_outliers(rng, inliers, 0.5, 1.0)
@@ -276,3 +317,19 @@ def test_repr() -> None:
     assert "LineFit(" in repr(fit) and "used=2" in repr(fit)
     plane = fathom.fit_plane([[0, 0, 0], [1, 0, 0], [0, 1, 0]])
     assert "PlaneFit(" in repr(plane)
+
+
+def test_one_point_is_a_fit_of_one_point() -> None:
+    """A single (2,) or (3,) point is read as one point (as numpy would), which no fit accepts."""
+    with pytest.raises(fathom.DegenerateError, match="fathom_fit_line2"):
+        fathom.fit_line_2d([1.0, 2.0])
+    with pytest.raises(fathom.DegenerateError, match="fathom_fit_line3"):
+        fathom.fit_line_3d(np.array([1.0, 2.0, 3.0]))
+    with pytest.raises(fathom.DegenerateError, match="fathom_fit_plane"):
+        fathom.fit_plane([1.0, 2.0, 3.0])
+    with pytest.raises(fathom.DegenerateError, match="fathom_fit_line_ransac"):
+        fathom.fit_line_ransac([1.0, 2.0], 0.1)
+    with pytest.raises(ValueError, match=r"points must have shape \(N, 3\) or \(N, k\) with k >= 3, or \(3,\) for one"):
+        fathom.fit_plane([1.0, 2.0])
+    with pytest.raises(ValueError, match=r"\(N, 2\) or \(N, 3\), or \(2,\) or \(3,\) for one point, got shape \(4,\)"):
+        fathom.fit_line_ransac([1.0, 2.0, 3.0, 4.0], 0.1)

@@ -73,3 +73,50 @@ def test_env_library_is_used(tmp_path: Path) -> None:
 
 def test_library_is_loaded_once() -> None:
     assert _lib.library() is _lib.library()
+
+
+def test_errors_module_stands_alone() -> None:
+    """errors.py defines the exception classes and imports nothing from the package (no cycle with _lib.py,
+    which imports it); importing it does not load the library."""
+    import ast
+
+    source = (PACKAGE_ROOT / "fathom" / "errors.py").read_text(encoding="utf-8")
+    relative = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ImportFrom) and (n.level or 0) > 0]
+    assert not relative, [ast.unparse(n) for n in relative]
+    code = "import fathom.errors as E, fathom._lib as L; print(E.exception_class(6).__name__, L._library is None)"
+    result = _run(code, "/nonexistent/libfathom.so")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["NotRigidError", "True"]
+
+
+def test_no_module_imports_private_names_of_a_sibling_it_does_not_own() -> None:
+    """Helpers shared by several modules live in the private modules (_arrays, _scalars, _lib, ...): a public
+    module imports no underscore name from another public module, except the few owned helpers listed here."""
+    import ast
+
+    owned = {  # (module, name): a class's own converter or a companion module's internals
+        ("camera", "_intrinsics"), ("raycast", "_hits_ptr"), ("raycast", "_range"), ("raycast", "_ray_array"),
+        ("raycast", "_ray_struct"), ("raycast", "_rays_ptr"),
+    }
+    found = []
+    for path in sorted((PACKAGE_ROOT / "fathom").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module and not node.module.startswith("_"):
+                for alias in node.names:
+                    if alias.name.startswith("_") and (node.module, alias.name) not in owned:
+                        found.append(f"{path.name}: from .{node.module} import {alias.name}")
+    assert not found, found
+
+
+def test_capture_guidance_modules() -> None:
+    """guidance.py was split into coverage.py and motion.py; the package exports are unchanged."""
+    import fathom.coverage
+    import fathom.motion
+
+    for name in ("Coverage", "CoverageOptions", "CoverageSummary", "FaceCoverage", "NextView", "ViewResult",
+                 "ViewStatus", "VIEW_RESULT_DTYPE"):
+        assert getattr(fathom, name) is getattr(fathom.coverage, name), name
+    for name in ("Motion", "MotionOptions", "MotionState", "Guidance", "TrajectorySummary", "INCH",
+                 "MOTION_STATE_DTYPE", "ns_to_seconds", "seconds_to_ns", "select_frames", "summarize_trajectory"):
+        assert getattr(fathom, name) is getattr(fathom.motion, name), name

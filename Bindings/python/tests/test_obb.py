@@ -172,7 +172,7 @@ def test_empty_point_array() -> None:
 
 def test_wrong_point_shapes() -> None:
     obb = fathom.OrientedBox()
-    for bad in (np.zeros(3), np.zeros((4, 2)), np.zeros((2, 3, 3))):
+    for bad in (np.zeros(2), np.zeros((4, 2)), np.zeros((2, 3, 3))):
         with pytest.raises(ValueError, match=r"points must have shape \(N, 3\) or \(N, k\) with k >= 3"):
             obb.contains(bad)
 
@@ -187,3 +187,28 @@ def test_non_numeric_points() -> None:
 def test_signed_distance_nan_point() -> None:
     with pytest.raises(fathom.NotFiniteError, match="fathom_obb_signed_distances"):
         fathom.OrientedBox().signed_distance([[0, 0, 0], [0, np.nan, 0]])
+
+
+def test_one_point_gives_the_single_result(obb_and_frame, rng: np.random.Generator) -> None:
+    obb, center, scale, R = obb_and_frame
+    pts = (center + rng.uniform(-1.5, 1.5, size=(50, 3))).astype(np.float32)
+    inside, distances = obb.contains(pts), obb.signed_distance(pts)
+    for p, expected_inside, expected_distance in zip(pts, inside, distances):
+        one = obb.contains(p)
+        assert isinstance(one, np.bool_) and one == expected_inside
+        d = obb.signed_distance(p)
+        assert isinstance(d, np.float32) and d == expected_distance
+        assert obb.count_inside(p) == int(expected_inside)
+        assert obb.indices_inside(p).tolist() == ([0] if expected_inside else [])
+    np.testing.assert_allclose(obb.signed_distance(pts[0].astype(np.float64)),
+                               obb_signed_distance(pts[:1], center, scale, R)[0], atol=2e-5)
+    assert obb.contains(pts[:1]).shape == (1,)  # an (1, 3) array stays an array
+    with pytest.raises(fathom.NotFiniteError, match="fathom_obb_signed_distances"):
+        obb.signed_distance([0.0, np.nan, 0.0])
+
+
+def test_one_point_is_too_few_for_a_fit() -> None:
+    with pytest.raises(fathom.DegenerateError, match="fathom_obb_fit_pca"):
+        fathom.fit_obb_pca([1.0, 2.0, 3.0])
+    with pytest.raises(fathom.DegenerateError, match="fathom_box_fit_upright"):
+        fathom.fit_box_upright(np.array([1.0, 2.0, 3.0], np.float32))

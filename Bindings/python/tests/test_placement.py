@@ -217,8 +217,12 @@ def test_rotate_covariance_nan() -> None:
 
 
 def test_tag_functions_require_poses() -> None:
-    with pytest.raises(TypeError, match="camera_to_world must be a fathom.Pose"):
-        fathom.tag_world_pose(np.eye(4), fathom.Pose())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"camera_to_world must be a fathom.Pose or a \(4, 4\) array-like"):
+        fathom.tag_world_pose(None, fathom.Pose())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"tag_in_optical must be a fathom.Pose .* got shape \(3, 3\)"):
+        fathom.tag_world_pose(fathom.Pose(), np.eye(3))
+    with pytest.raises(fathom.NotRigidError, match="fathom_tag_world_pose"):
+        fathom.tag_world_pose(np.diag([1.0, 2.0, 1.0, 1.0]), fathom.Pose())
 
 
 def test_fuse_no_observations() -> None:
@@ -251,8 +255,11 @@ def test_fuse_non_rigid_matrix_array() -> None:
 
 
 def test_fuse_wrong_items() -> None:
-    with pytest.raises(TypeError, match=r"poses\[1\] must be a fathom.Pose"):
-        fathom.fuse_tag_observations([fathom.Pose(), np.eye(4)])
+    with pytest.raises(ValueError, match=r"poses must be an \(N, 4, 4\) array-like or a sequence of fathom.Pose objects "
+                       r"and \(4, 4\) matrices, got items of different shapes"):
+        fathom.fuse_tag_observations([fathom.Pose(), np.eye(3)])
+    with pytest.raises(TypeError, match=r"for one pose, use \[pose\]"):
+        fathom.fuse_tag_observations(fathom.Pose())  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("sizes", [dict(target_size=(0, H), panel_size=(w, h)), dict(target_size=(W, H), panel_size=(w, -h))])

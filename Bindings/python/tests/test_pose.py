@@ -256,7 +256,7 @@ def test_transform_points_wrong_shape() -> None:
     with pytest.raises(ValueError, match=r"points must have shape \(N, 3\)"):
         fathom.Pose().transform_points(np.zeros((5, 2)))
     with pytest.raises(ValueError, match=r"points must have shape"):
-        fathom.Pose().transform_points(np.zeros(3))
+        fathom.Pose().transform_points(np.zeros(4))
 
 
 def test_pose_wrong_shapes() -> None:
@@ -268,6 +268,199 @@ def test_pose_wrong_shapes() -> None:
         fathom.Pose.from_column_major(np.eye(4))
 
 
-def test_distance_to_requires_pose() -> None:
-    with pytest.raises(TypeError, match="fathom.Pose"):
-        fathom.Pose().distance_to(np.eye(4))  # type: ignore[arg-type]
+def test_distance_to_requires_a_pose_or_matrix() -> None:
+    with pytest.raises(TypeError, match=r"other must be a fathom.Pose or a \(4, 4\) array-like"):
+        fathom.Pose().distance_to("identity")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"other must be a fathom.Pose or a \(4, 4\) array-like .*got shape \(3, 3\)"):
+        fathom.Pose().distance_to(np.eye(3))
+
+
+# ------------------------------------------------------------------------------------------------
+# Every pose argument takes a Pose or a (4, 4) matrix (and many poses an (N, 4, 4) array), through one converter
+# ------------------------------------------------------------------------------------------------
+
+import dataclasses  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+_K = fathom.Intrinsics(500.0, 500.0, 320.0, 240.0, 640, 480)
+
+
+def _plain(value):
+    """A value made comparable with ==: poses by their floats, arrays as lists, dataclasses field by field."""
+    if isinstance(value, fathom.Pose):
+        return ("Pose", value.column_major.tolist())
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.descr, value.shape, np.ascontiguousarray(value).tobytes())
+    if isinstance(value, fathom.Box):
+        return ("Box", _plain(value.center), _plain(value.scale), value.rot_y, value.floor)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__, tuple(_plain(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
+def _single_pose_calls(tmp: Path):
+    """(name, call taking one pose-like) for every function and method taking one pose."""
+    depth = np.full((48, 64), 2.0, np.float32)
+
+    def with_box(p):
+        box = fathom.Box(center=(0.0, 0.5, -2.0))
+        return box.update_center((0.1, 0.0, -0.2), camera=p)
+
+    def coverage_record(p):
+        with fathom.Coverage(fathom.Box(center=(0.0, 0.0, -3.0))) as c:
+            return c.record(p, _K)
+
+    def motion_update(p):
+        with fathom.Motion() as m:
+            m.update(0, fathom.Pose())
+            return m.update(10**9, p)
+
+    def capture_add(p):
+        with fathom.Capture() as c:
+            return c.add_pose(0, p, _K), c.wants_depth(p)
+
+    def scan_append(p):
+        folder = tmp / f"scan{len(list(tmp.iterdir()))}"
+        with fathom.ScanWriter(folder, "20240101_000000_test", depth_size=(64, 48), rgb_size=(640, 480),
+                               depth_format="float32", confidence=False) as w:
+            w.append(0, _K, p, depth)
+            path = w.finish()
+        with fathom.Scan.open(path) as scan:
+            return scan.pose(0)
+
+    return [
+        ("Pose", lambda p: fathom.Pose(p)),
+        ("Pose.nearest_rigid", lambda p: fathom.Pose.nearest_rigid(p, 0.01)),
+        ("Pose.compose", lambda p: fathom.Pose.from_rotation_translation((0, 0, 0.6, 0.8), (1, 2, 3)).compose(p)),
+        ("Pose.distance_to", lambda p: fathom.Pose().distance_to(p)),
+        ("Pose.isclose", lambda p: fathom.Pose().isclose(p, atol=10.0)),
+        ("camera_ray", lambda p: fathom.camera_ray(_K, p, 10.0, 20.0)),
+        ("camera_ray arrays", lambda p: fathom.camera_ray(_K, p, [10.0, 30.0], [20.0, 40.0])),
+        ("project", lambda p: fathom.project(_K, p, (0.0, 0.0, -1.0))),
+        ("grid_rays", lambda p: fathom.grid_rays(_K, p, 64)),
+        ("Intrinsics.ray", lambda p: _K.ray(p, 10.0, 20.0)),
+        ("Intrinsics.project", lambda p: _K.project(p, [[0.0, 0.0, -1.0], [1.0, 0.0, -4.0]])),
+        ("Intrinsics.grid_rays", lambda p: _K.grid_rays(p, 64)),
+        ("tap_floor_height", lambda p: fathom.tap_floor_height(_K, p, 320.0, 400.0, plane=((0, -5, 0), (0, 1, 0)))),
+        ("tap_place_box", lambda p: fathom.tap_place_box(_K, p, 320.0, 400.0, fathom.Box(floor=-5.0))),
+        ("tap_box_face", lambda p: fathom.tap_box_face(_K, p, 320.0, 240.0, fathom.Box(center=(0, 0, -3)))),
+        ("tag_world_pose camera", lambda p: fathom.tag_world_pose(p, fathom.Pose())),
+        ("tag_world_pose tag", lambda p: fathom.tag_world_pose(fathom.Pose(), p)),
+        ("snap_vertical", lambda p: fathom.snap_vertical(p)),
+        ("rotate_covariance", lambda p: fathom.rotate_covariance(p, np.diag([1.0, 2.0, 3.0]))),
+        ("Box.update_center", with_box),
+        ("DepthFrame pose", lambda p: fathom.DepthFrame(depth, _K, pose=p).point(300.0, 200.0, frame="world")),
+        ("Coverage.record", coverage_record),
+        ("Motion.update", motion_update),
+        ("Capture.add_pose / wants_depth", capture_add),
+        ("ScanWriter.append", scan_append),
+    ]
+
+
+def _many_pose_calls(tmp: Path):
+    """(name, call taking a list of two poses) for every function taking many poses."""
+
+    def coverage(ps):
+        with fathom.Coverage(fathom.Box(center=(0.0, 0.0, -3.0))) as c:
+            return c.record_many(ps, _K)
+
+    def motion(ps):
+        with fathom.Motion() as m:
+            return m.update_many([0, 10**9], ps)
+
+    def transforms(ps):
+        path = tmp / f"transforms{len(list(tmp.iterdir()))}.json"
+        fathom.write_transforms(path, ps, _K)
+        return fathom.read_transforms(path).poses
+
+    def scan(ps):
+        folder = tmp / f"written{len(list(tmp.iterdir()))}"
+        depths = np.full((2, 48, 64), 2.0, np.float32)
+        path = fathom.write_scan(folder, "20240101_000000_test", [0, 10**9], ps, _K, depths, rgb_size=(640, 480))
+        with fathom.Scan.open(path) as s:
+            return s.poses
+
+    return [
+        ("fuse_tag_observations", lambda ps: fathom.fuse_tag_observations(ps)),
+        ("Coverage.record_many", coverage),
+        ("Motion.update_many", motion),
+        ("summarize_trajectory", lambda ps: fathom.summarize_trajectory([0, 10**9], ps)),
+        ("select_frames", lambda ps: fathom.select_frames(ps, min_distance=0.1)),
+        ("write_transforms", transforms),
+        ("write_scan", scan),
+    ]
+
+
+def _camera_pose() -> fathom.Pose:
+    return fathom.Pose.from_rotation_translation(fathom.quat_from_axis_angle((0.2, 1.0, 0.1), 0.4), (0.3, 1.2, 0.5))
+
+
+def test_every_pose_argument_takes_a_matrix(tmp_path: Path) -> None:
+    pose = _camera_pose()
+    m = pose.matrix.astype(np.float64)
+    for name, call in _single_pose_calls(tmp_path):
+        expected = _plain(call(pose))
+        assert _plain(call(m)) == expected, name  # float64 (4, 4)
+        assert _plain(call(m.tolist())) == expected, name  # nested lists
+
+
+def test_every_pose_list_takes_an_array_and_mixed_items(tmp_path: Path) -> None:
+    a, b = _camera_pose(), fathom.Pose.from_rotation_translation((0, 0, 0, 1), (0.5, 1.2, 0.5))
+    stacked = np.stack([a.matrix, b.matrix]).astype(np.float64)
+    for name, call in _many_pose_calls(tmp_path):
+        expected = _plain(call([a, b]))
+        assert _plain(call(stacked)) == expected, name  # (N, 4, 4)
+        assert _plain(call([a, b.matrix])) == expected, name  # a Pose and a matrix
+        assert _plain(call((a.matrix.tolist(), b))) == expected, name  # a nested list and a Pose, in a tuple
+
+
+def test_every_pose_argument_refuses_the_same_way(tmp_path: Path) -> None:
+    for name, call in _single_pose_calls(tmp_path):
+        with pytest.raises(ValueError, match=r"must be a fathom.Pose or a \(4, 4\) array-like .*got shape \(3, 3\)"):
+            call(np.eye(3))
+        with pytest.raises(TypeError, match=r"must be a fathom.Pose or a \(4, 4\) array-like .*got str"):
+            call("identity")
+        with pytest.raises(TypeError, match=r"got ndarray of dtype bool"):
+            call(np.eye(4, dtype=bool))
+        if name not in ("Pose.nearest_rigid", "Pose.isclose"):  # these two read a pose without checking it
+            with pytest.raises(fathom.NotRigidError):
+                call(np.diag([1.0, 1.0, 2.0, 1.0]))
+            nan = np.eye(4)
+            nan[1, 3] = np.nan
+            with pytest.raises((fathom.NotFiniteError, fathom.NotRigidError)):
+                call(nan)
+    for name, call in _many_pose_calls(tmp_path):
+        with pytest.raises(ValueError, match=r"poses must be an \(N, 4, 4\) array-like .*got shape \(2, 3, 3\)"):
+            call(np.stack([np.eye(3), np.eye(3)]))
+        with pytest.raises(TypeError, match=r"for one pose, use \[pose\]"):
+            call(fathom.Pose())
+        with pytest.raises(ValueError, match=r"got shape \(4, 4\) \(for one pose, use \[pose\]\)"):
+            call(np.eye(4))
+        with pytest.raises(fathom.NotRigidError):
+            call([np.eye(4), np.diag([1.0, 1.0, 2.0, 1.0])])
+
+
+def test_matrix_poses_match_numpy() -> None:
+    """The converter's layout (rows as rows, translation in the last column) against numpy's own products."""
+    pose = _camera_pose()
+    m = pose.matrix.astype(np.float64)
+    points = np.array([[0.1, 0.2, -1.0], [2.0, -1.0, 0.5]])
+    other = np.eye(4)
+    other[:3, 3] = [1.0, -2.0, 0.5]
+    np.testing.assert_allclose(pose.compose(other).matrix, m @ other, atol=1e-6)
+    np.testing.assert_allclose(fathom.Pose(m).transform_points(points), points @ m[:3, :3].T + m[:3, 3], atol=1e-6)
+    assert pose.distance_to(other).meters == pytest.approx(np.linalg.norm(m[:3, 3] - other[:3, 3]), rel=1e-6)
+
+
+def test_transform_points_one_point_gives_one_point(T: np.ndarray) -> None:
+    pose = fathom.Pose(T)
+    p = np.array([0.3, -1.0, 2.0])
+    one = pose.transform_points(p)
+    assert one.shape == (3,) and one.dtype == np.float32
+    np.testing.assert_array_equal(one, pose.transform_points(p[None])[0])
+    np.testing.assert_allclose(one, T[:3, :3] @ p + T[:3, 3], atol=1e-5)
+    assert pose.transform_points([p]).shape == (1, 3)  # a list of one point stays a list
+    with pytest.raises(fathom.NotFiniteError, match="fathom_pose_transform_points"):
+        pose.transform_points([0.0, np.nan, 0.0])

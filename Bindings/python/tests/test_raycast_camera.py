@@ -129,11 +129,119 @@ def test_bad_camera_input() -> None:
         fathom.camera_ray(fathom.Intrinsics(0.0, 500.0, 320.0, 240.0, 640, 480), fathom.Pose(), 1.0, 1.0)
     with pytest.raises(fathom.OutOfRangeError, match="width"):
         fathom.grid_rays(fathom.Intrinsics(500.0, 500.0, 320.0, 240.0, 0, 480), fathom.Pose(), 1)
-    with pytest.raises(TypeError, match="fathom.Pose"):
-        fathom.camera_ray(K, np.eye(4), 1.0, 1.0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="camera_to_world must be a fathom.Pose"):
+        fathom.camera_ray(K, "identity", 1.0, 1.0)  # type: ignore[arg-type]
+    with pytest.raises(fathom.NotRigidError, match="fathom_camera_ray"):
+        fathom.camera_ray(K, np.diag([1.0, 1.0, 3.0, 1.0]), 1.0, 1.0)
     with pytest.raises(TypeError, match="fathom.Intrinsics"):
         fathom.camera_ray((1450.0, 1452.0, 960.5, 719.25, 1920, 1440), fathom.Pose(), 1.0, 1.0)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="step must be an int"):
         fathom.grid_rays(K, fathom.Pose(), 2.5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="point must have shape"):
         fathom.project(K, fathom.Pose(), (1.0, 2.0))
+
+
+# ------------------------------------------------------------------------------------------------
+# numpy style: arrays of pixels and of points, (4, 4) matrices as poses
+# ------------------------------------------------------------------------------------------------
+
+
+def _pinhole(k: fathom.Intrinsics, m: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vectorized numpy projection: camera coordinates R^T (p - t), u = cx + fx X / -Z, v = cy - fy Y / -Z."""
+    cam = (np.asarray(points, np.float64) - m[:3, 3]) @ m[:3, :3]
+    z = cam[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = np.where(z < 0, k.cx + k.fx * cam[:, 0] / -z, 0.0)
+        v = np.where(z < 0, k.cy - k.fy * cam[:, 1] / -z, 0.0)
+    return u, v, z >= 0
+
+
+def test_camera_ray_arrays_equal_single_calls(pose: fathom.Pose, rng: np.random.Generator) -> None:
+    uv = rng.uniform([-200, -200], [2100, 1600], size=(40, 2))
+    rays = fathom.camera_ray(K, pose, uv[:, 0], uv[:, 1])
+    assert rays.origin.shape == rays.direction.shape == (40, 3)
+    assert rays.origin.dtype == rays.direction.dtype == np.float32
+    for i, (u, v) in enumerate(uv):
+        one = fathom.camera_ray(K, pose, u, v)
+        np.testing.assert_array_equal(rays.origin[i], one.origin)
+        np.testing.assert_array_equal(rays.direction[i], one.direction)
+    # against numpy: directions ((u - cx) / fx, -(v - cy) / fy, -1), normalized, rotated by R
+    m = pose.matrix.astype(np.float64)
+    d = np.stack([(uv[:, 0] - K.cx) / K.fx, -(uv[:, 1] - K.cy) / K.fy, -np.ones(len(uv))], axis=1)
+    d = (d / np.linalg.norm(d, axis=1, keepdims=True)) @ m[:3, :3].T
+    np.testing.assert_allclose(rays.direction, d, atol=2e-6)
+    np.testing.assert_allclose(rays.origin, np.broadcast_to(m[:3, 3], (40, 3)), atol=1e-6)
+
+
+def test_camera_ray_array_shapes(pose: fathom.Pose) -> None:
+    us, vs = np.meshgrid(np.arange(4) * 100.0, np.arange(3) * 100.0)  # (3, 4) grids
+    rays = fathom.camera_ray(K, pose, us, vs)
+    assert rays.origin.shape == rays.direction.shape == (3, 4, 3)
+    np.testing.assert_array_equal(rays.direction[2, 1], fathom.camera_ray(K, pose, 100.0, 200.0).direction)
+    column = fathom.camera_ray(K, pose, 500.0, [10.0, 20.0, 30.0])  # a scalar u broadcasts against v
+    assert column.direction.shape == (3, 3)
+    np.testing.assert_array_equal(column.direction[1], fathom.camera_ray(K, pose, 500.0, 20.0).direction)
+    empty = fathom.camera_ray(K, pose, [], [])
+    assert empty.origin.shape == (0, 3)
+    single = fathom.camera_ray(K, pose, np.float32(5.0), np.array(6.0))  # numpy scalars and 0-d arrays: one ray
+    assert single.origin.shape == (3,)
+    with fathom.Mesh([[-50, -50, -9], [50, -50, -9], [0, 50, -9]], [[0, 1, 2]]) as mesh:  # rays cast as they come
+        hits = mesh.cast(*fathom.camera_ray(K, fathom.Pose(), [K.cx, 0.0], [K.cy, 0.0]))
+        assert fathom.hit_mask(hits).tolist() == [True, True]
+
+
+def test_camera_ray_array_errors(pose: fathom.Pose) -> None:
+    with pytest.raises(fathom.NotFiniteError, match=r"fathom_camera_ray: u .*\(at element 2: u=nan, v=3.0\)"):
+        fathom.camera_ray(K, pose, [1.0, 2.0, np.nan], [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match=r"u and v must have the same shape"):
+        fathom.camera_ray(K, pose, [1.0, 2.0], [1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match="u must hold real numbers"):
+        fathom.camera_ray(K, pose, np.array([True]), [1.0])
+    with pytest.raises(TypeError, match="u must be a number or an array of numbers"):
+        fathom.camera_ray(K, pose, "12", [1.0])
+    with pytest.raises(TypeError, match="u must be a real number"):
+        fathom.camera_ray(K, pose, True, 1.0)
+
+
+def test_project_arrays_equal_single_calls_and_numpy(pose: fathom.Pose, rng: np.random.Generator) -> None:
+    m = pose.matrix.astype(np.float64)
+    points = (m[:3, 3] + rng.uniform(-5, 5, (300, 3))).astype(np.float32)
+    got = fathom.project(K, pose, points)
+    assert got.u.shape == got.v.shape == got.flags.shape == (300,)
+    assert got.u.dtype == got.v.dtype == np.float32 and got.flags.dtype == np.uint32
+    for i, p in enumerate(points[:50]):
+        one = fathom.project(K, pose, p)
+        assert (got.u[i], got.v[i], got.flags[i]) == (np.float32(one.u), np.float32(one.v), one.flags)
+    u, v, behind = _pinhole(K, m, points)
+    assert np.array_equal((got.flags & fathom.ProjectFlags.BEHIND) != 0, behind)
+    front = ~behind
+    np.testing.assert_allclose(got.u[front], u[front], rtol=1e-4, atol=1e-2)
+    np.testing.assert_allclose(got.v[front], v[front], rtol=1e-4, atol=1e-2)
+    assert (got.u[behind] == 0).all() and (got.v[behind] == 0).all()
+    away = front & (np.minimum.reduce([abs(u), abs(u - K.width), abs(v), abs(v - K.height)]) > 0.1)  # off the border
+    in_image = (u >= 0) & (u <= K.width) & (v >= 0) & (v <= K.height)
+    assert away.sum() > 100 and np.array_equal(got.visible[away], in_image[away])
+    wide = np.hstack([points, np.ones((300, 2), np.float32)])  # (N, k >= 3) records are read for x, y, z
+    np.testing.assert_array_equal(fathom.project(K, pose, wide).u, got.u)
+    assert fathom.project(K, pose, np.empty((0, 3))).u.shape == (0,)
+
+
+def test_project_array_errors(pose: fathom.Pose) -> None:
+    with pytest.raises(fathom.NotFiniteError, match=r"fathom_camera_project.*\(at element 1: point \(0.0, inf, -1.0\)"):
+        fathom.project(K, pose, [[0.0, 0.0, -1.0], [0.0, np.inf, -1.0]])
+    with pytest.raises(ValueError, match=r"point must have shape \(N, 3\) or \(N, k\) with k >= 3, or \(3,\) for one"):
+        fathom.project(K, pose, np.zeros((4, 2)))
+
+
+def test_camera_functions_take_matrices(pose: fathom.Pose) -> None:
+    m = pose.matrix.astype(np.float64)
+    a, b = fathom.camera_ray(K, m, 100.25, 200.5), fathom.camera_ray(K, pose, 100.25, 200.5)
+    np.testing.assert_array_equal(a.direction, b.direction)
+    p = b.origin + 2.0 * b.direction
+    assert fathom.project(K, m.tolist(), p) == fathom.project(K, pose, p)  # nested lists are array-likes too
+    np.testing.assert_array_equal(fathom.grid_rays(K, m, 64), fathom.grid_rays(K, pose, 64))
+    assert K.project(m, p) == fathom.project(K, pose, p)
+    with pytest.raises(fathom.NotFiniteError, match="fathom_camera_grid_rays"):
+        bad = m.copy()
+        bad[0, 3] = np.nan
+        fathom.grid_rays(K, bad, 64)
