@@ -2,10 +2,13 @@ import FathomCore
 import Glibc
 
 /// fathom                   the REPL (or a script from piped standard input)
+/// fathom -c 'STATEMENTS'   run statements given on the command line
 /// fathom run FILE [--bail] run a script; --bail stops at the first error
 /// fathom --help | --version
 let usage = """
 usage: fathom                   interactive REPL (reads a script when standard input is not a terminal)
+       fathom -c 'STATEMENTS'   run the statements (lines separated by newlines) and print their results;
+                                exit status 1 if any failed
        fathom run FILE [--bail] run a script; errors print FILE:LINE:COLUMN and the script goes on
                                 (--bail: stop at the first error); exit status 1 if any line failed
        fathom report SCAN [--out DIR] [--box FILE]   a capture's measurements (see fathom report --help)
@@ -23,6 +26,11 @@ case nil:
         session.run(file: stdin)
         exit(session.errorCount == 0 ? 0 : 1)
     }
+case "-c":
+    guard arguments.count == 2 else { fputs(usage + "\n", stderr); exit(2) }
+    let session = Session(source: "-c")
+    session.run(lines: arguments[1].split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+    exit(session.errorCount == 0 ? 0 : 1)
 case "run":
     guard arguments.count >= 2, arguments.count <= 3, arguments.count == 2 || arguments[2] == "--bail" else {
         fputs(usage + "\n", stderr); exit(2)

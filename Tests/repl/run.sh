@@ -31,12 +31,24 @@ printf 'deg(1)\nfoo()\ndeg(2)\n' > "$tmp/bail.fathom"
 out=$("$cli" run "$tmp/bail.fathom" --bail 2>&1)
 case "$out" in *"unknown function 'foo'"*) case "$out" in *114.592*) fail "--bail ran past the error";; *) pass;; esac;; *) fail "--bail"; echo "$out";; esac
 
-# help lists every function; help NAME shows a usage line.
+# help: an index of names by capability; help GROUP one group's table; help all every usage; help NAME one.
+"$cli" -c 'help' > "$tmp/help.txt" 2>&1
+grep -q '^  Boxes: box, obb, load_manifest, fit_pca, fit_upright$' "$tmp/help.txt" && ! grep -q 'fit_upright(cloud)' "$tmp/help.txt" \
+  && pass || { fail "help index"; cat "$tmp/help.txt"; }
+"$cli" -c 'help cameras' > "$tmp/help.txt" 2>&1
+grep -q '^Cameras:$' "$tmp/help.txt" && grep -q 'project(' "$tmp/help.txt" && ! grep -q 'fit_upright' "$tmp/help.txt" \
+  && pass || { fail "help GROUP"; cat "$tmp/help.txt"; }
 "$cli" run /dev/stdin <<'EOS' > "$tmp/help.txt" 2>&1
-help
+help all
 help extend_side
 EOS
-grep -q 'fit_upright(cloud)' "$tmp/help.txt" && grep -q 'b.extend_side(offset)' "$tmp/help.txt" && pass || fail "help"
+grep -q 'fit_upright(cloud)' "$tmp/help.txt" && grep -q 'b.extend_side(offset)' "$tmp/help.txt" && pass || fail "help all"
+
+# -c runs statements from the command line (one may span lines); its exit status says whether any failed.
+out=$("$cli" -c 'x = deg(1)
+x + max(1,
+        2)' 2>&1) && [ "$out" = "59.2958" ] && pass || { fail "-c"; echo "$out"; }
+out=$("$cli" -c 'nosuch()' 2>&1); [ $? -eq 1 ] && [ "$out" = "-c:1:1: error: unknown function 'nosuch'; type 'help' for the list" ] && pass || { fail "-c error"; echo "$out"; }
 
 # The README's REPL examples (```fathom blocks) run without error.
 readme="$here/../../README.md"
