@@ -690,8 +690,8 @@ fathom_status fathom_batch_options_init(fathom_batch_options *options);
  *  Batches of 4096 rays or more on a mesh of 1 MB or more (fathom_mesh_info.memory_bytes) are traced in
  *  an order of their own, sorted by where each ray is likely to end (predicted from 1024 sample rays
  *  traced first: the point at their median hit distance when those agree, else where the ray enters the
- *  nearest small BVH box), so rays bound for the same part of the mesh share the cache (1.3-3x faster on
- *  incoherent rays). Longer batches are ordered in windows of 4,194,304 rays, so the ordering holds at
+ *  nearest small BVH box), so rays bound for the same part of the mesh share the cache (bench/README.md,
+ *  "Batch ray order", has what it gains). Longer batches are ordered in windows of 4,194,304 rays, so the ordering holds at
  *  most 168 MB (40 bytes per ray) at a time. Every result still depends on its own ray only, as do the
  *  batch calls below. */
 fathom_status fathom_mesh_intersect_batch(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,

@@ -125,8 +125,8 @@ static inline __attribute__((always_inline)) void fathom_lanes_store_records6(vo
 ///
 /// With AVX, the row then passes an empty asm statement that the optimizer cannot see through. Without it, LLVM folds
 /// the shuffles into the arithmetic that follows and rebuilds the rows there as scalar loads, broadcasts and blends,
-/// with much of that arithmetic split into 4-lane halves and many more spills (the coverage batch took 15% longer,
-/// the motion batch 25%). Portable: the statement emits nothing, and other targets leave it out.
+/// with much of that arithmetic split into 4-lane halves and many more spills (bench/README.md, "guidance.py", has
+/// what that cost). Portable: the statement emits nothing, and other targets leave it out.
 static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_transposed(const float *m, int c, int r) {
     fathom_lanes_f4 q[8];
     for (int k = 0; k < 8; k++) __builtin_memcpy(&q[k], m + 16 * k + 4 * c, sizeof q[k]);

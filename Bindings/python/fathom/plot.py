@@ -97,6 +97,22 @@ def _axes(ax: Optional[Any]) -> Any:
     return fig.add_subplot(projection="3d")
 
 
+def _equal(ax: Any) -> Any:
+    """Equal scales on the three axes of a 3D plot: a cube around what is drawn, so a box looks like a box (3D axes
+    scale each axis to its own data range otherwise). The cube is fitted to everything drawn on ``ax`` so far, so
+    plots added to the same axes later still show. Returns ``ax``."""
+    ax.autoscale(enable=True)  # setting limits below turned it off: let the next call's data count too
+    ax.autoscale_view()
+    limits = np.array([ax.get_xlim3d(), ax.get_ylim3d(), ax.get_zlim3d()], dtype=np.float64)
+    centre = limits.mean(axis=1)
+    half = float((limits[:, 1] - limits[:, 0]).max()) / 2 or 0.5
+    ax.set_xlim3d(centre[0] - half, centre[0] + half)
+    ax.set_ylim3d(centre[1] - half, centre[1] + half)
+    ax.set_zlim3d(centre[2] - half, centre[2] + half)
+    ax.set_box_aspect((1, 1, 1))
+    return ax
+
+
 def _yup(xyz: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """World (x, y up, z) to matplotlib's (x, depth, up): plot x, -z, y so +y is drawn up, right-handed."""
     return xyz[..., 0], -xyz[..., 2], xyz[..., 1]
@@ -123,7 +139,7 @@ def plot_box(
     width = line_kwargs.pop("linewidth", 1.2)
     for i in range(len(BOX_EDGES)):  # 12 edges: one matplotlib line each
         ax.plot(x[i], y[i], z[i], color=color, linewidth=width * (2.0 if label_front and i < 4 else 1.0), **line_kwargs)
-    return ax
+    return _equal(ax)
 
 
 def plot_points(
@@ -157,7 +173,7 @@ def plot_points(
     ax.set_xlabel("x")
     ax.set_ylabel("-z")
     ax.set_zlabel("y (up)")
-    return ax
+    return _equal(ax)
 
 
 def _mesh_arrays(mesh: Any, triangles: Any, classes: Any) -> tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
@@ -229,7 +245,7 @@ def plot_mesh(
     ax.set_xlabel("x")
     ax.set_ylabel("-z")
     ax.set_zlabel("y (up)")
-    return ax
+    return _equal(ax)
 
 
 def plot_rays(
@@ -275,7 +291,7 @@ def plot_rays(
     ax.add_collection3d(Line3DCollection(segments, colors=colors, linewidths=0.6))
     if hits is not None and hit.any():
         plot_hits(hits[pick], ax)
-    return ax
+    return _equal(ax)
 
 
 def plot_hits(hits: np.ndarray, ax: Optional[Any] = None, *, size: float = 6.0, color: str = "tab:red") -> Any:
@@ -286,7 +302,7 @@ def plot_hits(hits: np.ndarray, ax: Optional[Any] = None, *, size: float = 6.0, 
     shown = hits[hits["primitive"] != NO_HIT]
     x, y, z = _yup(shown["point"].astype(np.float64))
     ax.scatter(x, y, z, s=size, color=color, depthshade=False)
-    return ax
+    return _equal(ax)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -387,7 +403,7 @@ def plot_length_points(
         ax.plot(x, y, z, "o", color="tab:orange", markersize=5)
     if line is not None or length is not None:
         ax.legend(loc="upper right", fontsize="small")
-    return ax
+    return _equal(ax)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -427,7 +443,7 @@ def plot_coverage(coverage: Coverage, ax: Optional[Any] = None, *, counts: bool 
     ax.set_xlabel("x")
     ax.set_ylabel("-z")
     ax.set_zlabel("y (up)")
-    return ax
+    return _equal(ax)
 
 
 def plot_view_bins(coverage: Coverage, ax: Optional[Any] = None, *, next_view: bool = True, cmap: str = "viridis") -> Any:

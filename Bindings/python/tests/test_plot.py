@@ -23,6 +23,23 @@ def test_plot_box_draws_twelve_edges_on_the_corners() -> None:
     matplotlib.pyplot.close("all")
 
 
+def test_3d_plots_have_equal_axes_that_grow_with_later_plots() -> None:
+    """A 4 m x 0.2 m x 1 m box is drawn in a cube of 4 m on every axis, centred on the box; points added to the
+    same axes afterwards widen the cube to hold them."""
+    box = fathom.Box((1, 0.1, -2), (4, 0.2, 1))
+    ax = plot.plot_box(box)
+    limits = np.array([ax.get_xlim3d(), ax.get_ylim3d(), ax.get_zlim3d()])
+    spans = limits[:, 1] - limits[:, 0]
+    np.testing.assert_allclose(spans, spans[0], rtol=1e-9)
+    assert 4 <= spans[0] < 5  # the box's longest side, plus matplotlib's margins
+    np.testing.assert_allclose(limits.mean(axis=1), [1, 2, 0.1], atol=1e-6)  # drawn as (x, -z, y)
+    plot.plot_points(np.array([[10, 0, 0]], np.float32), ax)
+    limits = np.array([ax.get_xlim3d(), ax.get_ylim3d(), ax.get_zlim3d()])
+    assert limits[0, 1] >= 10
+    np.testing.assert_allclose(limits[:, 1] - limits[:, 0], limits[0, 1] - limits[0, 0], rtol=1e-9)
+    matplotlib.pyplot.close("all")
+
+
 def test_plot_points_colours_inside(rng: np.random.Generator) -> None:
     obb = fathom.OrientedBox(scale=(1, 1, 1))
     pts = rng.uniform(-1, 1, size=(500, 3)).astype(np.float32)

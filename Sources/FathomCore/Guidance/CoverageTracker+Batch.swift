@@ -117,7 +117,7 @@ extension CoverageTracker {
     /// frame, its entry or exit face, and the camera-inside rule), the cell of the hit (`cell(of:on:)`) and the ring
     /// of the view-direction bin (`ViewBins.bin(of:)`; `finish` adds the sector), for eight rigid poses. Inlined: as
     /// a call, the pose lanes were passed through memory, stored as 16-byte halves and loaded as 32-byte vectors, a
-    /// load the processor cannot forward from the stores (a stall of ~1.4 ns per view).
+    /// load the processor cannot forward from the stores (a stall on every view).
     @inline(__always)
     private func castBlock(_ p: PoseLanes) -> CastLanes {
         typealias F = SIMD8<Float>

@@ -1,7 +1,7 @@
 /// The order in which a batch traces its rays: rays headed for the same part of the mesh go one after
-/// another, so the nodes and triangles they share are still in cache. On a mesh larger than the caches
-/// this makes a batch of incoherent rays 1.3-3x faster. Results do not change (each ray's result depends
-/// only on the ray), only the order of the work.
+/// another, so the nodes and triangles they share are still in cache (bench/README.md, "Batch ray order", has
+/// what it gains and costs). Results do not change (each ray's result depends only on the ray), only the order
+/// of the work.
 ///
 /// A sample of the rays (evenly spaced) is traced first. When their hit distances agree (interquartile
 /// range below half the median: rays from a camera at a surface), each ray's destination is predicted
@@ -10,8 +10,7 @@
 /// predicted by a shallow traversal instead: where the ray enters the nearest box it meets among the
 /// leaves and nodes no wider than 1/16 of the mesh (the top of the tree, which stays in cache).
 /// Rays are sorted by the Morton code of the predicted point (10 bits per axis over the bounds of the
-/// sample's points; rays that meet no box go last). Predicting, sorting and copying the rays take ~10%
-/// of a batch's time on a large mesh with the first predictor and ~30% with the second.
+/// sample's points; rays that meet no box go last).
 extension Mesh {
     /// Batches smaller than this are traced in the caller's order.
     static let orderingMinimumRays = 4096
@@ -52,7 +51,7 @@ extension Mesh {
                 var key: UInt64 = 1 << 30
                 if let p = destination(rays[i]) {
                     // Grid coordinates in 0...1023; NaN (from overflowing points) counts as 0. Converted one
-                    // component at a time: SIMD3's own conversion is a generic loop (~5% of a batch).
+                    // component at a time: SIMD3's own conversion is a generic loop, not inlined here.
                     let f = lanesMin((p - lo) * scale, SIMD3(repeating: 1023))
                     @inline(__always) func cell(_ x: Float) -> UInt32 { x >= 0 ? UInt32(x) : 0 }
                     key = UInt64(Mesh.mortonCode(SIMD3(cell(f.x), cell(f.y), cell(f.z))))
