@@ -863,7 +863,9 @@ fathom_status fathom_depth_point(const fathom_depth_frame *frame, float u, float
 /* Least-squares fits (double precision)                                                           */
 /* ---------------------------------------------------------------------------------------------- */
 /* Fits take double points: 2D fits (x, y) pairs, 3D fits (x, y, z) triples, `stride` bytes apart (a multiple
- * of 8, at least 16 for 2D and 24 for 3D; 0 = packed). The points must be finite, each coordinate at most 1e100
+ * of 8, at least 16 for 2D and 24 for 3D; 0 = packed). Each fit has an `f` variant that reads float points in
+ * place (what back-projection writes: a stride a multiple of 4, at least 8 for 2D and 12 for 3D, 4-byte aligned);
+ * it widens each coordinate to double and computes exactly as the double fit does on the widened points. The points must be finite, each coordinate at most 1e100
  * in magnitude (FATHOM_ERR_OUT_OF_RANGE beyond: squares and sums must stay finite); count 0 is
  * FATHOM_ERR_OUT_OF_RANGE. Degenerate input is FATHOM_ERR_DEGENERATE, never a NaN: fewer points than the fit
  * needs (2 for a line, 3 for a plane), all points coincident (the largest spread, sqrt of the covariance's
@@ -912,24 +914,31 @@ fathom_status fathom_ransac_options_init(fathom_ransac_options *options);
 
 /** 2D line through `count` (x, y) points, ordinary or total least squares (`method`). */
 fathom_status fathom_fit_line2(const double *points, size_t count, size_t stride, uint32_t method, fathom_line_fit *out);
+fathom_status fathom_fit_line2f(const float *points, size_t count, size_t stride, uint32_t method, fathom_line_fit *out);
 
 /** 3D line by total least squares: the centroid and the principal direction of the centred points. */
 fathom_status fathom_fit_line3(const double *points, size_t count, size_t stride, fathom_line_fit *out);
+fathom_status fathom_fit_line3f(const float *points, size_t count, size_t stride, fathom_line_fit *out);
 
 /** Robust line: RANSAC over point pairs (2D when dimensions is 2, 3D when 3) counting points within
  *  options->threshold of the line, then a total-least-squares refit on the best sample's inliers. out_inliers
  *  (count bytes, may be NULL) gets 1 for each point the refit used and 0 for the others, on success only. */
 fathom_status fathom_fit_line_ransac(const double *points, size_t count, size_t stride, uint32_t dimensions,
                                      const fathom_ransac_options *options, fathom_line_fit *out, uint8_t *out_inliers);
+fathom_status fathom_fit_line_ransacf(const float *points, size_t count, size_t stride, uint32_t dimensions,
+                                      const fathom_ransac_options *options, fathom_line_fit *out, uint8_t *out_inliers);
 
 /** Plane by least squares: the centroid and the direction of least spread (orthogonal distances). */
 fathom_status fathom_fit_plane(const double *points, size_t count, size_t stride, fathom_plane_fit *out);
+fathom_status fathom_fit_planef(const float *points, size_t count, size_t stride, fathom_plane_fit *out);
 
 /** Plane by RANSAC over point triples (collinear triples are skipped), then a least-squares refit on the best
  *  triple's inliers. FATHOM_ERR_DEGENERATE when no triple spans a plane or the inliers are collinear. out_inliers
  *  (count bytes, may be NULL) gets 1 for each point the refit used and 0 for the others, on success only. */
 fathom_status fathom_fit_plane_ransac(const double *points, size_t count, size_t stride,
                                       const fathom_ransac_options *options, fathom_plane_fit *out, uint8_t *out_inliers);
+fathom_status fathom_fit_plane_ransacf(const float *points, size_t count, size_t stride,
+                                       const fathom_ransac_options *options, fathom_plane_fit *out, uint8_t *out_inliers);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Object length from depth (the fish app)                                                         */

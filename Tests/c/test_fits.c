@@ -538,8 +538,54 @@ static void test_option_inits(void) {
     EXPECT(fathom_batch_options_init(NULL), FATHOM_ERR_NULL_POINTER, "fathom_batch_options_init", "options", P_ANY);
 }
 
+/* The f variants read float points in place and fit them as their double widening (exact): the same bytes. */
+static void test_float_points(void) {
+    float narrow[4 * 40];
+    double wide[3 * 40];
+    fathom_plane_fit a, b;
+    fathom_line_fit la, lb;
+    fathom_ransac_options o;
+    uint8_t ia[40], ib[40];
+    unsigned long st = 99;
+    int k;
+    check_section("fathom_fit_*f: float points (strided records of 4 floats) fit as their widened doubles");
+    for (k = 0; k < 40; k++) {
+        narrow[4 * k] = (float)(2 * t_rand(&st));
+        narrow[4 * k + 1] = (float)(t_rand(&st));
+        narrow[4 * k + 2] = (float)(0.3 * narrow[4 * k] - 0.2 * narrow[4 * k + 1] + 1 + (k % 5 == 0 ? 0.5 : 0.001 * t_rand(&st)));
+        narrow[4 * k + 3] = NAN; /* never read: the fourth float of each record */
+        wide[3 * k] = narrow[4 * k];
+        wide[3 * k + 1] = narrow[4 * k + 1];
+        wide[3 * k + 2] = narrow[4 * k + 2];
+    }
+    CHECK_OK(fathom_fit_planef(narrow, 40, 16, &a));
+    CHECK_OK(fathom_fit_plane(wide, 40, 0, &b));
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    CHECK_OK(fathom_fit_line3f(narrow, 40, 16, &la));
+    CHECK_OK(fathom_fit_line3(wide, 40, 0, &lb));
+    CHECK(memcmp(&la, &lb, sizeof la) == 0);
+    CHECK_OK(fathom_fit_line2f(narrow, 40, 16, FATHOM_FIT_ORDINARY, &la));
+    CHECK_OK(fathom_fit_line2(wide, 40, 24, FATHOM_FIT_ORDINARY, &lb));
+    CHECK(memcmp(&la, &lb, sizeof la) == 0);
+    CHECK_OK(fathom_ransac_options_init(&o));
+    CHECK_OK(fathom_fit_plane_ransacf(narrow, 40, 16, &o, &a, ia));
+    CHECK_OK(fathom_fit_plane_ransac(wide, 40, 0, &o, &b, ib));
+    CHECK(memcmp(&a, &b, sizeof a) == 0 && memcmp(ia, ib, sizeof ia) == 0);
+    CHECK(a.used == 32); /* the 8 points 0.5 off the plane are out */
+    CHECK_OK(fathom_fit_line_ransacf(narrow, 40, 16, 3, &o, &la, ia));
+    CHECK_OK(fathom_fit_line_ransac(wide, 40, 0, 3, &o, &lb, ib));
+    CHECK(memcmp(&la, &lb, sizeof la) == 0 && memcmp(ia, ib, sizeof ia) == 0);
+    /* Float strides: multiples of 4, at least 12 for 3D; 4-byte alignment. */
+    EXPECT(fathom_fit_planef(narrow, 40, 8, &a), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_planef", "stride", P_ANY);
+    EXPECT(fathom_fit_planef(narrow, 40, 14, &a), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_planef", "stride", P_ANY);
+    EXPECT(fathom_fit_planef((const float *)((const char *)narrow + 2), 4, 16, &a), FATHOM_ERR_OUT_OF_RANGE,
+           "fathom_fit_planef", "aligned", P_ANY);
+    EXPECT(fathom_fit_line3f(NULL, 4, 0, &la), FATHOM_ERR_NULL_POINTER, "fathom_fit_line3f", "points", P_ANY);
+}
+
 int main(void) {
     test_option_inits();
+    test_float_points();
     test_line2();
     test_line3_plane();
     test_ransac();

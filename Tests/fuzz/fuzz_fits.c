@@ -1,5 +1,5 @@
-/* Fuzz target: the line and plane fits and their RANSAC versions, on double points of any value, count and
- * stride (fathom_fit_*). */
+/* Fuzz target: the line and plane fits and their RANSAC versions, on double points (and the same bytes as float
+ * points, the f variants) of any value, count and stride (fathom_fit_*). */
 #include "fuzz.h"
 
 /* A RANSAC fit's inlier mask: on success 0 or 1 per point, as many ones as the fit used; otherwise (or when no
@@ -39,7 +39,9 @@ static void fit(fz_input *in, const double *points, size_t count, size_t stride)
     if (!inliers) abort();
     fz_poison(inliers, count + 1);
     uint8_t *mask = count & 1 ? NULL : inliers;
-    switch (fz_u8(in) % 5) {
+    /* The same bytes as floats for the f variants (the buffer holds count * stride bytes and more). */
+    const float *narrow = (const float *)points;
+    switch (fz_u8(in) % 10) {
     case 0:
         fz_poison(&line, sizeof line);
         s = FZ(fathom_fit_line2, points, count, stride, fz_u8(in) % 3, &line);
@@ -61,11 +63,38 @@ static void fit(fz_input *in, const double *points, size_t count, size_t stride)
         s = FZ(fathom_fit_plane, points, count, stride, &plane);
         fz_untouched(s, "fathom_fit_plane", &plane, sizeof plane);
         break;
-    default:
+    case 4:
         fz_poison(&plane, sizeof plane);
         s = FZ(fathom_fit_plane_ransac, points, count, stride, &ransac, &plane, mask);
         fz_untouched(s, "fathom_fit_plane_ransac", &plane, sizeof plane);
         check_inliers(s, "fathom_fit_plane_ransac", inliers, mask, count, &ransac, s == FATHOM_OK ? plane.used : 0);
+        break;
+    case 5:
+        fz_poison(&line, sizeof line);
+        s = FZ(fathom_fit_line2f, narrow, count, stride, fz_u8(in) % 3, &line);
+        fz_untouched(s, "fathom_fit_line2f", &line, sizeof line);
+        break;
+    case 6:
+        fz_poison(&line, sizeof line);
+        s = FZ(fathom_fit_line3f, narrow, count, stride, &line);
+        fz_untouched(s, "fathom_fit_line3f", &line, sizeof line);
+        break;
+    case 7:
+        fz_poison(&line, sizeof line);
+        s = FZ(fathom_fit_line_ransacf, narrow, count, stride, fz_u8(in) % 5, &ransac, &line, mask);
+        fz_untouched(s, "fathom_fit_line_ransacf", &line, sizeof line);
+        check_inliers(s, "fathom_fit_line_ransacf", inliers, mask, count, &ransac, s == FATHOM_OK ? line.used : 0);
+        break;
+    case 8:
+        fz_poison(&plane, sizeof plane);
+        s = FZ(fathom_fit_planef, narrow, count, stride, &plane);
+        fz_untouched(s, "fathom_fit_planef", &plane, sizeof plane);
+        break;
+    default:
+        fz_poison(&plane, sizeof plane);
+        s = FZ(fathom_fit_plane_ransacf, narrow, count, stride, &ransac, &plane, mask);
+        fz_untouched(s, "fathom_fit_plane_ransacf", &plane, sizeof plane);
+        check_inliers(s, "fathom_fit_plane_ransacf", inliers, mask, count, &ransac, s == FATHOM_OK ? plane.used : 0);
         break;
     }
     free(inliers);

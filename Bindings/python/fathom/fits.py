@@ -1,9 +1,10 @@
 """Least-squares and RANSAC fits of lines (2D and 3D) and planes, in double precision.
 
 Points are (N, 2) or (N, 3) arrays (a wider (N, k) array is read for its first 2 or 3 columns; one (2,) or
-(3,) point is a fit of one point, refused as too few). A float64 array whose columns are packed and whose rows
-are evenly spaced is passed without a copy; anything else is converted once to a packed float64 array
-(:func:`fathom._arrays.point_buffer`, as for every point argument). Degenerate input (too few points for the
+(3,) point is a fit of one point, refused as too few). A float64 or float32 array (what back-projection
+returns) whose columns are packed and whose rows are evenly spaced is passed without a copy, float32 to the
+library's ``f`` fits, which widen each coordinate to double; anything else is converted once to a packed float64
+array (:func:`fathom._arrays.point_buffer`, as for every point argument). Degenerate input (too few points for the
 fit, coincident points, collinear points for a plane, equal x for an ordinary fit) raises
 :class:`fathom.DegenerateError`, a NaN or infinity :class:`fathom.NotFiniteError`, an empty array
 :class:`fathom.OutOfRangeError`.
@@ -23,7 +24,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from ._arrays import PointBuffer, point_buffer
-from ._lib import DoublePtr, LineFitPtr, LineFitStruct, PlaneFitPtr, PlaneFitStruct, RansacOptionsPtr
+from ._lib import DoublePtr, FloatPtr, LineFitPtr, LineFitStruct, PlaneFitPtr, PlaneFitStruct, RansacOptionsPtr
 from ._lib import RansacOptionsStruct, status_function
 from ._scalars import enum_member, real, uint32
 
@@ -46,20 +47,29 @@ class LineMethod(IntEnum):
     TOTAL = 1  # minimizing perpendicular distances (the principal direction)
 
 
-_fit_line2 = status_function("fathom_fit_line2", DoublePtr, c_size_t, c_size_t, c_uint32, LineFitPtr)
-_fit_line3 = status_function("fathom_fit_line3", DoublePtr, c_size_t, c_size_t, LineFitPtr)
-_fit_line_ransac = status_function(
-    "fathom_fit_line_ransac", DoublePtr, c_size_t, c_size_t, c_uint32, RansacOptionsPtr, LineFitPtr, POINTER(c_uint8)
+def _fit_pair(name: str, *argtypes: Any) -> dict[Any, Any]:
+    """A fit's double function and its float (``f``) variant, by the points' dtype."""
+    return {np.dtype(np.float64): status_function(name, DoublePtr, *argtypes),
+            np.dtype(np.float32): status_function(name + "f", FloatPtr, *argtypes)}
+
+
+_fit_line2 = _fit_pair("fathom_fit_line2", c_size_t, c_size_t, c_uint32, LineFitPtr)
+_fit_line3 = _fit_pair("fathom_fit_line3", c_size_t, c_size_t, LineFitPtr)
+_fit_line_ransac = _fit_pair(
+    "fathom_fit_line_ransac", c_size_t, c_size_t, c_uint32, RansacOptionsPtr, LineFitPtr, POINTER(c_uint8)
 )
-_fit_plane = status_function("fathom_fit_plane", DoublePtr, c_size_t, c_size_t, PlaneFitPtr)
-_fit_plane_ransac = status_function(
-    "fathom_fit_plane_ransac", DoublePtr, c_size_t, c_size_t, RansacOptionsPtr, PlaneFitPtr, POINTER(c_uint8)
+_fit_plane = _fit_pair("fathom_fit_plane", c_size_t, c_size_t, PlaneFitPtr)
+_fit_plane_ransac = _fit_pair(
+    "fathom_fit_plane_ransac", c_size_t, c_size_t, RansacOptionsPtr, PlaneFitPtr, POINTER(c_uint8)
 )
 _ransac_options_init = status_function("fathom_ransac_options_init", RansacOptionsPtr)
 
+
 def _points(points: Any, dimensions: Optional[int]) -> PointBuffer:
-    """Double points for the fits: ``dimensions`` columns, or None for 2 or 3 told by the shape."""
-    return point_buffer(points, "points", dtype=np.float64, columns=dimensions)
+    """Points for the fits: ``dimensions`` columns, or None for 2 or 3 told by the shape. A float32 array stays
+    float32 (read in place by the ``f`` functions, as back-projection returns it); anything else becomes float64."""
+    single = isinstance(points, np.ndarray) and points.dtype == np.float32
+    return point_buffer(points, "points", dtype=np.float32 if single else np.float64, columns=dimensions)
 
 
 def _vector(values: Any, dimensions: int) -> np.ndarray:
@@ -191,7 +201,7 @@ def fit_line_2d(points: Any, method: Union[str, LineMethod] = "total") -> LineFi
     m = int(enum_member(method, LineMethod, "method"))
     p = _points(points, 2)
     out = LineFitStruct()
-    _fit_line2(p.pointer, p.count, p.stride, m, byref(out))
+    _fit_line2[p.array.dtype](p.pointer, p.count, p.stride, m, byref(out))
     return LineFit._from_c(out, 2)
 
 
@@ -199,7 +209,7 @@ def fit_line_3d(points: Any) -> LineFit:
     """A 3D line through (N, 3) points by total least squares: the centroid and the principal direction."""
     p = _points(points, 3)
     out = LineFitStruct()
-    _fit_line3(p.pointer, p.count, p.stride, byref(out))
+    _fit_line3[p.array.dtype](p.pointer, p.count, p.stride, byref(out))
     return LineFit._from_c(out, 3)
 
 
@@ -212,7 +222,9 @@ def fit_line_ransac(points: Any, threshold: float, iterations: int = 1000, seed:
     options = _ransac(threshold, iterations, seed)
     out = LineFitStruct()
     inliers = _inlier_mask(p.count)
-    _fit_line_ransac(p.pointer, p.count, p.stride, dimensions, byref(options), byref(out), _mask_pointer(inliers))
+    _fit_line_ransac[p.array.dtype](
+        p.pointer, p.count, p.stride, dimensions, byref(options), byref(out), _mask_pointer(inliers)
+    )
     return LineFit._from_c(out, dimensions, inliers)
 
 
@@ -221,7 +233,7 @@ def fit_plane(points: Any) -> PlaneFit:
     of least spread. Collinear points raise :class:`fathom.DegenerateError`."""
     p = _points(points, 3)
     out = PlaneFitStruct()
-    _fit_plane(p.pointer, p.count, p.stride, byref(out))
+    _fit_plane[p.array.dtype](p.pointer, p.count, p.stride, byref(out))
     return PlaneFit._from_c(out)
 
 
@@ -233,5 +245,5 @@ def fit_plane_ransac(points: Any, threshold: float, iterations: int = 1000, seed
     options = _ransac(threshold, iterations, seed)
     out = PlaneFitStruct()
     inliers = _inlier_mask(p.count)
-    _fit_plane_ransac(p.pointer, p.count, p.stride, byref(options), byref(out), _mask_pointer(inliers))
+    _fit_plane_ransac[p.array.dtype](p.pointer, p.count, p.stride, byref(options), byref(out), _mask_pointer(inliers))
     return PlaneFit._from_c(out, inliers)

@@ -178,14 +178,9 @@ def plot_points(
 
 def _mesh_arrays(mesh: Any, triangles: Any, classes: Any) -> tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
     if isinstance(mesh, Mesh):
-        keep = mesh._keep
-        if keep is None:
-            raise ValueError(
-                "plot_mesh needs the mesh's arrays: the library does not give them back, so pass "
-                "plot_mesh(vertices, triangles, classes) or a Mesh made with borrow=True"
-            )
-        vertices, triangles, mesh_classes = keep
-        return vertices, triangles, mesh_classes if classes is None else classes
+        if triangles is not None:
+            raise TypeError("plot_mesh(mesh): a fathom.Mesh brings its own triangles")
+        return mesh.vertices, mesh.triangles, mesh.classes if classes is None else classes
     if triangles is None:
         raise TypeError("plot_mesh(vertices, triangles): triangles are missing")
     return mesh, triangles, classes
@@ -205,9 +200,9 @@ def plot_mesh(
 ) -> Any:
     """Draws a triangle mesh as a Poly3DCollection and returns the 3D axes.
 
-    Pass ``vertices`` (V, 3) and ``triangles`` (T, 3), or a :class:`fathom.Mesh` made with
-    ``borrow=True`` (the library keeps no copy it could give back otherwise). With ``classes`` (T,)
-    (or a borrowed mesh's classes) faces are coloured by :data:`CLASS_COLORS`. Above ``max_triangles``
+    Pass ``vertices`` (V, 3) and ``triangles`` (T, 3), or a :class:`fathom.Mesh` (``plot_mesh(Mesh.load(path))``;
+    its vertices, triangles and classes are read back from the library). With ``classes`` (T,) (or the mesh's)
+    faces are coloured by :data:`CLASS_COLORS`. Above ``max_triangles``
     a random subset (seeded) of that many triangles is drawn, so large scans stay responsive.
     """
     from mpl_toolkits.mplot3d.art3d import Poly3DCollection  # type: ignore[import-untyped]

@@ -42,6 +42,8 @@ OPTIONAL = {
     ("fathom_mesh_intersect_batch", "options"),
     ("fathom_fit_line_ransac", "out_inliers"),
     ("fathom_fit_plane_ransac", "out_inliers"),
+    ("fathom_fit_line_ransacf", "out_inliers"),
+    ("fathom_fit_plane_ransacf", "out_inliers"),
     ("fathom_mesh_occluded_batch", "options"),
     ("fathom_mesh_intersect_all_batch", "options"),
     ("fathom_depth_count", "selection"),
@@ -539,7 +541,7 @@ class Args:
     def depth_table(self) -> dict[str, Callable[[], list[Any]]]:
         self.depth = np.ones((3, 4), np.float32)
         self.mask_bytes = np.ones((3, 4), np.uint8)
-        frame, mask, k, d = self.depth_frame, self.mask, self.intrinsics, self.doubles
+        frame, mask, k, d, f = self.depth_frame, self.mask, self.intrinsics, self.doubles, self.floats
         line2 = [[0, 0], [1, 1.1], [2, 1.9]]
         line3 = [[0, 0, 0], [1, 1.1, 1], [2, 1.9, 2], [3, 3, 3.1]]
         plane = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0.01]]
@@ -562,6 +564,11 @@ class Args:
             "fathom_fit_plane": lambda: [d(plane), 4, 0, byref(PlaneFitStruct())],
             "fathom_fit_plane_ransac": lambda: [d(plane), 4, 0, ransac(), byref(PlaneFitStruct()), None],
             "fathom_ransac_options_init": lambda: [byref(RansacOptionsStruct())],
+            "fathom_fit_line2f": lambda: [f(line2), 3, 0, 1, byref(LineFitStruct())],
+            "fathom_fit_line3f": lambda: [f(line3), 4, 0, byref(LineFitStruct())],
+            "fathom_fit_line_ransacf": lambda: [f(line3), 4, 12, 3, ransac(), byref(LineFitStruct()), None],
+            "fathom_fit_planef": lambda: [f(plane), 4, 0, byref(PlaneFitStruct())],
+            "fathom_fit_plane_ransacf": lambda: [f(plane), 4, 0, ransac(), byref(PlaneFitStruct()), None],
             "fathom_length_options_init": lambda: [byref(LengthOptionsStruct())],
             "fathom_length_keypoints": lambda: [frame(), 100.0, 100.0, 500.0, 400.0, mask(), options(), byref(LengthStruct())],
             "fathom_length_mask": lambda: [frame(), mask(), options(), byref(LengthStruct())],

@@ -333,3 +333,28 @@ def test_one_point_is_a_fit_of_one_point() -> None:
         fathom.fit_plane([1.0, 2.0])
     with pytest.raises(ValueError, match=r"\(N, 2\) or \(N, 3\), or \(2,\) or \(3,\) for one point, got shape \(4,\)"):
         fathom.fit_line_ransac([1.0, 2.0, 3.0, 4.0], 0.1)
+
+
+def test_float32_points_are_fitted_in_place_as_their_float64_widening(rng: np.random.Generator) -> None:
+    """float32 points (back-projection's) go to the f fits without a copy; widening a float to double is exact, so
+    every fit equals the double fit of the same points widened, bit for bit (inliers too)."""
+    t = rng.uniform(-1, 1, (300, 1))
+    pts = (np.array([0.2, -0.4, 1.5]) + t * np.array([0.6, 0.3, -0.7])
+           + rng.normal(scale=0.002, size=(300, 3))).astype(np.float32)
+    pts[::7] += rng.uniform(-0.5, 0.5, (len(pts[::7]), 3)).astype(np.float32)
+    wide = pts.astype(np.float64)
+    records = np.zeros((300, 4), np.float32)  # a strided view: rows of 16 bytes, read in place too
+    records[:, :3] = pts
+    for fit in [lambda p: fathom.fit_line_3d(p), lambda p: fathom.fit_plane(p),
+                lambda p: fathom.fit_line_ransac(p, 0.01, 50, seed=4), lambda p: fathom.fit_plane_ransac(p, 0.01, 50, seed=4),
+                lambda p: fathom.fit_line_2d(p[:, :2], "ordinary"), lambda p: fathom.fit_line_ransac(p[:, :2], 0.01, 50)]:
+        for narrow in (pts, records[:, :3]):
+            a, b = fit(narrow), fit(wide)
+            assert repr(a) == repr(b)
+            for field in ("point", "direction", "normal"):
+                if hasattr(a, field):
+                    np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+            assert (a.rms, a.max_residual, a.used) == (b.rms, b.max_residual, b.used)
+            if a.inliers is not None:
+                np.testing.assert_array_equal(a.inliers, b.inliers)
+

@@ -69,11 +69,27 @@ def test_plot_rays_without_hits_and_hits_alone(tmp_path: Path) -> None:
     matplotlib.pyplot.close("all")
 
 
+def test_plot_mesh_of_a_loaded_mesh(tmp_path: Path) -> None:
+    """plot_mesh(Mesh.load(path)) draws the file's triangles, classes coloured: the mesh gives its arrays back."""
+    v, t = icosphere(1)
+    classes = (np.arange(len(t)) % 8).astype(np.uint8)
+    path = tmp_path / "sphere.ply"
+    with fathom.Mesh(v, t, classes) as made:
+        made.save(path)
+    with fathom.Mesh.load(path) as mesh:
+        ax = plot.plot_mesh(mesh)
+    _png(ax.figure, tmp_path, "loaded.png")  # 3D collections project their polygons when drawn
+    faces = ax.collections[0]
+    assert len(faces.get_paths()) == len(t)
+    assert len({tuple(c) for c in faces.get_facecolor()}) == 8  # one colour per class
+    matplotlib.pyplot.close("all")
+
+
 def test_plot_mesh_errors() -> None:
     v, t = icosphere(0)
-    with fathom.Mesh(v, t) as copied:
-        with pytest.raises(ValueError, match="borrow=True"):
-            plot.plot_mesh(copied)
+    with fathom.Mesh(v, t) as mesh:
+        with pytest.raises(TypeError, match="own triangles"):
+            plot.plot_mesh(mesh, t)
     with pytest.raises(ValueError, match="indices"):
         plot.plot_mesh(v, t + 100)
     with pytest.raises(TypeError, match="HIT_DTYPE"):

@@ -1,38 +1,61 @@
-/// Caller-owned double-precision points for the fits: point i's coordinates are `dimensions` consecutive
-/// doubles at i * stride. The layout is validated by `init`; finiteness by the first pass over the points
-/// (`Moments`), which every fit makes.
+/// Caller-owned points for the fits, in double or single precision: point i's coordinates are `dimensions`
+/// consecutive scalars at i * stride. Single-precision points (what back-projection returns) are read in place and
+/// widened to Double one by one, so every fit computes in double precision either way. The layout is validated by
+/// `init`; finiteness by the first pass over the points (`Moments`), which every fit makes.
 public struct FitPoints: @unchecked Sendable {
-    public let base: UnsafePointer<Double>
+    /// The scalar type of the caller's coordinates.
+    public enum Scalar: Sendable { case float32, float64 }
+
+    public let base: UnsafeRawPointer
+    public let scalar: Scalar
     public let count: Int
-    /// Stride in doubles.
+    /// Stride in scalars.
     public let stride: Int
     /// 2 or 3.
     public let dimensions: Int
 
-    /// Validates: count >= 1, byte stride a multiple of 8 and >= 8 * dimensions (0 = packed), 8-byte alignment,
-    /// no size overflow.
+    /// Double points. Validates: count >= 1, byte stride a multiple of 8 and >= 8 * dimensions (0 = packed), 8-byte
+    /// alignment, no size overflow.
     public init(base: UnsafePointer<Double>, count: Int, strideBytes: Int, dimensions: Int) throws(FathomError) {
+        try self.init(raw: UnsafeRawPointer(base), scalar: .float64, count: count, strideBytes: strideBytes, dimensions: dimensions)
+    }
+
+    /// Float points: the same rules with 4-byte scalars (a stride a multiple of 4 and >= 4 * dimensions, 4-byte
+    /// alignment).
+    public init(floats base: UnsafePointer<Float>, count: Int, strideBytes: Int, dimensions: Int) throws(FathomError) {
+        try self.init(raw: UnsafeRawPointer(base), scalar: .float32, count: count, strideBytes: strideBytes, dimensions: dimensions)
+    }
+
+    private init(raw base: UnsafeRawPointer, scalar: Scalar, count: Int, strideBytes: Int, dimensions: Int) throws(FathomError) {
         precondition(dimensions == 2 || dimensions == 3)
+        let size = scalar == .float64 ? 8 : 4
         guard count >= 1 else { throw FathomError(.outOfRange, "count must be >= 1, got \(count)") }
-        let bytes = strideBytes == 0 ? 8 * dimensions : strideBytes
-        guard bytes >= 8 * dimensions, bytes % 8 == 0 else {
-            throw FathomError(.outOfRange, "stride must be a multiple of 8 and >= \(8 * dimensions) bytes, got \(strideBytes)")
+        let bytes = strideBytes == 0 ? size * dimensions : strideBytes
+        guard bytes >= size * dimensions, bytes % size == 0 else {
+            throw FathomError(.outOfRange, "stride must be a multiple of \(size) and >= \(size * dimensions) bytes, got \(strideBytes)")
         }
-        guard Int(bitPattern: base) % 8 == 0 else { throw FathomError(.outOfRange, "points must be 8-byte aligned") }
+        guard Int(bitPattern: base) % size == 0 else { throw FathomError(.outOfRange, "points must be \(size)-byte aligned") }
         guard !count.multipliedReportingOverflow(by: bytes).overflow else {
             throw FathomError(.overflow, "count * stride overflows (count \(count), stride \(bytes))")
         }
         self.base = base
+        self.scalar = scalar
         self.count = count
-        self.stride = bytes / 8
+        self.stride = bytes / size
         self.dimensions = dimensions
     }
 
     /// Point i, with z = 0 for 2D points (no bounds check).
     @inlinable
     public subscript(i: Int) -> SIMD3<Double> {
-        let p = base + i &* stride
-        return SIMD3(p[0], p[1], dimensions == 3 ? p[2] : 0)
+        switch scalar {
+        case .float64:
+            let p = base.assumingMemoryBound(to: Double.self) + i &* stride
+            return SIMD3(p[0], p[1], dimensions == 3 ? p[2] : 0)
+        case .float32:
+            let p = base.assumingMemoryBound(to: Float.self) + i &* stride
+            return SIMD3(Double(p[0]), Double(p[1]), dimensions == 3 ? Double(p[2]) : 0)
+        }
     }
 
     /// The points (z = 0 in 2D) that `keep` accepts, in order.
@@ -60,14 +83,14 @@ public struct FitPoints: @unchecked Sendable {
 
 extension FitPoints {
     /// Calls `body(x, y, z, lanes)` with the points four at a time, one coordinate per vector (z = 0 in 2D); the last
-    /// group is padded with copies of point 0 and `lanes` says how many are real. Packed 2D and 3D points are read
+    /// group is padded with copies of point 0 and `lanes` says how many are real. Packed double 2D and 3D points are read
     /// with three (or two) vector loads per group.
     @inline(__always)
     func forEachQuad(_ body: (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, Int) -> Void) {
         let whole = count & ~3
-        let raw = UnsafeRawPointer(base)
+        let raw = base
         var i = 0
-        if dimensions == 3, stride == 3 {
+        if scalar == .float64, dimensions == 3, stride == 3 {
             while i < whole {
                 let offset = i &* 24
                 let a = raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)        // x0 y0 z0 x1
@@ -76,7 +99,7 @@ extension FitPoints {
                 body(SIMD4(a[0], a[3], b[2], c[1]), SIMD4(a[1], b[0], b[3], c[2]), SIMD4(a[2], b[1], c[0], c[3]), 4)
                 i &+= 4
             }
-        } else if dimensions == 2, stride == 2 {
+        } else if scalar == .float64, dimensions == 2, stride == 2 {
             while i < whole {
                 let offset = i &* 16
                 let a = raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)        // x0 y0 x1 y1
