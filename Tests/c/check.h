@@ -6,8 +6,10 @@
  * the process exit status (0 only when nothing failed). Counters are not thread-safe: check from the main
  * thread only.
  *
- * Expected values in the tests are derived by hand or with plain arithmetic written in the test itself,
- * never copied from the library's output.
+ * Expected values in the tests are worked out by hand (the derivation in a comment), never copied from the
+ * library's output. The C tests check the ABI (arguments and results crossing it: units, frames, field order,
+ * column-major matrices; statuses, bad input, outputs untouched on failure, ownership); the geometry is checked
+ * once, against Double references, in Tests/FathomCoreTests.
  */
 #ifndef FATHOM_TEST_CHECK_H
 #define FATHOM_TEST_CHECK_H

@@ -1,7 +1,9 @@
-/* Primitive casts: fathom_ray_plane, fathom_ray_floor, fathom_ray_sphere, fathom_ray_obb and fathom_ray_triangle.
- * Hand-derived cases (every number worked out in the comments), then random cases against plain double
- * arithmetic written here: a slab test in the box frame, Moller-Trumbore for triangles. Every cast reports
- * only hits with tmin <= t <= tmax; t is in units of |direction|; a miss is NO_HIT, t = INFINITY, rest 0. */
+/* Primitive casts across the C ABI: fathom_ray_plane, fathom_ray_floor, fathom_ray_sphere, fathom_ray_obb and
+ * fathom_ray_triangle. Hand-derived cases (every number worked out in the comments): every field of fathom_hit and
+ * fathom_box_hit, both sides, ranges, misses, bad input. Every cast reports only hits with tmin <= t <= tmax; t is
+ * in units of |direction|; a miss is NO_HIT, t = INFINITY, rest 0. Random spheres, rotated boxes and triangles
+ * against Double references (the quadratic, a slab test, Moeller-Trumbore) are in
+ * Tests/FathomCoreTests/RayCastPrimitiveTests.swift. */
 #include "fathom.h"
 #include "check.h"
 #include "testmath.h"
@@ -220,172 +222,20 @@ static void test_sphere(void) {
     CHECK_MISS(h);
     CHECK_OK(fathom_ray_sphere(&r, 5.9f, 6.1f, c, 2, &h));
     CHECK_NEAR(h.t, 6, 1e-5);
-
-    check_section("ray_sphere: random rays against the quadratic in double");
-    {
-        unsigned long st = 3;
-        int i, bad = 0, n_hit = 0;
-        for (i = 0; i < 2000; i++) {
-            double o[3], d[3], cc[3], rad = 0.1 + 2 * t_rand(&st), oc[3], a, b, q, disc, t0, t1, texp = -1;
-            fathom_vec3 cf;
-            float tmin = (i % 4 == 0) ? (float)(3 * t_rand(&st)) : 0.0f;
-            int inside_margin = 1;
-            fathom_hit hh;
-            cc[0] = 4 * t_rand(&st) - 2;
-            cc[1] = 4 * t_rand(&st) - 2;
-            cc[2] = 4 * t_rand(&st) - 2;
-            cf = t_v3(cc[0], cc[1], cc[2]);
-            rad = (float)rad;
-            o[0] = (float)(8 * t_rand(&st) - 4);
-            o[1] = (float)(8 * t_rand(&st) - 4);
-            o[2] = (float)(8 * t_rand(&st) - 4);
-            /* Aimed at a point within 1.3 radii of the centre: mostly hits, some misses, some from inside. */
-            t_rand_in_ball(&st, 1.3 * rad, d);
-            d[0] += cc[0] - o[0];
-            d[1] += cc[1] - o[1];
-            d[2] += cc[2] - o[2];
-            t_normalize(d);
-            {
-                double k = 0.25 + 2 * t_rand(&st);
-                d[0] = (float)(d[0] * k);
-                d[1] = (float)(d[1] * k);
-                d[2] = (float)(d[2] * k);
-            }
-            cc[0] = cf.x;
-            cc[1] = cf.y;
-            cc[2] = cf.z;
-            t_sub(o, cc, oc);
-            a = t_dot(d, d);
-            b = t_dot(oc, d);
-            q = t_dot(oc, oc) - rad * rad;
-            disc = b * b - a * q;
-            if (disc > 0) {
-                t0 = (-b - sqrt(disc)) / a;
-                t1 = (-b + sqrt(disc)) / a;
-                if (t0 >= tmin) texp = t0;
-                else if (t1 >= tmin) texp = t1;
-                /* Too close to call: grazing (passing farther than 0.995 r from the centre), or a crossing
-                 * within 1e-4 of tmin. */
-                if (disc < 1e-2 * a * rad * rad || fabs(t0 - tmin) < 1e-4 * (1 + fabs(t0)) ||
-                    fabs(t1 - tmin) < 1e-4 * (1 + fabs(t1)))
-                    inside_margin = 0;
-            } else if (disc > -1e-2 * a * rad * rad) {
-                inside_margin = 0;
-            }
-            if (!inside_margin) continue;
-            if (fathom_ray_sphere(&(fathom_ray){t_v3(o[0], o[1], o[2]), t_v3(d[0], d[1], d[2])}, tmin, INF, cf,
-                                  (float)rad, &hh) != FATHOM_OK) {
-                bad++;
-                continue;
-            }
-            if (texp < 0) {
-                if (!t_hit_is_miss(&hh) && bad++ < 3) printf("    sphere ray %d: hit at %g, expected a miss\n", i, (double)hh.t);
-            } else {
-                double p[3], n[3];
-                n_hit++;
-                p[0] = o[0] + texp * d[0];
-                p[1] = o[1] + texp * d[1];
-                p[2] = o[2] + texp * d[2];
-                t_sub(p, cc, n);
-                t_normalize(n);
-                /* Float conditioning of the quadratic: X = disc / a = r^2 - (distance of the line from the
-                 * centre)^2 carries an error of about 4e-7 (|oc|^2 + r^2) when computed in float; the root moves
-                 * by that over 2 sqrt(X), over |d| in units of t. */
-                double X = disc / a, dl = sqrt(a);
-                double tol_t = 1e-4 * (1 + texp) + 4e-7 * (t_dot(oc, oc) + rad * rad) / (2 * sqrt(X)) / dl;
-                double tol_n = 1e-3 + 2 * tol_t * dl / rad;
-                if (hh.primitive != 0 || fabs(hh.t - texp) > tol_t || fabs(hh.normal.x - n[0]) > tol_n ||
-                    fabs(hh.normal.y - n[1]) > tol_n || fabs(hh.normal.z - n[2]) > tol_n ||
-                    hh.front_face != (t_dot(d, n) < 0)) {
-                    if (bad++ < 3)
-                        printf("    sphere ray %d: t %.7g (expected %.7g), normal (%g, %g, %g) (expected (%g, %g, %g)), "
-                               "front %d\n",
-                               i, (double)hh.t, texp, (double)hh.normal.x, (double)hh.normal.y, (double)hh.normal.z,
-                               n[0], n[1], n[2], hh.front_face);
-                }
-            }
-        }
-        CHECK(bad == 0);
-        CHECK(n_hit > 1000);
-        printf("    (%d hits compared)\n", n_hit);
-    }
 }
 
 /* ---- oriented boxes ------------------------------------------------------------------------------- */
 
-static fathom_obb make_obb(fathom_vec3 c, fathom_vec3 s, const double q[4]) {
+static fathom_obb make_obb(fathom_vec3 c, fathom_vec3 s, fathom_quat q) {
     fathom_obb o;
     o.center = c;
     o.scale = s;
-    o.rotation = t_fq(q);
+    o.rotation = q;
     return o;
 }
 
-/* Face index of local axis k (0 x, 1 y, 2 z) on side sign (-1, +1). */
-static uint32_t face_of(int axis, int sign) {
-    static const uint32_t neg[3] = {FATHOM_FACE_LEFT, FATHOM_FACE_BOTTOM, FATHOM_FACE_FRONT};
-    static const uint32_t pos[3] = {FATHOM_FACE_RIGHT, FATHOM_FACE_TOP, FATHOM_FACE_BACK};
-    return sign < 0 ? neg[axis] : pos[axis];
-}
-
-/* The slab test in double, in the box frame. Returns 0 when the line misses. Also the gaps between the
- * winning slab and the runner-up at entry and exit (a face is only well defined when the gap is not tiny). */
-typedef struct {
-    double t_enter, t_exit;
-    int axis_enter, sign_enter, axis_exit, sign_exit;
-    double gap_enter, gap_exit;
-} slab_result;
-
-static int slab(const double c[3], const double half[3], const double R[9], const double o[3], const double d[3],
-                slab_result *out) {
-    double Rt[9], ol[3], dl[3], oc[3];
-    double nears[3], fars[3];
-    int k, axis_n = -1, axis_f = -1;
-    double tn = -INFINITY, tf = INFINITY;
-    t_mat3_transpose(R, Rt);
-    t_sub(o, c, oc);
-    t_mat3_apply(Rt, oc, ol);
-    t_mat3_apply(Rt, d, dl);
-    for (k = 0; k < 3; k++) {
-        if (dl[k] == 0) {
-            if (fabs(ol[k]) > half[k]) return 0;
-            nears[k] = -INFINITY;
-            fars[k] = INFINITY;
-            continue;
-        }
-        {
-            double t1 = (-half[k] - ol[k]) / dl[k], t2 = (half[k] - ol[k]) / dl[k];
-            nears[k] = t1 < t2 ? t1 : t2;
-            fars[k] = t1 < t2 ? t2 : t1;
-        }
-        if (nears[k] > tn) {
-            tn = nears[k];
-            axis_n = k;
-        }
-        if (fars[k] < tf) {
-            tf = fars[k];
-            axis_f = k;
-        }
-    }
-    if (tn > tf || axis_n < 0) return 0;
-    out->t_enter = tn;
-    out->t_exit = tf;
-    out->axis_enter = axis_n;
-    out->axis_exit = axis_f;
-    out->sign_enter = dl[axis_n] > 0 ? -1 : 1;
-    out->sign_exit = dl[axis_f] > 0 ? 1 : -1;
-    out->gap_enter = INFINITY;
-    out->gap_exit = INFINITY;
-    for (k = 0; k < 3; k++) {
-        if (k != axis_n && tn - nears[k] < out->gap_enter) out->gap_enter = tn - nears[k];
-        if (k != axis_f && fars[k] - tf < out->gap_exit) out->gap_exit = fars[k] - tf;
-    }
-    return 1;
-}
-
 static void test_obb_hand(void) {
-    const double qi[4] = {0, 0, 0, 1};
-    fathom_obb o = make_obb(v3(0, 0, 0), v3(2, 4, 6), qi);
+    fathom_obb o = make_obb(v3(0, 0, 0), v3(2, 4, 6), q4(0, 0, 0, 1));
     fathom_box_hit b;
     fathom_ray r;
 
@@ -503,7 +353,6 @@ static void test_obb_hand(void) {
 }
 
 static void test_obb_rotated(void) {
-    double q[4], R[9];
     fathom_obb o;
     fathom_box_hit b;
     fathom_ray r;
@@ -511,8 +360,7 @@ static void test_obb_rotated(void) {
     check_section("ray_obb: box turned 90 degrees about y");
     /* R_y(90deg) takes local +z to world +x: from (10, 0, 0) along -x the ray meets the local back face
      * (outward normal world +x) at x = sz/2 = 3, t = 7, and leaves through the front at t = 13. */
-    t_quat_axis_angle(0, 1, 0, T_PI / 2, q);
-    o = make_obb(v3(0, 0, 0), v3(2, 4, 6), q);
+    o = make_obb(v3(0, 0, 0), v3(2, 4, 6), q4(0, (float)sqrt(0.5), 0, (float)sqrt(0.5)));
     r = t_ray(10, 0, 0, -1, 0, 0);
     CHECK_OK(fathom_ray_obb(&r, 0, INF, &o, &b));
     CHECK_NEAR(b.t_enter, 7, 1e-5);
@@ -533,8 +381,7 @@ static void test_obb_rotated(void) {
     /* A 2 x 2 x 2 cube turned 45 degrees about z, at (1, 2, 3). A ray along -x at the centre's height meets
      * the edge between local +x and +y... instead go along the local x axis, world (cos 45, sin 45, 0):
      * from centre - 5 * (s, s, 0) along (s, s, 0) -> enters the left face at t = 4, leaves right at t = 6. */
-    t_quat_axis_angle(0, 0, 1, T_PI / 4, q);
-    o = make_obb(v3(1, 2, 3), v3(2, 2, 2), q);
+    o = make_obb(v3(1, 2, 3), v3(2, 2, 2), q4(0, 0, (float)sin(T_PI / 8), (float)cos(T_PI / 8)));
     {
         double s = sqrt(0.5);
         r = t_ray(1 - 5 * s, 2 - 5 * s, 3, s, s, 0);
@@ -544,108 +391,6 @@ static void test_obb_rotated(void) {
         CHECK(b.face_enter == FATHOM_FACE_LEFT && b.face_exit == FATHOM_FACE_RIGHT);
         CHECK_VEC3(b.hit.normal, -s, -s, 0, 1e-5);
         CHECK_VEC3(b.hit.point, 1 - s, 2 - s, 3, 1e-5);
-    }
-
-    check_section("ray_obb: random rotated boxes against the slab test in double");
-    {
-        unsigned long st = 17;
-        int i, bad = 0, checked_faces = 0, n_inside = 0;
-        for (i = 0; i < 600; i++) {
-            double ax[3], c[3], half[3], tgt[3], o3[3], d[3], loc[3], k;
-            slab_result e;
-            fathom_vec3 sc;
-            int inside = (i % 3 == 2);
-            float tmin = 0;
-            t_rand_dir(&st, ax);
-            t_quat_axis_angle(ax[0], ax[1], ax[2], 2 * T_PI * t_rand(&st), q);
-            t_quat_to_mat3(q, R);
-            c[0] = (float)(4 * t_rand(&st) - 2);
-            c[1] = (float)(4 * t_rand(&st) - 2);
-            c[2] = (float)(4 * t_rand(&st) - 2);
-            sc = t_v3(0.2 + 2 * t_rand(&st), 0.2 + 2 * t_rand(&st), 0.2 + 2 * t_rand(&st));
-            half[0] = sc.x / 2.0;
-            half[1] = sc.y / 2.0;
-            half[2] = sc.z / 2.0;
-            o = make_obb(t_v3(c[0], c[1], c[2]), sc, q);
-            /* The box's rotation as the library sees it: the float quaternion, normalized. */
-            {
-                double qf[4] = {o.rotation.x, o.rotation.y, o.rotation.z, o.rotation.w};
-                double n = sqrt(qf[0] * qf[0] + qf[1] * qf[1] + qf[2] * qf[2] + qf[3] * qf[3]);
-                qf[0] /= n;
-                qf[1] /= n;
-                qf[2] /= n;
-                qf[3] /= n;
-                t_quat_to_mat3(qf, R);
-            }
-            /* A target inside the box (local coordinates within 90% of the half extents). */
-            loc[0] = (2 * t_rand(&st) - 1) * 0.9 * half[0];
-            loc[1] = (2 * t_rand(&st) - 1) * 0.9 * half[1];
-            loc[2] = (2 * t_rand(&st) - 1) * 0.9 * half[2];
-            t_mat3_apply(R, loc, tgt);
-            tgt[0] += c[0];
-            tgt[1] += c[1];
-            tgt[2] += c[2];
-            if (inside) {
-                o3[0] = (float)tgt[0];
-                o3[1] = (float)tgt[1];
-                o3[2] = (float)tgt[2];
-                t_rand_dir(&st, d);
-            } else {
-                double dir[3];
-                t_rand_dir(&st, dir);
-                o3[0] = (float)(tgt[0] + 6 * dir[0]);
-                o3[1] = (float)(tgt[1] + 6 * dir[1]);
-                o3[2] = (float)(tgt[2] + 6 * dir[2]);
-                t_sub(tgt, o3, d);
-            }
-            k = 0.3 + 3 * t_rand(&st);
-            d[0] = (float)(d[0] * k);
-            d[1] = (float)(d[1] * k);
-            d[2] = (float)(d[2] * k);
-            if (!slab(c, half, R, o3, d, &e)) {
-                bad++;
-                printf("    (test bug: the slab test misses ray %d)\n", i);
-                continue;
-            }
-            r = t_ray(o3[0], o3[1], o3[2], d[0], d[1], d[2]);
-            if (fathom_ray_obb(&r, tmin, INF, &o, &b) != FATHOM_OK) {
-                if (bad++ < 3) printf("    ray %d: %s\n", i, fathom_last_error());
-                continue;
-            }
-            {
-                double tol_e = 1e-4 * (1 + fabs(e.t_enter)), tol_x = 1e-4 * (1 + fabs(e.t_exit));
-                int ok = fabs(b.t_enter - e.t_enter) <= tol_e && fabs(b.t_exit - e.t_exit) <= tol_x;
-                int exp_inside = e.t_enter <= 0 && e.t_exit >= 0;
-                double tt = exp_inside ? e.t_exit : e.t_enter, nl[3] = {0, 0, 0}, nw[3];
-                int axis = exp_inside ? e.axis_exit : e.axis_enter, sign = exp_inside ? e.sign_exit : e.sign_enter;
-                double gap = exp_inside ? e.gap_exit : e.gap_enter;
-                ok = ok && b.origin_inside == exp_inside && fabs(b.hit.t - tt) <= 1e-4 * (1 + tt) &&
-                     b.hit.front_face == (exp_inside ? 0 : 1);
-                if (exp_inside) n_inside++;
-                if (gap > 1e-3 && e.gap_enter > 1e-3 && e.gap_exit > 1e-3) {
-                    checked_faces++;
-                    nl[axis] = sign;
-                    t_mat3_apply(R, nl, nw);
-                    ok = ok && b.face_enter == face_of(e.axis_enter, e.sign_enter) &&
-                         b.face_exit == face_of(e.axis_exit, e.sign_exit) && b.hit.primitive == face_of(axis, sign) &&
-                         fabs(b.hit.normal.x - nw[0]) < 1e-4 && fabs(b.hit.normal.y - nw[1]) < 1e-4 &&
-                         fabs(b.hit.normal.z - nw[2]) < 1e-4;
-                }
-                ok = ok && fabs(b.hit.point.x - (o3[0] + tt * d[0])) < 1e-4 * (1 + fabs(tt)) &&
-                     fabs(b.hit.point.y - (o3[1] + tt * d[1])) < 1e-4 * (1 + fabs(tt)) &&
-                     fabs(b.hit.point.z - (o3[2] + tt * d[2])) < 1e-4 * (1 + fabs(tt));
-                if (!ok && bad++ < 5)
-                    printf("    ray %d: t_enter %.7g (%.7g), t_exit %.7g (%.7g), faces %u/%u (%u/%u), inside %d (%d), "
-                           "hit t %.7g face %u normal (%g, %g, %g)\n",
-                           i, (double)b.t_enter, e.t_enter, (double)b.t_exit, e.t_exit, b.face_enter, b.face_exit,
-                           face_of(e.axis_enter, e.sign_enter), face_of(e.axis_exit, e.sign_exit), b.origin_inside,
-                           exp_inside, (double)b.hit.t, b.hit.primitive, (double)b.hit.normal.x,
-                           (double)b.hit.normal.y, (double)b.hit.normal.z);
-            }
-        }
-        CHECK(bad == 0);
-        CHECK(checked_faces > 400);
-        CHECK(n_inside > 150);
     }
 }
 
@@ -728,70 +473,12 @@ static void test_triangle(void) {
     CHECK_MISS(h);
     CHECK_OK(fathom_ray_triangle(&r, 4.99f, 5.01f, a, b, c, &h));
     CHECK_NEAR(h.t, 5, 1e-6);
-
-    check_section("ray_triangle: random triangles against Moller-Trumbore in double");
-    {
-        unsigned long st = 99;
-        int i, bad = 0, n_hit = 0, n_miss = 0;
-        for (i = 0; i < 5000; i++) {
-            double A[3], B[3], C[3], o[3], d[3], tgt[3], bu, bv, t, u, v, m, n[3], kk;
-            float tmin = 0, tmax = INF;
-            int k;
-            fathom_hit hh;
-            for (k = 0; k < 3; k++) {
-                A[k] = (float)(4 * t_rand(&st) - 2);
-                B[k] = (float)(4 * t_rand(&st) - 2);
-                C[k] = (float)(4 * t_rand(&st) - 2);
-            }
-            /* Aim at barycentrics in [-0.2, 1]: about a third inside. */
-            bu = -0.2 + 1.2 * t_rand(&st);
-            bv = -0.2 + 1.2 * t_rand(&st);
-            for (k = 0; k < 3; k++) tgt[k] = (1 - bu - bv) * A[k] + bu * B[k] + bv * C[k];
-            t_rand_dir(&st, d);
-            kk = 1 + 4 * t_rand(&st);
-            for (k = 0; k < 3; k++) o[k] = (float)(tgt[k] - kk * d[k]);
-            kk = 0.2 + 3 * t_rand(&st);
-            for (k = 0; k < 3; k++) d[k] = (float)(d[k] * kk);
-            if (i % 5 == 1) tmax = (float)(2 * t_rand(&st));
-            if (i % 5 == 2) tmin = (float)(2 * t_rand(&st));
-            if (t_tri_normal(A, B, C, n) < 1e-3) continue; /* skip slivers */
-            if (!t_tri_line(o, d, A, B, C, &t, &u, &v, &m)) continue;
-            if (fabs(m) < 1e-4 || fabs(t - tmin) < 1e-4 * (1 + t) || fabs(t - tmax) < 1e-4 * (1 + t)) continue;
-            if (fathom_ray_triangle(&(fathom_ray){t_v3(o[0], o[1], o[2]), t_v3(d[0], d[1], d[2])}, tmin, tmax,
-                                    t_v3(A[0], A[1], A[2]), t_v3(B[0], B[1], B[2]), t_v3(C[0], C[1], C[2]),
-                                    &hh) != FATHOM_OK) {
-                bad++;
-                continue;
-            }
-            if (m > 0 && t >= tmin && t <= tmax) {
-                int ok;
-                n_hit++;
-                ok = fabs(hh.t - t) <= 1e-4 * (1 + t) && fabs(hh.u - u) < 1e-4 && fabs(hh.v - v) < 1e-4 &&
-                     fabs(hh.normal.x - n[0]) < 1e-5 && fabs(hh.normal.y - n[1]) < 1e-5 &&
-                     fabs(hh.normal.z - n[2]) < 1e-5 && hh.front_face == (t_dot(d, n) < 0) && hh.primitive == 0 &&
-                     fabs(hh.point.x - (o[0] + t * d[0])) < 1e-4 && fabs(hh.point.y - (o[1] + t * d[1])) < 1e-4 &&
-                     fabs(hh.point.z - (o[2] + t * d[2])) < 1e-4;
-                if (!ok && bad++ < 3)
-                    printf("    triangle %d: t %.7g (%.7g) u %.6g (%.6g) v %.6g (%.6g) front %d\n", i, (double)hh.t, t,
-                           (double)hh.u, u, (double)hh.v, v, hh.front_face);
-            } else {
-                n_miss++;
-                if (!t_hit_is_miss(&hh) && bad++ < 3)
-                    printf("    triangle %d: hit at t %.7g, expected a miss (t %.7g, margin %.3g, range [%g, %g])\n", i,
-                           (double)hh.t, t, m, (double)tmin, (double)tmax);
-            }
-        }
-        CHECK(bad == 0);
-        CHECK(n_hit > 500 && n_miss > 500);
-        printf("    (%d hits, %d misses compared)\n", n_hit, n_miss);
-    }
 }
 
 /* ---- bad input ---------------------------------------------------------------------------------- */
 
 static void test_bad_input(void) {
-    const double qi[4] = {0, 0, 0, 1};
-    fathom_obb o = make_obb(v3(0, 0, 0), v3(2, 4, 6), qi), ob;
+    fathom_obb o = make_obb(v3(0, 0, 0), v3(2, 4, 6), q4(0, 0, 0, 1)), ob;
     fathom_ray good = t_ray(0, 5, 0, 0, -1, 0), zero = t_ray(0, 5, 0, 0, 0, 0), nan_o = t_ray(NAN, 5, 0, 0, -1, 0),
                inf_d = t_ray(0, 5, 0, 0, -INFINITY, 0);
     fathom_vec3 a = {0, 0, 0}, b = {1, 0, 0}, c = {0, 1, 0}, up = {0, 1, 0};

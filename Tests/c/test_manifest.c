@@ -1,5 +1,8 @@
-/* The capture app's manifest (boundingbox.json): write/read round trips, the buffer-size protocol,
- * hand-written JSON (valid, truncated, missing or mistyped fields, corners that are not a box), files. */
+/* The capture app's manifest (boundingbox.json) across the C ABI: write/read round trips, the buffer-size protocol,
+ * the written corners (by hand for a turned and a floor-clamped box; otherwise those fathom_box_corners gives, under
+ * their names), hand-written JSON (valid, truncated, missing or mistyped fields, corners that are not a box), files.
+ * The written JSON decoded independently against the box's formula, for any angle, is in
+ * Tests/FathomCoreTests/ManifestTests.swift. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "fathom.h"
@@ -169,21 +172,21 @@ static int json_vec(const char *json, const char *key, double out[3]) {
            json_number(after_key(buf, "z"), &out[2]);
 }
 
-/* Checks the writer's JSON: centre, angle and the eight corners (from box.md's formula, floor-clamped). */
-static void check_written_json(const char *json, const fathom_box *b, int line) {
+/* Checks the writer's JSON: centre, angle, the anchor, and the eight corners under their names: `corners` if given
+ * (worked out by hand), else the box's corners as fathom_box_corners gives them (floor-clamped). */
+static void check_written_json(const char *json, const fathom_box *b, const double (*corners)[3], int line) {
     double v[3], rot;
+    fathom_vec3 c[8];
     int i, ok = 1;
     ok = ok && json_vec(json, "center", v) && fabs(v[0] - b->center.x) < 1e-5 && fabs(v[1] - b->center.y) < 1e-5 &&
          fabs(v[2] - b->center.z) < 1e-5;
     ok = ok && json_number(after_key(json, "rad_rot_about_y"), &rot) && fabs(rot - b->rot_y) < 1e-5;
+    ok = ok && fathom_box_corners(b, c) == FATHOM_OK;
     for (i = 0; i < 8 && ok; i++) {
-        double l[3] = {SIGN[i][0] * b->scale.x / 2.0, SIGN[i][1] * b->scale.y / 2.0, SIGN[i][2] * b->scale.z / 2.0};
         double w[3];
-        t_ry_apply(b->rot_y, l, w);
-        w[0] += b->center.x;
-        w[1] += b->center.y;
-        w[2] += b->center.z;
-        if (b->has_floor && SIGN[i][1] < 0 && w[1] < b->floor) w[1] = b->floor;
+        w[0] = corners ? corners[i][0] : c[i].x;
+        w[1] = corners ? corners[i][1] : c[i].y;
+        w[2] = corners ? corners[i][2] : c[i].z;
         if (!json_vec(json, CORNER_NAMES[i], v) || fabs(v[0] - w[0]) > 1e-5 || fabs(v[1] - w[1]) > 1e-5 ||
             fabs(v[2] - w[2]) > 1e-5) {
             ok = 0;
@@ -265,7 +268,7 @@ static void test_buffer_protocol(void) {
     CHECK(buf[len] == '\0');
     CHECK(strlen(buf) == len);
     CHECK(buf[len + 1] == '#'); /* nothing past capacity */
-    check_written_json(buf, &b, __LINE__);
+    check_written_json(buf, &b, NULL, __LINE__);
     /* Plenty: the same text. */
     {
         char big[8192];
@@ -288,7 +291,7 @@ static void round_trip(const fathom_box *b, const fathom_box *expected, int line
         return;
     }
     check_pass_();
-    check_written_json(buf, b, line);
+    check_written_json(buf, b, NULL, line);
     if (fathom_box_manifest_read(buf, len, &out) != FATHOM_OK) {
         check_fail_(__FILE__, line, "fathom_box_manifest_read of the written manifest");
         printf("    %s\n    JSON: %s\n", fathom_last_error(), buf);
@@ -300,6 +303,24 @@ static void round_trip(const fathom_box *b, const fathom_box *expected, int line
 
 static void test_round_trip(void) {
     fathom_box b, e;
+
+    check_section("manifest_write: corners by hand");
+    {
+        /* The boxes of VALID_ROT90 and VALID_FLOOR (their corners worked out there). */
+        static const double rot90[8][3] = {{-2, 1, 1}, {-2, 1, -1}, {-2, -1, -1}, {-2, -1, 1},
+                                           {2, 1, 1},  {2, 1, -1},  {2, -1, -1},  {2, -1, 1}};
+        static const double floor05[8][3] = {{-1, 2, -1}, {1, 2, -1}, {1, 0.5, -1}, {-1, 0.5, -1},
+                                             {-1, 2, 1},  {1, 2, 1},  {1, 0.5, 1},  {-1, 0.5, 1}};
+        char buf[8192];
+        size_t len = 0;
+        b = make_box(0, 0, 0, 2, 2, 4, (float)(T_PI / 2));
+        CHECK_OK(fathom_box_manifest_write(&b, buf, sizeof buf, &len));
+        check_written_json(buf, &b, rot90, __LINE__);
+        b = make_box(0, 1, 0, 2, 2, 2, 0);
+        CHECK_OK(fathom_box_set_floor(&b, 0.5f));
+        CHECK_OK(fathom_box_manifest_write(&b, buf, sizeof buf, &len));
+        check_written_json(buf, &b, floor05, __LINE__);
+    }
 
     check_section("manifest round trip");
     b = make_box(0.1f, 0.2f, -1.5f, 0.3f, 0.4f, 0.5f, 0.7f);

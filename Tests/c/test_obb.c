@@ -1,6 +1,9 @@
-/* General oriented boxes: check, corners, volume, box -> obb, point containment (count, mask, indices) with
- * strided buffers, signed distances, PCA and upright fits. Expected values are hand-derived or computed here
- * in double precision from the definitions (local coordinates l = R^T (p - c), inside when |l_i| <= s_i / 2). */
+/* General oriented boxes across the C ABI: check, corners, volume, box -> obb, point containment (count, mask,
+ * indices) with strided buffers and SIMD tails, signed distances, PCA and upright fits. Expected values are worked
+ * out by hand in the comments, with rotations whose matrices are permutations (R_z(90): (x, y, z) -> (-y, x, z);
+ * R_x(90): (x, y, z) -> (x, -z, y)), so that a quaternion read in the wrong field order would show. Random boxes
+ * and clouds against Double references are in Tests/FathomCoreTests (OrientedBoxContainmentTests: corners,
+ * containment, signed distances; FitTests: PCA and upright fits). */
 #include "fathom.h"
 #include "check.h"
 #include "testmath.h"
@@ -18,30 +21,22 @@ static const int SIGN[8][3] = {
     {-1, +1, +1}, {+1, +1, +1}, {+1, -1, +1}, {-1, -1, +1},
 };
 
-static fathom_obb make_obb(double cx, double cy, double cz, double sx, double sy, double sz, const double q[4]) {
+/* R_z(90) and R_x(90) as quaternions. */
+#define Q_RZ90 q4(0, 0, (float)S2, (float)S2)
+#define Q_RX90 q4((float)S2, 0, 0, (float)S2)
+
+static fathom_obb make_obb(double cx, double cy, double cz, double sx, double sy, double sz, fathom_quat q) {
     fathom_obb o;
     o.center = t_v3(cx, cy, cz);
     o.scale = t_v3(sx, sy, sz);
-    o.rotation = t_fq(q);
+    o.rotation = q;
     return o;
-}
-
-/* Local coordinates of p in the obb, in double. */
-static void local_of(const fathom_obb *o, const double p[3], double l[3]) {
-    double q[4] = {o->rotation.x, o->rotation.y, o->rotation.z, o->rotation.w}, n, m[9], mt[9];
-    double d[3] = {p[0] - o->center.x, p[1] - o->center.y, p[2] - o->center.z};
-    n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    q[0] /= n, q[1] /= n, q[2] /= n, q[3] /= n;
-    t_quat_to_mat3(q, m);
-    t_mat3_transpose(m, mt);
-    t_mat3_apply(mt, d, l);
 }
 
 /* ---- check, corners, volume, box_to_obb ------------------------------------------------------ */
 
 static void test_basics(void) {
-    const double rz90[4] = {0, 0, S2, S2}, id[4] = {0, 0, 0, 1};
-    fathom_obb o = make_obb(1, 2, 3, 2, 4, 6, rz90), bad;
+    fathom_obb o = make_obb(1, 2, 3, 2, 4, 6, Q_RZ90), bad;
     fathom_vec3 c[8];
     float vol;
     int i;
@@ -61,7 +56,7 @@ static void test_basics(void) {
     bad.rotation.w = (float)INFINITY;
     CHECK_STATUS(fathom_obb_check(&bad), FATHOM_ERR_NOT_FINITE);
     bad = o;
-    bad.rotation = t_fq(id);
+    bad.rotation = q4(0, 0, 0, 1);
     bad.rotation.w = 1.01f; /* |q| 1e-2 off unit */
     CHECK_STATUS(fathom_obb_check(&bad), FATHOM_ERR_OUT_OF_RANGE);
     bad.rotation.w = 1.0005f; /* within 1e-3 */
@@ -79,17 +74,13 @@ static void test_basics(void) {
     CHECK_OK(fathom_obb_volume(&o, &vol));
     CHECK_NEAR(vol, 48, 1e-4);
     {
-        /* A general rotation against the formula. */
-        double q[4], m[9];
-        t_quat_axis_angle(1, 2, 3, 0.7, q);
-        t_quat_to_mat3(q, m);
-        o = make_obb(0.3, -0.2, 1, 1, 2, 0.5, q);
+        /* R_x(90) (x, y, z) -> (x, -z, y), centre (0.3, -0.2, 1), half extents (0.5, 1, 0.25): corner l goes to
+         * (0.3 + l.x, -0.2 - l.z, 1 + l.y); TLF (-0.5, 1, -0.25) -> (-0.2, 0.05, 2). */
+        o = make_obb(0.3, -0.2, 1, 1, 2, 0.5, Q_RX90);
         CHECK_OK(fathom_obb_corners(&o, c));
-        for (i = 0; i < 8; i++) {
-            double l[3] = {SIGN[i][0] * 0.5, SIGN[i][1] * 1.0, SIGN[i][2] * 0.25}, w[3];
-            t_mat3_apply(m, l, w);
-            CHECK_VEC3(c[i], 0.3 + w[0], -0.2 + w[1], 1 + w[2], TOL);
-        }
+        CHECK_VEC3(c[FATHOM_CORNER_TOP_LEFT_FRONT], -0.2, 0.05, 2, TOL);
+        for (i = 0; i < 8; i++)
+            CHECK_VEC3(c[i], 0.3 + SIGN[i][0] * 0.5, -0.2 - SIGN[i][2] * 0.25, 1 + SIGN[i][1] * 1.0, TOL);
         CHECK_OK(fathom_obb_volume(&o, &vol));
         CHECK_NEAR(vol, 1.0, 1e-5);
     }
@@ -172,7 +163,7 @@ static const uint64_t INSIDE_IDX[] = {0, 1, 2, 4, 9, 11, 12};
 
 static void test_containment_exact(void) {
     static const double centers[2][3] = {{0, 0, 0}, {0.5, 0.25, -1}};
-    const double id[4] = {0, 0, 0, 1};
+    const fathom_quat id = q4(0, 0, 0, 1);
     int ci;
 
     for (ci = 0; ci < 2; ci++) {
@@ -242,91 +233,72 @@ static void test_containment_exact(void) {
     }
 }
 
-/* Many points in a rotated box, with points too close to a face (within 1e-4 in local units) left out so the
- * expected answer does not depend on rounding. Stride 20: x, y, z and two other floats. */
+/* Many points (100003: SIMD blocks and a tail) in a box turned by R_z(90), in records of 5 floats (stride 20:
+ * x, y, z, NaN, index). The points repeat a pattern of 7 local points, inside or outside by a clear margin; world
+ * = centre + R_z(90) l = centre + (-l.y, l.x, l.z). Points 1 and 4 would flip if the rotation were ignored or read
+ * in another field order. */
 static void test_containment_many(void) {
-    enum { N = 100003, STRIDE_FLOATS = 5 };
+    enum { N = 100003, STRIDE_FLOATS = 5, P = 7 };
+    /* Half extents (0.5, 1, 0.25). */
+    static const double local[P][3] = {
+        {0, 0, 0},          /* in */
+        {0.6, 0, 0},        /* out along local x (world y 0.6 from the centre: inside the unturned box) */
+        {0.4, 0.9, 0.2},    /* in */
+        {0, 0, 0.3},        /* out along z */
+        {0, 0.9, 0},        /* in (world x 0.9 from the centre: outside the unturned box) */
+        {-0.45, -0.95, -0.2}, /* in */
+        {0, -1.2, 0},       /* out along y */
+    };
+    static const int in_pattern[P] = {1, 0, 1, 0, 1, 1, 0};
     float *buf = (float *)malloc(sizeof(float) * N * STRIDE_FLOATS);
-    uint8_t *expected = (uint8_t *)malloc(N), *mask = (uint8_t *)malloc(N);
+    uint8_t *mask = (uint8_t *)malloc(N);
     uint64_t *idx = (uint64_t *)malloc(sizeof(uint64_t) * N);
-    double q[4];
-    fathom_obb o;
-    unsigned long st = 12345;
+    fathom_obb o = make_obb(0.3, -0.2, 1, 1, 2, 0.5, Q_RZ90);
     size_t i, n_in = 0, n = 0, bad = 0, j;
-    const double h[3] = {0.5, 1.0, 0.25};
 
-    check_section("containment, 100003 points in a rotated box");
-    t_quat_axis_angle(1, 2, 3, 0.7, q);
-    o = make_obb(0.3, -0.2, 1, 1, 2, 0.5, q);
+    check_section("containment, 100003 points in a turned box, stride 20");
     for (i = 0; i < N; i++) {
-        for (;;) {
-            double p[3], l[3];
-            int k, near_face = 0, in = 1;
-            for (k = 0; k < 3; k++) {
-                p[k] = (float)((k == 1 ? -0.2 : (k == 0 ? 0.3 : 1.0)) + (t_rand(&st) * 2 - 1) * 1.3);
-                buf[i * STRIDE_FLOATS + k] = (float)p[k];
-            }
-            local_of(&o, p, l);
-            for (k = 0; k < 3; k++) {
-                if (fabs(fabs(l[k]) - h[k]) < 1e-4) near_face = 1;
-                if (fabs(l[k]) > h[k]) in = 0;
-            }
-            if (near_face) continue;
-            expected[i] = (uint8_t)in;
-            n_in += (size_t)in;
-            break;
-        }
+        const double *l = local[i % P];
+        buf[i * STRIDE_FLOATS + 0] = (float)(0.3 - l[1]);
+        buf[i * STRIDE_FLOATS + 1] = (float)(-0.2 + l[0]);
+        buf[i * STRIDE_FLOATS + 2] = (float)(1 + l[2]);
         buf[i * STRIDE_FLOATS + 3] = (float)NAN;
         buf[i * STRIDE_FLOATS + 4] = (float)i;
+        n_in += (size_t)in_pattern[i % P];
     }
-    CHECK(n_in > 1000 && n_in < N - 1000); /* the test itself is meaningful */
     CHECK_OK(fathom_obb_count_inside(&o, buf, N, STRIDE_FLOATS * 4, &n));
     CHECK(n == n_in);
     if (n != n_in) printf("    count %zu, expected %zu\n", n, n_in);
     CHECK_OK(fathom_obb_mask_inside(&o, buf, N, STRIDE_FLOATS * 4, mask, &n));
     CHECK(n == n_in);
-    for (i = 0; i < N; i++) bad += mask[i] != expected[i];
+    for (i = 0; i < N; i++) bad += mask[i] != in_pattern[i % P];
     CHECK(bad == 0);
     n = 0;
     CHECK_OK(fathom_obb_indices_inside(&o, buf, N, STRIDE_FLOATS * 4, idx, N, &n));
     CHECK(n == n_in);
     for (bad = 0, i = 0, j = 0; i < N && j <= n; i++)
-        if (expected[i]) {
+        if (in_pattern[i % P]) {
             if (j < n && idx[j] != i) bad++;
             j++;
         }
     CHECK(bad == 0);
-    /* Every count from a tail offset: counts of sub-ranges add up (SIMD tails). */
+    /* Every count from a tail offset: counts of sub-ranges add up (SIMD tails). Points 0..12 are the pattern (4 of
+     * its 7 in) and its first 6 points (4 in): 8. */
     {
-        size_t a = 0, b = 0, k, e_a = 0, e_b = 0;
-        for (k = 0; k < 13; k++) e_a += expected[k];
-        for (k = 13; k < N; k++) e_b += expected[k];
+        size_t a = 0, b = 0;
         CHECK_OK(fathom_obb_count_inside(&o, buf, 13, STRIDE_FLOATS * 4, &a));
         CHECK_OK(fathom_obb_count_inside(&o, buf + 13 * STRIDE_FLOATS, N - 13, STRIDE_FLOATS * 4, &b));
-        CHECK(a == e_a && b == e_b);
+        CHECK(a == 8 && a + b == n_in);
     }
     free(buf);
-    free(expected);
     free(mask);
     free(idx);
 }
 
 /* ---- signed distances ------------------------------------------------------------------------ */
 
-static double expected_sd(const fathom_obb *o, const double p[3]) {
-    double l[3], h[3] = {o->scale.x / 2.0, o->scale.y / 2.0, o->scale.z / 2.0}, out = 0, in = 1e30;
-    int k;
-    local_of(o, p, l);
-    for (k = 0; k < 3; k++) {
-        double d = fabs(l[k]) - h[k];
-        if (d > 0) out += d * d;
-        if (-d < in) in = -d;
-    }
-    return out > 0 ? sqrt(out) : -in;
-}
-
 static void test_signed_distances(void) {
-    const double id[4] = {0, 0, 0, 1};
+    const fathom_quat id = q4(0, 0, 0, 1);
     fathom_obb o = make_obb(0, 0, 0, 2, 4, 6, id);
     /* x, y, z, extra (stride 16). Hand-derived, half extents (1, 2, 3):
      *  (0.5, 0, 0): nearest face x at 0.5 -> -0.5      (0, 0, 0): -1
@@ -345,24 +317,19 @@ static void test_signed_distances(void) {
     for (i = 0; i < 8; i++) CHECK_NEAR(d[i], e[i], 1e-5);
     CHECK(d[8] == 12345.0f);
     {
-        /* Rotated and translated, many points, against the definition. */
-        enum { N = 257 };
-        float p[N * 3], dd[N];
-        double q[4];
-        unsigned long st = 99;
-        int bad = 0;
-        t_quat_axis_angle(-1, 0.5, 2, 2.1, q);
-        o = make_obb(1, -2, 0.5, 0.6, 1.2, 2.4, q);
-        for (i = 0; i < N * 3; i++) p[i] = (float)((i % 3 == 0 ? 1 : (i % 3 == 1 ? -2 : 0.5)) + (t_rand(&st) * 2 - 1) * 2.5);
-        CHECK_OK(fathom_obb_signed_distances(&o, p, N, 12, dd));
-        for (i = 0; i < N; i++) {
-            double pp[3] = {p[i * 3], p[i * 3 + 1], p[i * 3 + 2]}, ex = expected_sd(&o, pp);
-            if (fabs(dd[i] - ex) > 2e-5) {
-                if (bad < 5) printf("    point %d: got %.7g expected %.7g\n", i, (double)dd[i], ex);
-                bad++;
-            }
-        }
-        CHECK(bad == 0);
+        /* Turned by R_z(90) and moved to (1, -2, 0.5), half extents (0.3, 0.6, 1.2); world = centre + (-l.y, l.x, l.z):
+         *  l = (0.5, 0, 0): 0.2 past x -> 0.2          world (1, -1.5, 0.5)
+         *  l = (0, 0.5, 0): 0.1 from the y faces -> -0.1 world (0.5, -2, 0.5)
+         *  l = (0.4, 0.8, 1.3): (0.1, 0.2, 0.1) past -> sqrt 0.06   world (0.2, -1.6, 1.8)
+         *  l = (0, 0, -1.2): on the front face -> 0       world (1, -2, -0.7) */
+        float p[4 * 3] = {1, -1.5f, 0.5f, 0.5f, -2, 0.5f, 0.2f, -1.6f, 1.8f, 1, -2, -0.7f};
+        float dd[4];
+        o = make_obb(1, -2, 0.5, 0.6, 1.2, 2.4, Q_RZ90);
+        CHECK_OK(fathom_obb_signed_distances(&o, p, 4, 12, dd));
+        CHECK_NEAR(dd[0], 0.2, 2e-5);
+        CHECK_NEAR(dd[1], -0.1, 2e-5);
+        CHECK_NEAR(dd[2], sqrt(0.06), 2e-5);
+        CHECK_NEAR(dd[3], 0, 2e-5);
     }
     {
         /* Points must be finite: NaN -> NOT_FINITE, nothing written. */
@@ -377,43 +344,28 @@ static void test_signed_distances(void) {
 
 /* ---- fits ------------------------------------------------------------------------------------ */
 
-/* The largest |l_i| - s_i / 2 over the points (<= 0 when all are enclosed). */
-static double worst_outside_obb(const fathom_obb *o, const float *p, size_t n, size_t stride_floats) {
-    double worst = -1e30, h[3] = {o->scale.x / 2.0, o->scale.y / 2.0, o->scale.z / 2.0};
-    size_t i;
-    int k;
-    for (i = 0; i < n; i++) {
-        double pp[3] = {p[i * stride_floats], p[i * stride_floats + 1], p[i * stride_floats + 2]}, l[3];
-        local_of(o, pp, l);
-        for (k = 0; k < 3; k++)
-            if (fabs(l[k]) - h[k] > worst) worst = fabs(l[k]) - h[k];
-    }
-    return worst;
-}
-
 static void test_fit_pca(void) {
-    /* A 5 x 5 x 5 grid over [-2, 2] x [-1, 1] x [-0.5, 0.5] (variances 2.5 : 0.625 : 0.156), rotated and moved.
-     * Its covariance is diagonal in the grid's frame, so the principal box is the grid's box:
-     * extents (4, 2, 1), centre t, axes R's columns (up to sign), volume 8. */
+    /* A 5 x 5 x 5 grid over [-2, 2] x [-1, 1] x [-0.5, 0.5] (variances 2.5 : 0.625 : 0.156), turned by R_z(90)
+     * (local (x, y, z) -> world (-y, x, z)) and moved to t = (1, 2, 3). Its covariance is diagonal in the grid's
+     * frame, so the principal box is the grid's box: extents (4, 2, 1) (largest first), centre t, volume 8, local x
+     * along world +-y, local y along world +-x, local z along world +-z. */
     enum { N = 125 };
     float p[N * 4];
-    double q[4], m[9];
     const double t[3] = {1, 2, 3};
     fathom_obb o;
+    fathom_vec3 ax;
     float vol = 0;
+    size_t inside = 0;
     int i, j, k, n = 0;
 
     check_section("obb_fit_pca");
-    t_quat_axis_angle(0.3, 1, -0.2, 0.9, q);
-    t_quat_to_mat3(q, m);
     for (i = 0; i < 5; i++)
         for (j = 0; j < 5; j++)
             for (k = 0; k < 5; k++) {
-                double l[3] = {-2 + i, -1 + 0.5 * j, -0.5 + 0.25 * k}, w[3];
-                t_mat3_apply(m, l, w);
-                p[n * 4 + 0] = (float)(w[0] + t[0]);
-                p[n * 4 + 1] = (float)(w[1] + t[1]);
-                p[n * 4 + 2] = (float)(w[2] + t[2]);
+                double l[3] = {-2 + i, -1 + 0.5 * j, -0.5 + 0.25 * k};
+                p[n * 4 + 0] = (float)(t[0] - l[1]);
+                p[n * 4 + 1] = (float)(t[1] + l[0]);
+                p[n * 4 + 2] = (float)(t[2] + l[2]);
                 p[n * 4 + 3] = (float)NAN; /* not a coordinate */
                 n++;
             }
@@ -422,40 +374,22 @@ static void test_fit_pca(void) {
     CHECK_VEC3(o.center, t[0], t[1], t[2], 1e-4);
     CHECK_VEC3(o.scale, 4, 2, 1, 1e-4); /* largest variance first */
     CHECK_NEAR(vol, 8, 1e-3);
-    CHECK(worst_outside_obb(&o, p, N, 4) <= 1e-5);
-    {
-        /* Its axes are the grid's axes, up to sign. */
-        double fq[4] = {o.rotation.x, o.rotation.y, o.rotation.z, o.rotation.w}, fm[9];
-        t_quat_to_mat3(fq, fm);
-        for (i = 0; i < 3; i++) {
-            double a[3] = {fm[i * 3], fm[i * 3 + 1], fm[i * 3 + 2]}, b[3] = {m[i * 3], m[i * 3 + 1], m[i * 3 + 2]};
-            CHECK_NEAR(fabs(t_dot(a, b)), 1, 1e-4);
-        }
-    }
-    {
-        /* Random points in a rotated slab: the fit encloses them all. */
-        enum { M = 1000 };
-        static float r[M * 3];
-        unsigned long st = 4242;
-        for (i = 0; i < M; i++) {
-            double l[3] = {(t_rand(&st) - 0.5) * 3, (t_rand(&st) - 0.5) * 1, (t_rand(&st) - 0.5) * 0.3}, w[3];
-            t_mat3_apply(m, l, w);
-            r[i * 3] = (float)(w[0] - 5);
-            r[i * 3 + 1] = (float)w[1];
-            r[i * 3 + 2] = (float)(w[2] + 0.5);
-        }
-        CHECK_OK(fathom_obb_fit_pca(r, M, 12, &o, &vol));
-        CHECK(worst_outside_obb(&o, r, M, 3) <= 1e-5);
-        CHECK_NEAR(vol, (double)o.scale.x * o.scale.y * o.scale.z, 1e-4);
-        CHECK(o.scale.x >= o.scale.y * 0.9 && o.scale.y >= o.scale.z * 0.9);
-        CHECK(o.scale.x <= 3.0 * 1.1 && o.scale.x >= 3.0 * 0.9);
-    }
+    CHECK_OK(fathom_quat_rotate(o.rotation, v3(1, 0, 0), &ax));
+    CHECK(fabs(ax.x) < 1e-4 && fabs(fabs(ax.y) - 1) < 1e-4 && fabs(ax.z) < 1e-4);
+    CHECK_OK(fathom_quat_rotate(o.rotation, v3(0, 1, 0), &ax));
+    CHECK(fabs(fabs(ax.x) - 1) < 1e-4 && fabs(ax.y) < 1e-4 && fabs(ax.z) < 1e-4);
+    CHECK_OK(fathom_quat_rotate(o.rotation, v3(0, 0, 1), &ax));
+    CHECK(fabs(ax.x) < 1e-4 && fabs(ax.y) < 1e-4 && fabs(fabs(ax.z) - 1) < 1e-4);
+    /* It encloses every point, by the library's own containment test. */
+    CHECK_OK(fathom_obb_count_inside(&o, p, N, 16, &inside));
+    CHECK(inside == N);
     {
         /* The fewest points: a tetrahedron (4 points, not coplanar). */
         float tet[4 * 3] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
         CHECK_OK(fathom_obb_fit_pca(tet, 4, 12, &o, &vol));
         CHECK_OK(fathom_obb_check(&o));
-        CHECK(worst_outside_obb(&o, tet, 4, 3) <= 1e-5);
+        CHECK_OK(fathom_obb_count_inside(&o, tet, 4, 12, &inside));
+        CHECK(inside == 4);
         CHECK_NEAR(vol, (double)o.scale.x * o.scale.y * o.scale.z, 1e-5);
     }
     {
@@ -476,36 +410,19 @@ static void test_fit_pca(void) {
     }
 }
 
-static void check_upright(double yaw, double len_x, double len_z, double y0, double y1, double cx, double cz,
-                          double expect_rot, double ex, double ez, int line) {
-    /* The rectangle's 4 corners at both heights, edge midpoints, and random interior points. */
-    enum { N = 8 + 8 + 200 };
+/* An upright fit of 4 footprint corners (x, z) at heights y0 and y1, plus the footprint's centre at both heights,
+ * against the expected box. */
+static void check_upright(const double corners[4][2], double y0, double y1, double cx, double cz, double expect_rot,
+                          double ex, double ez, int line) {
+    enum { N = 10 };
     float p[N * 3];
     fathom_box b;
     float vol = 0;
-    unsigned long st = 777;
-    int i, n = 0;
+    int i;
     for (i = 0; i < N; i++) {
-        double l[3], w[3];
-        if (i < 8) {
-            l[0] = ((i & 1) ? 0.5 : -0.5) * len_x;
-            l[1] = (i & 2) ? y1 : y0;
-            l[2] = ((i & 4) ? 0.5 : -0.5) * len_z;
-        } else if (i < 16) {
-            int e = i - 8;
-            l[0] = (e < 4) ? ((e & 1) ? 0.5 : -0.5) * len_x : 0;
-            l[2] = (e < 4) ? 0 : ((e & 1) ? 0.5 : -0.5) * len_z;
-            l[1] = (e & 2) ? y1 : y0;
-        } else {
-            l[0] = (t_rand(&st) - 0.5) * len_x * 0.98;
-            l[1] = y0 + t_rand(&st) * (y1 - y0);
-            l[2] = (t_rand(&st) - 0.5) * len_z * 0.98;
-        }
-        t_ry_apply(yaw, l, w);
-        p[n * 3] = (float)(w[0] + cx);
-        p[n * 3 + 1] = (float)w[1];
-        p[n * 3 + 2] = (float)(w[2] + cz);
-        n++;
+        p[i * 3] = (float)(cx + (i < 8 ? corners[i % 4][0] : 0));
+        p[i * 3 + 1] = (float)(i < 8 ? (i < 4 ? y0 : y1) : (i == 8 ? y0 : y1));
+        p[i * 3 + 2] = (float)(cz + (i < 8 ? corners[i % 4][1] : 0));
     }
     if (fathom_box_fit_upright(p, N, 12, &b, &vol) != FATHOM_OK) {
         check_fail_(__FILE__, line, "fathom_box_fit_upright");
@@ -513,10 +430,9 @@ static void check_upright(double yaw, double len_x, double len_z, double y0, dou
         return;
     }
     check_pass_();
-    if (b.rot_y >= 0 && b.rot_y < T_PI / 2 && fabs(b.rot_y - expect_rot) < 1e-4 && fabs(b.scale.x - ex) < 1e-4 &&
-        fabs(b.scale.z - ez) < 1e-4 && fabs(b.scale.y - (y1 - y0)) < 1e-4 && fabs(b.center.x - cx) < 1e-4 &&
-        fabs(b.center.z - cz) < 1e-4 && fabs(b.center.y - (y0 + y1) / 2) < 1e-4 && b.has_floor == 0 &&
-        fabs(vol - len_x * len_z * (y1 - y0)) < 1e-3) {
+    if (fabs(b.rot_y - expect_rot) < 1e-4 && fabs(b.scale.x - ex) < 1e-4 && fabs(b.scale.z - ez) < 1e-4 &&
+        fabs(b.scale.y - (y1 - y0)) < 1e-4 && fabs(b.center.x - cx) < 1e-4 && fabs(b.center.z - cz) < 1e-4 &&
+        fabs(b.center.y - (y0 + y1) / 2) < 1e-4 && b.has_floor == 0 && fabs(vol - ex * ez * (y1 - y0)) < 1e-3) {
         check_pass_();
     } else {
         check_fail_(__FILE__, line, "upright fit matches the rectangle");
@@ -524,7 +440,7 @@ static void check_upright(double yaw, double len_x, double len_z, double y0, dou
                (double)b.center.x, (double)b.center.y, (double)b.center.z, (double)b.scale.x, (double)b.scale.y,
                (double)b.scale.z, (double)b.rot_y, (int)b.has_floor, (double)vol);
         printf("    expected centre (%.6g %.6g %.6g) scale (%.6g %.6g %.6g) rot %.6g volume %.6g\n", cx, (y0 + y1) / 2,
-               cz, ex, y1 - y0, ez, expect_rot, len_x * len_z * (y1 - y0));
+               cz, ex, y1 - y0, ez, expect_rot, ex * ez * (y1 - y0));
     }
     /* Every point is inside (face distances <= 0, within rounding). */
     {
@@ -552,16 +468,20 @@ static void test_fit_upright(void) {
     float vol;
 
     check_section("box_fit_upright");
-    /* A 3 x 1 footprint at yaw 0.4, from y 0.5 to 2: rot_y 0.4, scale (3, 1.5, 1). */
-    check_upright(0.4, 3, 1, 0.5, 2.0, 1, -2, 0.4, 3, 1, __LINE__);
-    /* The same footprint at yaw 2.0: R_y(2.0) z = R_y(2.0 - pi/2) x, so rot_y = 2.0 - pi/2 with local x along
-     * the rectangle's short side: scale (1, h, 3). */
-    check_upright(2.0, 3, 1, -1.0, 0.25, -0.5, 4, 2.0 - T_PI / 2, 1, 3, __LINE__);
-    /* Yaw 1.2 (in range), a 0.8 x 2.4 footprint. */
-    check_upright(1.2, 0.8, 2.4, 0, 1, 0, 0, 1.2, 0.8, 2.4, __LINE__);
-    /* Negative yaw -0.3: the edge directions are -0.3 and -0.3 + pi/2 = 1.2708; local x along the second,
-     * which is the rectangle's local z (length len_z). */
-    check_upright(-0.3, 2, 0.5, 0, 3, 2, 2, -0.3 + T_PI / 2, 0.5, 2, __LINE__);
+    {
+        /* A footprint turned by a = atan2(0.6, 0.8) (cos a = 0.8, sin a = 0.6): R_y(a) takes local x to
+         * (0.8, 0, -0.6) and local z to (0.6, 0, 0.8). A 5 x 2.5 rectangle (half 2.5 along x, 1.25 along z) has
+         * corners (x, z) = +-2.5 (0.8, -0.6) +-1.25 (0.6, 0.8): (2.75, -0.5), (1.25, -2.5), (-2.75, 0.5),
+         * (-1.25, 2.5); moved to (1, -2), from y 0.5 to 2: rot_y a, scale (5, 1.5, 2.5). */
+        static const double long_x[4][2] = {{2.75, -0.5}, {1.25, -2.5}, {-2.75, 0.5}, {-1.25, 2.5}};
+        /* The lengths swapped (half 1.25 along x, 2.5 along z): +-1.25 (0.8, -0.6) +-2.5 (0.6, 0.8) = (2.5, 1.25),
+         * (-0.5, -2.75), (-2.5, -1.25), (0.5, 2.75); the edge directions are the same, so rot_y is still a, with local
+         * x along the short side: scale (2.5, 1.25, 5) from y -1 to 0.25 at (-0.5, 4). */
+        static const double long_z[4][2] = {{2.5, 1.25}, {-0.5, -2.75}, {-2.5, -1.25}, {0.5, 2.75}};
+        const double a = atan2(0.6, 0.8);
+        check_upright(long_x, 0.5, 2.0, 1, -2, a, 5, 2.5, __LINE__);
+        check_upright(long_z, -1.0, 0.25, -0.5, 4, a, 2.5, 5, __LINE__);
+    }
     {
         /* Degenerate: no height; footprint on a line. */
         float flat[4 * 3] = {0, 1, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1};

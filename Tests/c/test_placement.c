@@ -1,5 +1,8 @@
-/* Tags and placement: tag world pose, snapping vertical, covariance rotation, fusion, label placement.
- * Expected values: hand-derived literals, or matrices multiplied out here (testmath.h). */
+/* Tags and placement across the C ABI: tag world pose, snapping vertical, covariance rotation, fusion, label
+ * placement. Expected values are literals worked out by hand in the comments (quarter turns and exact frames, so
+ * that a transposed matrix or a wrong column would show), statuses, outputs untouched on failure. Random poses
+ * and covariances against Double references (hand-multiplied 4x4 matrices, R S R^T, Cramer's-rule inverses, the
+ * circular mean of rotations) are in Tests/FathomCoreTests/PlacementTests.swift. */
 #include "fathom.h"
 #include "check.h"
 #include "testmath.h"
@@ -50,7 +53,7 @@ static void check_rotation(const fathom_pose *p, const double r[9], double tol, 
 /* ---- tag world pose ------------------------------------------------------------------------- */
 
 static void test_tag_world_pose(void) {
-    const double id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, fr[9] = {1, 0, 0, 0, -1, 0, 0, 0, -1};
+    const double id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     fathom_pose cam, tag, out;
 
     check_section("tag_world_pose");
@@ -67,7 +70,10 @@ static void test_tag_world_pose(void) {
         /* Camera turned 90 degrees about y at (1, 2, 3); the tag at (0.5, 0, 2) optical -> F: (0.5, 0, -2)
          * -> R_y(90): (cos 90 * 0.5 + sin 90 * -2, 0, -sin 90 * 0.5 + cos 90 * -2) = (-2, 0, -0.5) -> + t:
          * (-1, 2, 2.5). An optical "down" (+y) is world -y. */
-        double ry[9], r[9];
+        /* The rotation R_y(90) F: columns R_y(90) (1, 0, 0) = (0, 0, -1), R_y(90) (0, -1, 0) = (0, -1, 0),
+         * R_y(90) (0, 0, -1) = (-1, 0, 0). */
+        const double r[9] = {0, 0, -1, 0, -1, 0, -1, 0, 0};
+        double ry[9];
         t_rot_y(T_PI / 2, ry);
         cam = t_pose(ry, 1, 2, 3);
         tag = t_pose(id, 0.5, 0, 2);
@@ -75,35 +81,31 @@ static void test_tag_world_pose(void) {
         CHECK_NEAR(out.m[12], -1, TOL);
         CHECK_NEAR(out.m[13], 2, TOL);
         CHECK_NEAR(out.m[14], 2.5, TOL);
-        t_mat3_mul(ry, fr, r);
         check_rotation(&out, r, TOL, __LINE__);
         CHECK_NEAR(out.m[5], -1, TOL); /* the tag's y axis (column 1) points down */
     }
     {
-        /* General: C * F * T multiplied out. */
-        double rc[9], rx[9], ry[9], rt[9], c[16], f[16], t[16], cf[16], e[16];
-        t_rot_y(0.5, ry);
-        t_rot_x(-0.2, rx);
-        t_mat3_mul(ry, rx, rc);
-        t_mat4_from(rc, 1, 1.5, -2, c);
-        t_mat4_from(fr, 0, 0, 0, f);
-        t_rot_x(0.35, rx);
-        t_rot_y(-0.6, ry);
-        t_mat3_mul(rx, ry, rt);
-        t_mat4_from(rt, 0.1, -0.05, 0.8, t);
-        t_mat4_mul(c, f, cf);
-        t_mat4_mul(cf, t, e);
-        cam = t_pose_from_mat4(c);
-        tag = t_pose_from_mat4(t);
+        /* The tag turned too: R_z(90) in the optical frame at (0, 0, 1), seen by an identity camera at (0, 0, 0):
+         * world = F * T, F = diag(1, -1, -1): rotation F R_z(90) with columns F (0, 1, 0) = (0, -1, 0),
+         * F (-1, 0, 0) = (-1, 0, 0), F (0, 0, 1) = (0, 0, -1); translation F (0, 0, 1) = (0, 0, -1). */
+        double rz[9];
+        const double e[16] = {0, -1, 0, 0, -1, 0, 0, 0, 0, 0, -1, 0, 0, 0, -1, 1};
+        fathom_pose before;
+        t_rot_z(T_PI / 2, rz);
+        cam = t_pose(id, 0, 0, 0);
+        tag = t_pose(rz, 0, 0, 1);
         CHECK_OK(fathom_tag_world_pose(&cam, &tag, &out));
         check_pose(&out, e, TOL, __LINE__);
         CHECK_OK(fathom_pose_check_rigid(&out, 1e-5f));
-        /* Not rigid inputs. */
+        /* Not rigid inputs: refused, out untouched. */
+        memset(&out, 0x3c, sizeof out);
+        before = out;
         cam.m[0] *= 1.2f;
         CHECK_STATUS(fathom_tag_world_pose(&cam, &tag, &out), FATHOM_ERR_NOT_RIGID);
-        cam = t_pose_from_mat4(c);
+        cam = t_pose(id, 0, 0, 0);
         tag.m[15] = 2.0f;
         CHECK_STATUS(fathom_tag_world_pose(&cam, &tag, &out), FATHOM_ERR_NOT_RIGID);
+        CHECK(memcmp(&out, &before, sizeof out) == 0);
     }
 }
 
@@ -114,12 +116,10 @@ static void test_snap_vertical(void) {
 
     check_section("tag_snap_vertical");
     {
-        /* R_y(0.5) R_x(0.3): the x axis is horizontal, the normal pitched by 0.3. Turning back by -0.3 about x
-         * gives R_y(0.5); translation kept. */
-        double ry[9], rx[9], r[9];
-        t_rot_y(0.5, ry);
-        t_rot_x(0.3, rx);
-        t_mat3_mul(ry, rx, r);
+        /* R_y(90) R_x(30): columns R_y(90) (1, 0, 0) = (0, 0, -1), R_y(90) (0, c, s) = (s, c, 0),
+         * R_y(90) (0, -s, c) = (c, -s, 0) (c = sqrt 3 / 2, s = 1/2): the x axis is horizontal, the normal pitched by
+         * 30 degrees. Turning back about x gives R_y(90): columns (0, 0, -1), (0, 1, 0), (1, 0, 0); translation kept. */
+        const double c = sqrt(3.0) / 2, r[9] = {0, 0, -1, 0.5, c, 0, c, -0.5, 0}, ry[9] = {0, 0, -1, 0, 1, 0, 1, 0, 0};
         tag = t_pose(r, 1, 2, 3);
         CHECK_OK(fathom_tag_snap_vertical(&tag, &out));
         check_rotation(&out, ry, TOL, __LINE__);
@@ -127,24 +127,12 @@ static void test_snap_vertical(void) {
         CHECK(out.m[3] == 0.0f && out.m[7] == 0.0f && out.m[11] == 0.0f && out.m[15] == 1.0f);
     }
     {
-        /* A tag whose x axis is tilted too: R_z(0.2) R_x(0.4) R_y(2.0). Turning about x keeps x; the new z is
-         * horizontal and perpendicular to x: +-normalize(x × up), the sign nearest the old z; y = z × x. */
-        double rz[9], rx[9], ry[9], a[9], r[9], x[3], z[3], up[3] = {0, 1, 0}, zn[3], y[3], e[9];
-        t_rot_z(0.2, rz);
-        t_rot_x(0.4, rx);
-        t_rot_y(2.0, ry);
-        t_mat3_mul(rz, rx, a);
-        t_mat3_mul(a, ry, r);
+        /* A tag whose x axis is tilted too: x = (s, s, 0) (45 degrees up), y = (-1/2, 1/2, s), z = x × y =
+         * (1/2, -1/2, s) (s = sqrt 1/2). Turning about x keeps x; the new z is horizontal and perpendicular to x:
+         * x × up = (0, 0, s), normalized (0, 0, 1), the sign nearest the old z (z . (0, 0, 1) = s > 0); y = z × x =
+         * (-s, s, 0). The result is R_z(45): columns (s, s, 0), (-s, s, 0), (0, 0, 1). */
+        const double r[9] = {S2, S2, 0, -0.5, 0.5, S2, 0.5, -0.5, S2}, e[9] = {S2, S2, 0, -S2, S2, 0, 0, 0, 1};
         tag = t_pose(r, -0.5, 1.25, 4);
-        x[0] = r[0], x[1] = r[1], x[2] = r[2];
-        z[0] = r[6], z[1] = r[7], z[2] = r[8];
-        t_cross(x, up, zn);
-        t_normalize(zn);
-        if (t_dot(zn, z) < 0) zn[0] = -zn[0], zn[1] = -zn[1], zn[2] = -zn[2];
-        t_cross(zn, x, y);
-        memcpy(e, x, sizeof x);
-        memcpy(e + 3, y, sizeof y);
-        memcpy(e + 6, zn, sizeof zn);
         CHECK_OK(fathom_tag_snap_vertical(&tag, &out));
         check_rotation(&out, e, TOL, __LINE__);
         CHECK_NEAR(out.m[9], 0, 1e-6); /* the normal is horizontal */
@@ -208,64 +196,30 @@ static void test_covariance_rotate(void) {
         check_mat3f(out, e, 1e-5, __LINE__);
     }
     {
-        /* General: R S R^T multiplied out. */
-        const double sd[9] = {0.04, 0.01, -0.005, 0.01, 0.09, 0.02, -0.005, 0.02, 0.25};
-        double q[4], m[9], mt[9], tmp[9], e[9];
-        float s[9];
-        int i;
-        for (i = 0; i < 9; i++) s[i] = (float)sd[i];
-        t_quat_axis_angle(0.4, -1, 0.3, 1.7, q);
-        t_quat_to_mat3(q, m);
-        t_mat3_transpose(m, mt);
-        t_mat3_mul(m, sd, tmp);
-        t_mat3_mul(tmp, mt, e);
-        r = t_pose(m, 0, 0, 0);
+        /* With covariances off the diagonal: R_z(90) S R_z(90)^T, R_z(90) taking x to y and y to -x:
+         * S'xx = Syy, S'yy = Sxx, S'zz = Szz, S'xy = -Sxy, S'xz = -Syz, S'yz = Sxz.
+         * S = [[1, 0.5, 0.25], [0.5, 2, 0.125], [0.25, 0.125, 3]] -> [[2, -0.5, -0.125], [-0.5, 1, 0.25],
+         * [-0.125, 0.25, 3]]. */
+        const float s[9] = {1, 0.5f, 0.25f, 0.5f, 2, 0.125f, 0.25f, 0.125f, 3};
+        const double e[9] = {2, -0.5, -0.125, -0.5, 1, 0.25, -0.125, 0.25, 3};
+        double rz[9];
+        float before[9];
+        t_rot_z(T_PI / 2, rz);
+        r = t_pose(rz, 0, 0, 0);
         CHECK_OK(fathom_covariance_rotate(&r, s, out));
         check_mat3f(out, e, 1e-6, __LINE__);
         CHECK_NEAR(out[1], out[3], 1e-7); /* symmetric */
         CHECK_NEAR(out[2], out[6], 1e-7);
         CHECK_NEAR(out[5], out[7], 1e-7);
-        /* A non-rigid rotation is refused. */
+        /* A non-rigid rotation is refused, out untouched. */
+        memcpy(before, out, sizeof out);
         r.m[0] = 3;
         CHECK_STATUS(fathom_covariance_rotate(&r, s, out), FATHOM_ERR_NOT_RIGID);
+        CHECK(memcmp(before, out, sizeof out) == 0);
     }
 }
 
 /* ---- fusion ------------------------------------------------------------------------------------ */
-
-static void inv3(const double m[9], double out[9]) {
-    /* Cofactors over the determinant (symmetric inputs, but written in general). */
-    double a = m[0], b = m[3], c = m[6], d = m[1], e = m[4], f = m[7], g = m[2], h = m[5], k = m[8];
-    double det = a * (e * k - f * h) - b * (d * k - f * g) + c * (d * h - e * g);
-    double r[9];
-    r[0] = (e * k - f * h) / det;
-    r[3] = -(b * k - c * h) / det;
-    r[6] = (b * f - c * e) / det;
-    r[1] = -(d * k - f * g) / det;
-    r[4] = (a * k - c * g) / det;
-    r[7] = -(a * f - c * d) / det;
-    r[2] = (d * h - e * g) / det;
-    r[5] = -(a * h - b * g) / det;
-    r[8] = (a * e - b * d) / det;
-    memcpy(out, r, sizeof r);
-}
-
-/* The weighted average of rotations about y with angles th[i]: the top eigenvector of sum w q q^T restricted to
- * the (q.y, q.w) plane, [[a, b], [b, c]], at angle phi = atan2(2b, a - c) / 2 from the q.y axis. Returns the angle. */
-static double average_yaw(const double *th, const double *w, int n) {
-    double a = 0, b = 0, c = 0, phi, qy, qw;
-    int i;
-    for (i = 0; i < n; i++) {
-        double s = sin(th[i] / 2), co = cos(th[i] / 2);
-        a += w[i] * s * s;
-        b += w[i] * s * co;
-        c += w[i] * co * co;
-    }
-    phi = 0.5 * atan2(2 * b, a - c);
-    qy = cos(phi);
-    qw = sin(phi);
-    return 2 * atan2(qy, qw);
-}
 
 static void check_yaw_rotation(const fathom_pose *p, double angle, double tol, int line) {
     double r[9];
@@ -345,8 +299,8 @@ static void test_fuse(void) {
          * sum S^-1 = diag(2.5, 1.75, 2.5); sum S^-1 p = (0.5, 0.25, 0): position (0.2, 1/7, 0);
          * fused covariance diag(0.4, 1/1.75, 0.4). Rotation weights 1/trace: 1/3, 1/6, 1/6 on
          * R_y(0), R_y(0.3), R_y(0.9). */
-        const double th[3] = {0, 0.3, 0.9}, w[3] = {1.0 / 3, 1.0 / 6, 1.0 / 6};
-        double yaw = average_yaw(th, w, 3);
+        const double th[3] = {0, 0.3, 0.9};
+        double yaw;
         memset(covs, 0, sizeof covs);
         covs[0] = covs[4] = covs[8] = 1;
         covs[9] = covs[13] = covs[17] = 2;
@@ -365,37 +319,35 @@ static void test_fuse(void) {
             const double e[9] = {0.4, 0, 0, 0, 1 / 1.75, 0, 0, 0, 0.4};
             check_mat3f(cov, e, 1e-5, __LINE__);
         }
-        /* The weighted average is not the plain one: weights pull it toward R_y(0). */
+        /* A rotation about y (its column 1, m[4..6], is (0, 1, 0)), by an angle near the weighted mean of the angles,
+         * (0 / 3 + 0.3 / 6 + 0.9 / 6) / (2 / 3) = 0.3, not the unweighted mean 0.4 (the weights pull it toward R_y(0)):
+         * between 0.2 and 0.4. The exact value is the core tests' (PlacementTests, "rotations about one axis fuse to
+         * their (weighted) circular mean angle"). */
+        CHECK_NEAR(out.m[4], 0, 1e-5);
+        CHECK_NEAR(out.m[5], 1, 1e-5);
+        CHECK_NEAR(out.m[6], 0, 1e-5);
+        CHECK_NEAR(out.m[1], 0, 1e-5);
+        CHECK_NEAR(out.m[9], 0, 1e-5);
+        yaw = atan2(-out.m[2], out.m[0]); /* R_y(a) has column 0 (cos a, 0, -sin a) */
         CHECK(yaw > 0.2 && yaw < 0.4);
-        check_yaw_rotation(&out, yaw, 1e-4, __LINE__);
+        check_yaw_rotation(&out, yaw, 1e-5, __LINE__);
     }
     {
-        /* General covariances (A A^T + 0.01 I) and positions: the information-weighted mean computed here. */
-        double info[9] = {0}, rhs[3] = {0}, fused[9], mean[3];
-        double pos[4][3] = {{1, 2, 3}, {1.1, 1.9, 3.05}, {0.95, 2.1, 2.9}, {1.02, 2.02, 3.2}};
-        unsigned long st = 31;
-        int k, j;
-        for (k = 0; k < 4; k++) {
-            double a[9], s[9], si[9], at[9];
-            for (j = 0; j < 9; j++) a[j] = t_rand(&st) * 0.2 - 0.1;
-            t_mat3_transpose(a, at);
-            t_mat3_mul(a, at, s);
-            s[0] += 0.01, s[4] += 0.01, s[8] += 0.01;
-            for (j = 0; j < 9; j++) covs[k * 9 + j] = (float)s[j];
-            for (j = 0; j < 9; j++) s[j] = covs[k * 9 + j]; /* use exactly what the library gets */
-            inv3(s, si);
-            for (j = 0; j < 9; j++) info[j] += si[j];
-            for (j = 0; j < 3; j++) rhs[j] += si[j] * pos[k][0] + si[3 + j] * pos[k][1] + si[6 + j] * pos[k][2];
-            t_rot_y(0.5, r);
-            poses[k] = t_pose(r, pos[k][0], pos[k][1], pos[k][2]);
-        }
-        inv3(info, fused);
-        t_mat3_apply(fused, rhs, mean);
-        CHECK_OK(fathom_tag_fuse(poses, covs, 4, &out, cov));
-        CHECK_NEAR(out.m[12], mean[0], 1e-4);
-        CHECK_NEAR(out.m[13], mean[1], 1e-4);
-        CHECK_NEAR(out.m[14], mean[2], 1e-4);
-        check_mat3f(cov, fused, 1e-6, __LINE__);
+        /* Full covariances (off the diagonal): two observations with the same S weigh the same, so the
+         * position is the mean ((1, 2, 3) + (1.2, 1.8, 3.4)) / 2 = (1.1, 1.9, 3.2) and the fused covariance
+         * (2 S^-1)^-1 = S / 2. */
+        const float s9[9] = {0.02f, 0.005f, 0.001f, 0.005f, 0.03f, 0.002f, 0.001f, 0.002f, 0.04f};
+        const double e[9] = {0.01, 0.0025, 0.0005, 0.0025, 0.015, 0.001, 0.0005, 0.001, 0.02};
+        memcpy(covs, s9, sizeof s9);
+        memcpy(covs + 9, s9, sizeof s9);
+        t_rot_y(0.5, r);
+        poses[0] = t_pose(r, 1, 2, 3);
+        poses[1] = t_pose(r, 1.2, 1.8, 3.4);
+        CHECK_OK(fathom_tag_fuse(poses, covs, 2, &out, cov));
+        CHECK_NEAR(out.m[12], 1.1, 1e-5);
+        CHECK_NEAR(out.m[13], 1.9, 1e-5);
+        CHECK_NEAR(out.m[14], 3.2, 1e-5);
+        check_mat3f(cov, e, 1e-6, __LINE__);
         check_yaw_rotation(&out, 0.5, TOL, __LINE__);
     }
     {

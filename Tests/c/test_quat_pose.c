@@ -1,4 +1,9 @@
-/* Quaternions and rigid poses. Expected values: literals derived by hand, or testmath.h arithmetic. */
+/* Quaternions and rigid poses across the C ABI. The geometry itself (Hamilton products, rotations against
+ * Rodrigues' formula, matrix round trips, slerp, composition, inversion, polar factors, yaw) is checked against
+ * Double references in Tests/FathomCoreTests (QuaternionTests, PoseTests). Here: a few values per function worked
+ * out by hand in the comments, chosen so that a wrong field order (x, y, z, w), a transposed (row- instead of
+ * column-major) matrix or a wrong sign would show; statuses; strided and in-place point buffers; batch = single
+ * calls. */
 #include "fathom.h"
 #include "check.h"
 #include "testmath.h"
@@ -107,29 +112,6 @@ static void test_from_matrix(void) {
         CHECK_QUAT_ROT(q, 0, 0, 1, 0, TOL);
     }
     {
-        /* Several rotations: matrix from the textbook formula, back to the quaternion. */
-        static const double qs[][4] = {
-            {0.1, 0.2, 0.3, 0.9273618495495704},     /* unit: 0.01+0.04+0.09+0.86 = 1 */
-            {-0.5, 0.5, -0.5, 0.5},
-            {0.6, 0.0, 0.8, 0.0},
-            {0.0, -0.28, 0.96, 0.0},
-            {0.7, -0.1, 0.1, -0.7}, /* |q| = 1, w < 0 */
-        };
-        size_t i;
-        for (i = 0; i < sizeof qs / sizeof qs[0]; i++) {
-            double n = sqrt(qs[i][0] * qs[i][0] + qs[i][1] * qs[i][1] + qs[i][2] * qs[i][2] + qs[i][3] * qs[i][3]);
-            double u[4] = {qs[i][0] / n, qs[i][1] / n, qs[i][2] / n, qs[i][3] / n};
-            double md[9];
-            float m[9];
-            int k;
-            t_quat_to_mat3(u, md);
-            for (k = 0; k < 9; k++) m[k] = (float)md[k];
-            CHECK_OK(fathom_quat_from_matrix(m, &q));
-            CHECK_QUAT_ROT(q, u[0], u[1], u[2], u[3], 1e-5);
-            CHECK_NEAR(qnorm(q), 1, 1e-5);
-        }
-    }
-    {
         /* A reflection is orthonormal but has determinant -1. */
         const float m[9] = {1, 0, 0, 0, 1, 0, 0, 0, -1};
         CHECK_STATUS(fathom_quat_from_matrix(m, &q), FATHOM_ERR_NOT_RIGID);
@@ -174,16 +156,17 @@ static void test_to_matrix(void) {
         check_mat3(m, e, TOL, __LINE__);
     }
     {
-        double u[4], md[9];
-        t_quat_axis_angle(1, -2, 0.5, 2.2, u);
-        t_quat_to_mat3(u, md);
-        CHECK_OK(fathom_quat_to_matrix(t_fq(u), m));
-        check_mat3(m, md, 1e-5, __LINE__);
-        /* And the rotation about y matches box.md's R_y. */
-        t_quat_axis_angle(0, 1, 0, 0.8, u);
-        t_rot_y(0.8, md);
-        CHECK_OK(fathom_quat_to_matrix(t_fq(u), m));
-        check_mat3(m, md, 1e-6, __LINE__);
+        /* R_y(90) (box.md's R_y): x -> -z, z -> x; columns (0, 0, -1), (0, 1, 0), (1, 0, 0). */
+        const double e[9] = {0, 0, -1, 0, 1, 0, 1, 0, 0};
+        CHECK_OK(fathom_quat_to_matrix(q4(0, (float)S2, 0, (float)S2), m));
+        check_mat3(m, e, TOL, __LINE__);
+    }
+    {
+        /* 120 degrees about (1, 1, 1), q = (1/2, 1/2, 1/2, 1/2): x -> y, y -> z, z -> x; columns (0, 1, 0),
+         * (0, 0, 1), (1, 0, 0). Its transpose (the row-major reading) would be the inverse rotation. */
+        const double e[9] = {0, 1, 0, 0, 0, 1, 1, 0, 0};
+        CHECK_OK(fathom_quat_to_matrix(q4(0.5f, 0.5f, 0.5f, 0.5f), m));
+        check_mat3(m, e, TOL, __LINE__);
     }
 }
 
@@ -212,16 +195,14 @@ static void test_multiply(void) {
     CHECK_NEAR(q.y, 0, TOL);
     CHECK_NEAR(q.z, 0, TOL);
     CHECK_NEAR(q.w, 0, TOL);
-    {
-        /* Generic non-unit inputs against the written-out Hamilton product. */
-        double a[4] = {0.3, -1.2, 2.0, 0.7}, b[4] = {-0.4, 0.5, 1.5, -2.0}, e[4];
-        t_quat_mul(a, b, e);
-        CHECK_OK(fathom_quat_multiply(t_fq(a), t_fq(b), &q));
-        CHECK_NEAR(q.x, e[0], 1e-5);
-        CHECK_NEAR(q.y, e[1], 1e-5);
-        CHECK_NEAR(q.z, e[2], 1e-5);
-        CHECK_NEAR(q.w, e[3], 1e-5);
-    }
+    /* Every component in play (field order): (1, 2, 3, 4) * (5, 6, 7, 8) with a = (v, w):
+     * v = 4 (5, 6, 7) + 8 (1, 2, 3) + (1, 2, 3) x (5, 6, 7) = (20 + 8 - 4, 24 + 16 + 8, 28 + 24 - 4) = (24, 48, 48),
+     * w = 4 * 8 - (5 + 12 + 21) = -6. */
+    CHECK_OK(fathom_quat_multiply(q4(1, 2, 3, 4), q4(5, 6, 7, 8), &q));
+    CHECK_NEAR(q.x, 24, TOL);
+    CHECK_NEAR(q.y, 48, TOL);
+    CHECK_NEAR(q.z, 48, TOL);
+    CHECK_NEAR(q.w, -6, TOL);
     /* a * b is b then a: R_z(90) * R_x(90) takes y -> z (R_x) -> z (R_z), and x -> x -> y. */
     CHECK_OK(fathom_quat_multiply(q4(0, 0, (float)S2, (float)S2), q4((float)S2, 0, 0, (float)S2), &q));
     CHECK_OK(fathom_quat_rotate(q, v3(0, 1, 0), &r));
@@ -330,10 +311,7 @@ static void test_angle_between(void) {
     CHECK_NEAR(a, T_PI, 1e-5);
     /* The same rotation: 0, never NaN (|dot| may round above 1). */
     {
-        double u[4];
-        fathom_quat q;
-        t_quat_axis_angle(0.3, -0.7, 0.2, 1.3, u);
-        q = t_fq(u);
+        fathom_quat q = q4(0.1f, 0.2f, 0.3f, 0.92736185f); /* 0.01 + 0.04 + 0.09 + 0.86 = 1 */
         CHECK_OK(fathom_quat_angle_between(q, q, &a));
         CHECK(a == a);
         CHECK_NEAR(a, 0, 1e-3);
@@ -352,14 +330,9 @@ static void test_rotate(void) {
     CHECK_VEC3(r, 1, 0, 0, TOL);
     CHECK_OK(fathom_quat_rotate(ry90, v3(0, 2, 0), &r));
     CHECK_VEC3(r, 0, 2, 0, TOL);
-    {
-        double u[4], m[9], v[3] = {0.3, -1.1, 2.5}, e[3];
-        t_quat_axis_angle(-1, 2, 0.5, 0.9, u);
-        t_quat_to_mat3(u, m);
-        t_mat3_apply(m, v, e);
-        CHECK_OK(fathom_quat_rotate(t_fq(u), v3(0.3f, -1.1f, 2.5f), &r));
-        CHECK_VEC3(r, e[0], e[1], e[2], 1e-5);
-    }
+    /* 120 degrees about (1, 1, 1) permutes the coordinates: (x, y, z) -> (z, x, y). */
+    CHECK_OK(fathom_quat_rotate(q4(0.5f, 0.5f, 0.5f, 0.5f), v3(0.3f, -1.1f, 2.5f), &r));
+    CHECK_VEC3(r, 2.5, 0.3, -1.1, 1e-6);
     /* A quaternion 5e-4 off unit is normalized before use: the length of v is kept. */
     CHECK_OK(fathom_quat_rotate(q4(0, 0, 0, 1.0005f), v3(1, 2, 3), &r));
     CHECK_VEC3(r, 1, 2, 3, 1e-5);
@@ -398,13 +371,14 @@ static void test_pose_from_to(void) {
         CHECK_VEC3(t, -1, 0, 0.5, TOL);
     }
     {
-        /* A general rotation: the matrix block is the textbook matrix of q. */
-        double u[4], m[9], e[16];
-        t_quat_axis_angle(0.2, 1, -0.4, 2.0, u);
-        t_quat_to_mat3(u, m);
-        t_mat4_from(m, 0.5, -0.25, 4, e);
-        CHECK_OK(fathom_pose_from_rotation_translation(t_fq(u), v3(0.5f, -0.25f, 4), &p));
-        check_pose(&p, e, 1e-5, __LINE__);
+        /* 120 degrees about (1, 1, 1) (x -> y, y -> z, z -> x), t = (0.5, -0.25, 4): columns (0, 1, 0, 0),
+         * (0, 0, 1, 0), (1, 0, 0, 0), (0.5, -0.25, 4, 1). */
+        const double e[16] = {0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0.5, -0.25, 4, 1};
+        CHECK_OK(fathom_pose_from_rotation_translation(q4(0.5f, 0.5f, 0.5f, 0.5f), v3(0.5f, -0.25f, 4), &p));
+        check_pose(&p, e, TOL, __LINE__);
+        CHECK_OK(fathom_pose_to_rotation_translation(&p, &q, &t));
+        CHECK_QUAT_ROT(q, 0.5, 0.5, 0.5, 0.5, TOL);
+        CHECK_VEC3(t, 0.5, -0.25, 4, 0);
     }
 }
 
@@ -475,19 +449,15 @@ static void test_check_rigid(void) {
 }
 
 static void test_orthonormalize(void) {
-    double rz[9], s[9], m[9], e[16], x[16];
+    double rz[9], m[9], e[16], x[16];
     fathom_pose in, out;
     int i;
 
     check_section("pose_orthonormalize");
-    /* M = R_z(30) * diag(1.002, 0.999, 1.001): its polar factor is exactly R_z(30);
+    /* M = R_z(30) * diag(1.002, 0.999, 1.001) (R_z(30)'s columns scaled): its polar factor is exactly R_z(30);
      * R^T R - I = diag(S^2) - I, largest 0.004. */
     t_rot_z(T_PI / 6, rz);
-    for (i = 0; i < 9; i++) s[i] = 0;
-    s[0] = 1.002;
-    s[4] = 0.999;
-    s[8] = 1.001;
-    t_mat3_mul(rz, s, m);
+    for (i = 0; i < 9; i++) m[i] = rz[i] * (i < 3 ? 1.002 : i < 6 ? 0.999 : 1.001);
     t_mat4_from(m, 0.5, -1, 2, x);
     x[3] = 0.0005; /* and a bottom row slightly off */
     in = t_pose_from_mat4(x);
@@ -528,18 +498,18 @@ static void test_compose_invert(void) {
     CHECK_OK(fathom_pose_compose(&b, &a, &out));
     t_mat4_from(rz, 0, 1, 0, e);
     check_pose(&out, e, TOL, __LINE__);
-    /* General: against the 4x4 product. */
+    /* Two rotations: R_z(90) * R_x(90) (R_x first) takes y -> z -> z, z -> -y -> x, x -> x -> y: columns
+     * (0, 1, 0), (0, 0, 1), (1, 0, 0); the translation R_z(90) (0, 0, 1) + (1, 0, 0) = (1, 0, 1). */
     {
-        double r1[9], r2[9], m1[16], m2[16], p[16];
-        t_rot_x(0.7, r1);
-        t_rot_y(-1.9, r2);
-        t_mat4_from(r1, 0.1, 0.2, 0.3, m1);
-        t_mat4_from(r2, -3, 1, 2, m2);
-        t_mat4_mul(m1, m2, p);
-        a = t_pose_from_mat4(m1);
-        b = t_pose_from_mat4(m2);
+        double rx[9];
+        t_rot_x(T_PI / 2, rx);
+        a = t_pose(rz, 1, 0, 0);
+        b = t_pose(rx, 0, 0, 1);
         CHECK_OK(fathom_pose_compose(&a, &b, &out));
-        check_pose(&out, p, 1e-5, __LINE__);
+        {
+            const double p[16] = {0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 1};
+            check_pose(&out, p, TOL, __LINE__);
+        }
     }
     /* Inverse of (R_z(90), (1, 2, 3)): (R_z(-90), -R_z(-90) (1, 2, 3)) = (R_z(-90), (-2, 1, -3)). */
     {
@@ -580,9 +550,11 @@ static void test_transform(void) {
     CHECK_OK(fathom_pose_transform_point(&p, v3(0, 1, 5), &r));
     CHECK_VEC3(r, 0, 2, 8, TOL); /* (0,1,5) -> (-1, 0, 5) + t */
     {
-        /* Strided input: x, y, z, then an unrelated float (NaN: must not be read as a coordinate). */
+        /* Strided input: x, y, z, then an unrelated float (NaN: must not be read as a coordinate).
+         * R_z(90) (x, y, z) = (-y, x, z), plus t = (1, 2, 3), by hand for each point. */
         float buf[5 * 4], out[5 * 3];
-        double pts[5][3] = {{1, 0, 0}, {0, 1, 5}, {-2, 0.5, 0}, {0, 0, 0}, {3, -4, 1}};
+        static const double pts[5][3] = {{1, 0, 0}, {0, 1, 5}, {-2, 0.5, 0}, {0, 0, 0}, {3, -4, 1}};
+        static const double want[5][3] = {{1, 3, 3}, {0, 2, 8}, {0.5, 0, 3}, {1, 2, 3}, {5, 5, 4}};
         int i;
         for (i = 0; i < 5; i++) {
             buf[i * 4 + 0] = (float)pts[i][0];
@@ -592,13 +564,7 @@ static void test_transform(void) {
         }
         memset(out, 0, sizeof out);
         CHECK_OK(fathom_pose_transform_points(&p, buf, 5, 16, out));
-        for (i = 0; i < 5; i++) {
-            double e[3];
-            t_mat3_apply(rz, pts[i], e);
-            CHECK_NEAR(out[i * 3 + 0], e[0] + 1, TOL);
-            CHECK_NEAR(out[i * 3 + 1], e[1] + 2, TOL);
-            CHECK_NEAR(out[i * 3 + 2], e[2] + 3, TOL);
-        }
+        for (i = 0; i < 5; i++) CHECK_VEC3(v3(out[i * 3], out[i * 3 + 1], out[i * 3 + 2]), want[i][0], want[i][1], want[i][2], TOL);
         /* In place with stride 12. */
         for (i = 0; i < 5; i++) {
             out[i * 3 + 0] = (float)pts[i][0];
@@ -606,36 +572,24 @@ static void test_transform(void) {
             out[i * 3 + 2] = (float)pts[i][2];
         }
         CHECK_OK(fathom_pose_transform_points(&p, out, 5, 12, out));
-        for (i = 0; i < 5; i++) {
-            double e[3];
-            t_mat3_apply(rz, pts[i], e);
-            CHECK_NEAR(out[i * 3 + 0], e[0] + 1, TOL);
-            CHECK_NEAR(out[i * 3 + 1], e[1] + 2, TOL);
-            CHECK_NEAR(out[i * 3 + 2], e[2] + 3, TOL);
-        }
+        for (i = 0; i < 5; i++) CHECK_VEC3(v3(out[i * 3], out[i * 3 + 1], out[i * 3 + 2]), want[i][0], want[i][1], want[i][2], TOL);
     }
     {
-        /* Many points (not a multiple of any SIMD width) against plain arithmetic. */
+        /* Many points (not a multiple of any SIMD width): the batch gives what one fathom_pose_transform_point
+         * call per point gives. */
         enum { N = 1003 };
         static float in[N * 3], out[N * 3];
-        double r9[9];
+        double ry[9];
         unsigned long st = 7;
         int i, bad = 0;
-        t_rot_y(0.3, r9);
-        {
-            double rx[9], rr[9];
-            t_rot_x(-1.1, rx);
-            t_mat3_mul(r9, rx, rr);
-            memcpy(r9, rr, sizeof rr);
-        }
-        p = t_pose(r9, -0.5, 7, 2.25);
+        t_rot_y(0.3, ry);
+        p = t_pose(ry, -0.5, 7, 2.25);
         for (i = 0; i < N * 3; i++) in[i] = (float)(t_rand(&st) * 20 - 10);
         CHECK_OK(fathom_pose_transform_points(&p, in, N, 12, out));
         for (i = 0; i < N; i++) {
-            double v[3] = {in[i * 3], in[i * 3 + 1], in[i * 3 + 2]}, e[3];
-            t_mat3_apply(r9, v, e);
-            if (fabs(out[i * 3] - (e[0] - 0.5)) > 1e-4 || fabs(out[i * 3 + 1] - (e[1] + 7)) > 1e-4 ||
-                fabs(out[i * 3 + 2] - (e[2] + 2.25)) > 1e-4)
+            fathom_vec3 one;
+            if (fathom_pose_transform_point(&p, v3(in[i * 3], in[i * 3 + 1], in[i * 3 + 2]), &one) != FATHOM_OK ||
+                fabs(out[i * 3] - one.x) > 1e-5 || fabs(out[i * 3 + 1] - one.y) > 1e-5 || fabs(out[i * 3 + 2] - one.z) > 1e-5)
                 bad++;
         }
         CHECK(bad == 0);
@@ -657,15 +611,12 @@ static void test_yaw(void) {
     CHECK_OK(fathom_pose_yaw(&p, &yaw));
     CHECK_NEAR(yaw, -2.5, 1e-5);
     {
-        /* Pitched by R_x(0.3) after R_y(2.5): local +z = R_y(2.5) (0, -sin 0.3, cos 0.3), whose horizontal
-         * part points along R_y(2.5) z: yaw 2.5. */
-        double ry[9], rx[9], m[9];
-        t_rot_y(2.5, ry);
-        t_rot_x(0.3, rx);
-        t_mat3_mul(ry, rx, m);
+        /* Pitched by 30 degrees after a quarter turn, R_y(90) R_x(30): columns (0, 0, -1), (1/2, sqrt 3/2, 0),
+         * (sqrt 3/2, -1/2, 0). Local +z's horizontal part points along +x = R_y(90) z: yaw pi/2. */
+        const double h = sqrt(3.0) / 2, m[9] = {0, 0, -1, 0.5, h, 0, h, -0.5, 0};
         p = t_pose(m, 0, 0, 0);
         CHECK_OK(fathom_pose_yaw(&p, &yaw));
-        CHECK_NEAR(yaw, 2.5, 1e-5);
+        CHECK_NEAR(yaw, T_PI / 2, 1e-5);
     }
     {
         /* R_y(pi) exactly: local z = (0, 0, -1); yaw is pi, not -pi (the range is (-pi, pi]). */
@@ -681,22 +632,19 @@ static void test_yaw(void) {
         CHECK(yaw > 0);
     }
     {
-        /* A camera looking straight down after turning by 0.8 about y: R = R_y(0.8) R_x(-90).
-         * Local +z = (0, 1, 0) is vertical; local +x = R_y(0.8) x decides: yaw 0.8. */
-        double ry[9], rx[9], m[9];
-        t_rot_y(0.8, ry);
-        t_rot_x(-T_PI / 2, rx);
-        t_mat3_mul(ry, rx, m);
-        p = t_pose(m, 0, 1.5, 0);
+        /* A camera looking straight down after a quarter turn: R = R_y(90) R_x(-90), columns (0, 0, -1),
+         * (-1, 0, 0), (0, 1, 0). Local +z = (0, 1, 0) is vertical; local +x = (0, 0, -1) = R_y(90) x decides:
+         * yaw pi/2. */
+        const double down[9] = {0, 0, -1, -1, 0, 0, 0, 1, 0};
+        /* And looking straight up after a quarter turn the other way: R_y(-90) R_x(90), columns (0, 0, 1),
+         * (-1, 0, 0), (0, -1, 0); local +x = (0, 0, 1) = R_y(-90) x: yaw -pi/2. */
+        const double up[9] = {0, 0, 1, -1, 0, 0, 0, -1, 0};
+        p = t_pose(down, 0, 1.5, 0);
         CHECK_OK(fathom_pose_yaw(&p, &yaw));
-        CHECK_NEAR(yaw, 0.8, 1e-4);
-        /* And looking straight up: R_y(-1.2) R_x(90). */
-        t_rot_y(-1.2, ry);
-        t_rot_x(T_PI / 2, rx);
-        t_mat3_mul(ry, rx, m);
-        p = t_pose(m, 0, 1.5, 0);
+        CHECK_NEAR(yaw, T_PI / 2, 1e-5);
+        p = t_pose(up, 0, 1.5, 0);
         CHECK_OK(fathom_pose_yaw(&p, &yaw));
-        CHECK_NEAR(yaw, -1.2, 1e-4);
+        CHECK_NEAR(yaw, -T_PI / 2, 1e-5);
     }
 }
 

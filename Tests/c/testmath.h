@@ -1,6 +1,9 @@
 /*
- * testmath.h — plain double-precision arithmetic the tests use to derive expected values independently of
- * the library: rotation matrices written out from their definitions, the Hamilton product, 4x4 products.
+ * testmath.h — what the C tests build their inputs with: the header's small structs, rotation matrices about
+ * the coordinate axes and poses made from them, rays, a small deterministic random generator, sentinel fills,
+ * the unit cube as a mesh and byte buffers for writing mesh files. It holds no reference implementation of the
+ * library's geometry: that is checked once, against Double references, in Tests/FathomCoreTests; the C tests
+ * check the ABI with values worked out by hand.
  * Matrices are column-major like the library's: element (r, c) of a 3x3 at m[c*3 + r], of a 4x4 at m[c*4 + r].
  */
 #ifndef FATHOM_TEST_MATH_H
@@ -15,7 +18,6 @@
 
 #define T_PI 3.14159265358979323846
 
-/* R_y(a) * (x, y, z), written from box.md: x' = cos a x + sin a z, z' = -sin a x + cos a z. */
 /* Constructors for the header's small value structs, shared by every test program. */
 static inline fathom_vec3 v3(float x, float y, float z) {
     fathom_vec3 v;
@@ -34,6 +36,8 @@ static inline fathom_quat q4(float x, float y, float z, float w) {
     return q;
 }
 
+/* R_y(a) * (x, y, z), written from box.md: x' = cos a x + sin a z, z' = -sin a x + cos a z (to place cameras and
+ * write manifests). */
 static inline void t_ry_apply(double a, const double v[3], double out[3]) {
     double c = cos(a), s = sin(a);
     double x = c * v[0] + s * v[2];
@@ -76,23 +80,6 @@ static inline void t_mat3_apply(const double m[9], const double v[3], double out
     for (r = 0; r < 3; r++) out[r] = m[r] * v[0] + m[3 + r] * v[1] + m[6 + r] * v[2];
 }
 
-static inline void t_mat3_transpose(const double m[9], double out[9]) {
-    int r, c;
-    for (c = 0; c < 3; c++)
-        for (r = 0; r < 3; r++) out[r * 3 + c] = m[c * 3 + r];
-}
-
-/* out = a * b for 4x4 column-major matrices (out may not alias). */
-static inline void t_mat4_mul(const double a[16], const double b[16], double out[16]) {
-    int r, c, k;
-    for (c = 0; c < 4; c++)
-        for (r = 0; r < 4; r++) {
-            double s = 0;
-            for (k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
-            out[c * 4 + r] = s;
-        }
-}
-
 /* A 4x4 from a 3x3 rotation and a translation. */
 static inline void t_mat4_from(const double r[9], double tx, double ty, double tz, double out[16]) {
     int i, j;
@@ -116,53 +103,6 @@ static inline fathom_pose t_pose(const double r[9], double tx, double ty, double
     double m[16];
     t_mat4_from(r, tx, ty, tz, m);
     return t_pose_from_mat4(m);
-}
-
-/* Quaternions as double[4] = (x, y, z, w). */
-static inline void t_quat_axis_angle(double ax, double ay, double az, double angle, double q[4]) {
-    double n = sqrt(ax * ax + ay * ay + az * az), s = sin(angle / 2);
-    q[0] = ax / n * s;
-    q[1] = ay / n * s;
-    q[2] = az / n * s;
-    q[3] = cos(angle / 2);
-}
-
-/* Hamilton product a * b: (a.w b.v + b.w a.v + a.v x b.v, a.w b.w - a.v . b.v). */
-static inline void t_quat_mul(const double a[4], const double b[4], double out[4]) {
-    double x = a[3] * b[0] + b[3] * a[0] + (a[1] * b[2] - a[2] * b[1]);
-    double y = a[3] * b[1] + b[3] * a[1] + (a[2] * b[0] - a[0] * b[2]);
-    double z = a[3] * b[2] + b[3] * a[2] + (a[0] * b[1] - a[1] * b[0]);
-    double w = a[3] * b[3] - (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
-    out[0] = x;
-    out[1] = y;
-    out[2] = z;
-    out[3] = w;
-}
-
-/* The rotation matrix of a unit quaternion (the textbook formula), column-major. */
-static inline void t_quat_to_mat3(const double q[4], double m[9]) {
-    double x = q[0], y = q[1], z = q[2], w = q[3];
-    /* column 0 */
-    m[0] = 1 - 2 * (y * y + z * z);
-    m[1] = 2 * (x * y + z * w);
-    m[2] = 2 * (x * z - y * w);
-    /* column 1 */
-    m[3] = 2 * (x * y - z * w);
-    m[4] = 1 - 2 * (x * x + z * z);
-    m[5] = 2 * (y * z + x * w);
-    /* column 2 */
-    m[6] = 2 * (x * z + y * w);
-    m[7] = 2 * (y * z - x * w);
-    m[8] = 1 - 2 * (x * x + y * y);
-}
-
-static inline fathom_quat t_fq(const double q[4]) {
-    fathom_quat r;
-    r.x = (float)q[0];
-    r.y = (float)q[1];
-    r.z = (float)q[2];
-    r.w = (float)q[3];
-    return r;
 }
 
 static inline fathom_vec3 t_v3(double x, double y, double z) {
@@ -197,7 +137,7 @@ static inline double t_rand(unsigned long *state) {
     return (double)((*state >> 11) & ((1UL << 53) - 1)) / 9007199254740992.0;
 }
 
-/* ---- Rays and triangles (double precision, for expected values of the casts) -------------------- */
+/* ---- Rays, triangles, random directions ---------------------------------------------------------- */
 
 static inline fathom_intrinsics t_intr(float fx, float fy, float cx, float cy, uint32_t w, uint32_t h) {
     fathom_intrinsics k;
@@ -217,49 +157,14 @@ static inline fathom_ray t_ray(double ox, double oy, double oz, double dx, doubl
     return r;
 }
 
-static inline void t_d3(fathom_vec3 v, double out[3]) {
-    out[0] = v.x;
-    out[1] = v.y;
-    out[2] = v.z;
-}
-
 static inline void t_sub(const double a[3], const double b[3], double out[3]) {
     out[0] = a[0] - b[0];
     out[1] = a[1] - b[1];
     out[2] = a[2] - b[2];
 }
 
-/* Moller-Trumbore in double on the (float) inputs: the ray's line o + t d against the triangle's plane.
- * Returns 0 when the line is parallel to the plane (or the triangle is degenerate); otherwise 1 with t and
- * the barycentrics (point = (1-u-v) a + u b + v c). *margin = min(u, v, 1-u-v): > 0 strictly inside,
- * < 0 outside. The caller decides how close to 0 is too close to call. */
-static inline int t_tri_line(const double o[3], const double d[3], const double a[3], const double b[3],
-                             const double c[3], double *t, double *u, double *v, double *margin) {
-    double e1[3], e2[3], p[3], s[3], q[3], det, inv;
-    t_sub(b, a, e1);
-    t_sub(c, a, e2);
-    t_cross(d, e2, p);
-    det = t_dot(e1, p);
-    {
-        double n[3], nn, dd;
-        t_cross(e1, e2, n);
-        nn = sqrt(t_dot(n, n));
-        dd = sqrt(t_dot(d, d));
-        if (nn == 0 || fabs(det) <= 1e-12 * nn * dd) return 0;
-    }
-    inv = 1.0 / det;
-    t_sub(o, a, s);
-    *u = t_dot(s, p) * inv;
-    t_cross(s, e1, q);
-    *v = t_dot(d, q) * inv;
-    *t = t_dot(e2, q) * inv;
-    *margin = *u;
-    if (*v < *margin) *margin = *v;
-    if (1 - *u - *v < *margin) *margin = 1 - *u - *v;
-    return 1;
-}
-
-/* The unit normal of (b - a) x (c - a); zero for a degenerate triangle. Returns twice the area. */
+/* The unit normal of (b - a) x (c - a); zero for a degenerate triangle. Returns twice the area. (The mesh tests
+ * check their own fixtures' winding with it.) */
 static inline double t_tri_normal(const double a[3], const double b[3], const double c[3], double n[3]) {
     double e1[3], e2[3], len;
     t_sub(b, a, e1);
