@@ -437,8 +437,8 @@ fathom_status fathom_covariance_rotate(const fathom_pose *rotation, const float 
  *  `covariances` may be NULL: equal weights. `out_covariance` (may be NULL) receives the fused position
  *  covariance: (sum S_i^-1)^-1, or without input covariances the sample covariance of the positions
  *  (normalized by count - 1) divided by count (all zeros for a single observation). FATHOM_ERR_OUT_OF_RANGE for a covariance that
- *  is not symmetric positive definite, or a fused position or covariance beyond the float range; FATHOM_ERR_DEGENERATE when
- *  the rotations cancel out. */
+ *  is not symmetric positive definite, or a fused position or covariance beyond the float range;
+ *  FATHOM_ERR_DEGENERATE when the rotations cancel out. */
 fathom_status fathom_tag_fuse(const fathom_pose *poses, const float *covariances, size_t count, fathom_pose *out,
                               float out_covariance[9]);
 
@@ -622,14 +622,14 @@ fathom_status fathom_mesh_create(const float *vertices, size_t vertex_count, siz
                                  const uint32_t *indices, size_t triangle_count, const uint8_t *classes,
                                  uint32_t flags, fathom_mesh **out);
 
-/** Loads a mesh from a Wavefront OBJ (v and f records; polygons are fanned into triangles; negative
- *  indices allowed; face vertices i, i/t, i/t/n, i//n, with empty texture or normal slots as in i// or
- *  i/t/; a line ending with a backslash continues on the next) or a PLY file (ascii or binary_little_endian; vertex x y z as float or double, faces
- *  as a list of int/uint indices; an optional uchar face property "classification" or "label" becomes
- *  the class, 0...7). Chosen by the file's contents. FATHOM_ERR_IO if unreadable; FATHOM_ERR_PARSE /
- *  FATHOM_ERR_FORMAT with the line (OBJ, ascii PLY) or byte offset (binary PLY) where the problem is
- *  found (an element count too large for the rest of the file is reported at its declaration's line; a
- *  class value above 7 is FATHOM_ERR_FORMAT). */
+/** Loads a mesh from a Wavefront OBJ (v and f records; polygons are fanned into triangles; negative indices
+ *  allowed; face vertices i, i/t, i/t/n, i//n, with empty texture or normal slots as in i// or i/t/; a line
+ *  ending with a backslash continues on the next) or a PLY file (ascii or binary_little_endian; vertex x y z as
+ *  float or double, faces as a list of int/uint indices; an optional uchar face property "classification" or
+ *  "label" becomes the class, 0...7). Chosen by the file's contents. FATHOM_ERR_IO if unreadable;
+ *  FATHOM_ERR_PARSE / FATHOM_ERR_FORMAT with the line (OBJ, ascii PLY) or byte offset (binary PLY) where the
+ *  problem is found (an element count too large for the rest of the file is reported at its declaration's line;
+ *  a class value above 7 is FATHOM_ERR_FORMAT). */
 fathom_status fathom_mesh_load(const char *path, fathom_mesh **out);
 
 /** Frees a mesh; NULL is allowed and does nothing. */
@@ -686,14 +686,13 @@ typedef struct fathom_batch_options {
 fathom_status fathom_batch_options_init(fathom_batch_options *options);
 
 /** Closest hits of `count` rays into out[count]. `options` may be NULL (defaults). A ray with a zero or
- *  non-finite direction fails the whole call with its index in the message, before any work.
- *  Batches of 4096 rays or more on a mesh of 1 MB or more (fathom_mesh_info.memory_bytes) are traced in
- *  an order of their own, sorted by where each ray is likely to end (predicted from 1024 sample rays
- *  traced first: the point at their median hit distance when those agree, else where the ray enters the
- *  nearest small BVH box), so rays bound for the same part of the mesh share the cache (bench/README.md,
- *  "Batch ray order", has what it gains). Longer batches are ordered in windows of 4,194,304 rays, so the ordering holds at
- *  most 168 MB (40 bytes per ray) at a time. Every result still depends on its own ray only, as do the
- *  batch calls below. */
+ *  non-finite direction fails the whole call with its index in the message, before any work. Batches of 4096
+ *  rays or more on a mesh of 1 MB or more (fathom_mesh_info.memory_bytes) are traced in an order of their own,
+ *  sorted by where each ray is likely to end (predicted from 1024 sample rays traced first: the point at their
+ *  median hit distance when those agree, else where the ray enters the nearest small BVH box), so rays bound
+ *  for the same part of the mesh share the cache (bench/README.md, "Batch ray order", has what it gains).
+ *  Longer batches are ordered in windows of 4,194,304 rays, so the ordering holds at most 168 MB (40 bytes per
+ *  ray) at a time. Every result still depends on its own ray only, as do the batch calls below. */
 fathom_status fathom_mesh_intersect_batch(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
                                           const fathom_batch_options *options, fathom_hit *out);
 
@@ -862,17 +861,18 @@ fathom_status fathom_depth_point(const fathom_depth_frame *frame, float u, float
 /* ---------------------------------------------------------------------------------------------- */
 /* Least-squares fits (double precision)                                                           */
 /* ---------------------------------------------------------------------------------------------- */
-/* Fits take double points: 2D fits (x, y) pairs, 3D fits (x, y, z) triples, `stride` bytes apart (a multiple
- * of 8, at least 16 for 2D and 24 for 3D; 0 = packed). Each fit has an `f` variant that reads float points in
- * place (what back-projection writes: a stride a multiple of 4, at least 8 for 2D and 12 for 3D, 4-byte aligned);
- * it widens each coordinate to double and computes exactly as the double fit does on the widened points. The points must be finite, each coordinate at most 1e100
- * in magnitude (FATHOM_ERR_OUT_OF_RANGE beyond: squares and sums must stay finite); count 0 is
- * FATHOM_ERR_OUT_OF_RANGE. Degenerate input is FATHOM_ERR_DEGENERATE, never a NaN: fewer points than the fit
- * needs (2 for a line, 3 for a plane), all points coincident (the largest spread, sqrt of the covariance's
- * largest eigenvalue, at most 1e-9 of the largest coordinate magnitude), a plane through collinear points
- * (the second spread at most 1e-6 of the largest), an ordinary fit through points of equal x.
- * Principal directions come from LAPACK's dsyevd on the covariance of the centred points. A direction's
- * sign makes its largest-magnitude component positive; so does a plane normal's. */
+/* Fits take double points: 2D fits (x, y) pairs, 3D fits (x, y, z) triples, `stride` bytes apart (a multiple of
+ * 8, at least 16 for 2D and 24 for 3D; 0 = packed). Each fit has an `f` variant that reads float points in
+ * place (what back-projection writes: a stride a multiple of 4, at least 8 for 2D and 12 for 3D, 4-byte
+ * aligned); it widens each coordinate to double and computes exactly as the double fit does on the widened
+ * points. The points must be finite, each coordinate at most 1e100 in magnitude (FATHOM_ERR_OUT_OF_RANGE
+ * beyond: squares and sums must stay finite); count 0 is FATHOM_ERR_OUT_OF_RANGE. Degenerate input is
+ * FATHOM_ERR_DEGENERATE, never a NaN: fewer points than the fit needs (2 for a line, 3 for a plane), all points
+ * coincident (the largest spread, sqrt of the covariance's largest eigenvalue, at most 1e-9 of the largest
+ * coordinate magnitude), a plane through collinear points (the second spread at most 1e-6 of the largest), an
+ * ordinary fit through points of equal x. Principal directions come from LAPACK's dsyevd on the covariance of
+ * the centred points. A direction's sign makes its largest-magnitude component positive; so does a plane
+ * normal's. */
 
 /** A fitted line. 2D fits set the z components to 0. */
 typedef struct fathom_line_fit {
