@@ -134,6 +134,39 @@ struct LinePlaneFitTests {
         #expect(length(first.normal - normal) < 1e-3 && first.used >= points.count)
     }
 
+    @Test("RANSAC lines, 2D and 3D: the line through the inliers, the inlier mask, the outliers left out")
+    func ransacLines() throws {
+        // 2D: 40 points on y = 0.5 x - 1 (x = 0, 0.1, ..., 3.9), then 20 at least 0.5 off it vertically (so at least
+        // 0.5 / sqrt(1.25) = 0.447 away, far beyond the 0.01 threshold). The refit is the exact line: direction
+        // (2, 1) / sqrt(5), centroid (1.95, -0.025), extent 3.9 sqrt(1.25) along it.
+        var rng = SplitMix64(seed: 21)
+        var points = (0..<40).map { k -> SIMD3<Double> in let x = 0.1 * Double(k); return SIMD3(x, 0.5 * x - 1, 0) }
+        for k in 0..<20 {
+            let x = rng.double(0...4), off = rng.double(0.5...2.5)
+            points.append(SIMD3(x, 0.5 * x - 1 + (k % 2 == 0 ? off : -off), 0))
+        }
+        let options = try RansacOptions(threshold: 0.01, iterations: 200, seed: 42)
+        var mask = [UInt8](repeating: 9, count: points.count)
+        let line = try withPoints(points, dimensions: 2) { p in try mask.withUnsafeMutableBufferPointer { try LineFit.ransac(p, options, inliers: $0.baseAddress) } }
+        #expect(line.used == 40 && mask == (0..<60).map { $0 < 40 ? 1 : 0 })
+        #expect(length(line.direction - SIMD3(2, 1, 0) / 5.0.squareRoot()) < 1e-9)
+        #expect(length(line.point - SIMD3(1.95, -0.025, 0)) < 1e-9 && abs(line.tMax - line.tMin - 3.9 * 1.25.squareRoot()) < 1e-9)
+
+        // 3D: 30 points on the line through (1, -1, 2) along e = (1, -2, 2.5) / |.|, then 30 at 0.3 to 0.5 from it
+        // (a unit vector perpendicular to e, scaled): the fit recovers e (largest component, z, positive).
+        let e = SIMD3(1.0, -2, 2.5) / length(SIMD3(1.0, -2, 2.5))
+        let n1 = SIMD3(2.0, 1, 0) / 5.0.squareRoot(), n2 = cross(e, n1)
+        var points3 = (0..<30).map { k in SIMD3(1.0, -1, 2) + (Double(k) * 0.1 - 1.5) * e }
+        for k in 0..<30 {
+            let angle = rng.double(0...(2 * .pi)), r = rng.double(0.3...0.5)
+            points3.append(SIMD3(1.0, -1, 2) + (Double(k) * 0.1 - 1.5) * e + r * (cos(angle) * n1 + sin(angle) * n2))
+        }
+        var mask3 = [UInt8](repeating: 9, count: points3.count)
+        let line3 = try withPoints(points3) { p in try mask3.withUnsafeMutableBufferPointer { try LineFit.ransac(p, options, inliers: $0.baseAddress) } }
+        #expect(line3.used == 30 && mask3 == (0..<60).map { $0 < 30 ? 1 : 0 })
+        #expect(length(line3.direction - e) < 1e-9)
+    }
+
     @Test("degenerate input is an error, never a NaN")
     func degenerate() throws {
         func kind(_ body: () throws -> Any) -> FathomError.Kind? {

@@ -233,6 +233,20 @@ struct QuaternionTests {
         }
     }
 
+    @Test("slerp far outside [0, 1] stays a unit rotation about the same axis (its float sum of squares would overflow)")
+    func slerpFarExtrapolation() {
+        // From the identity to R_y(2h), h = atan2(0.6, 0.8): slerp at t is the rotation by 2 t h about +y, so x and z stay
+        // exactly 0 and (y, w) = (sin t h, cos t h); at t = 1000 that is checked against Double trigonometry.
+        let a = Quaternion(0, 0, 0, 1), b = Quaternion(0, 0.6, 0, 0.8)
+        let h = atan2(0.6, 0.8)
+        let q = a.slerp(to: b, t: 1000)
+        #expect(abs(Double(q.vector.y) - sin(1000 * h)) < 2e-3 && abs(Double(q.vector.w) - cos(1000 * h)) < 2e-3, "\(q)")
+        for t: Float in [1000, -1000, 1e10, -1e10, 1e30, -1e30, 3e38] {
+            let s = a.slerp(to: b, t: t)
+            #expect(abs(s.length - 1) <= 1e-5 && s.vector.x == 0 && s.vector.z == 0, "t \(t): \(s)")
+        }
+    }
+
     @Test("slerp takes the shorter arc: b and -b interpolate to the same rotation")
     func slerpShorterArc() {
         var rng = SplitMix64(seed: 8)
