@@ -73,9 +73,9 @@ extension PlanarBody {
                         radius: Double, quantisation: Double, among candidates: [OutlinePoint], options: LengthOptions) -> BodyEnd {
         var taper = 1.0
         if radius < max(1, options.edgeNoise) {
-            let behind = 2 * max(1, options.edgeNoise) * footprint
+            let behind = 4 * max(1, options.edgeNoise) * footprint
             let spread = width(at: point, along: direction, behind: behind, among: candidates) + footprint
-            taper = min(4, (1 + square(2 * behind / spread)).squareRoot())
+            taper = min(8, (1 + square(2 * behind / spread)).squareRoot())
         }
         let shift = plane.shift(ray(pixel))
         let (height, heightVariance) = self.height(at: point, along: direction, shift: shift, options: options)

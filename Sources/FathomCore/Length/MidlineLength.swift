@@ -21,12 +21,14 @@ extension DepthFrame {
     /// The body's area on the plane is cut into slices across its axis (about two mask pixels wide, 8 to 64
     /// of them), and the slices' area-weighted centres are fitted by weighted least squares with a polynomial
     /// of degree up to 4 in the position along the axis (a C or an S bend: the midline must stay a function
-    /// along the axis, each end within about 60 degrees of it). Then twice the body is sliced across that curve
-    /// instead, each pixel weighted for the curvature, and the curve refitted. Each end is where the curve
-    /// leaves the body (past holes up to the body's gap); where the body goes on beyond that on both sides of
-    /// the curve (the notch of a forked tail), the outline's end along the curve's direction (as `end(along:)`),
-    /// the curve running to where it is level with it. The error bar adds to the ends' and the plane's terms the first-order
-    /// effect of the polynomial's coefficient covariance on the arc length.
+    /// along the axis, each end within about 60 degrees of it), slices far off the curve of the rest weighted
+    /// down (Tukey's biweight: a forked tail's lobe going on alone). Then twice the body is sliced across that
+    /// curve instead, each pixel weighted for the curvature, and the curve refitted. Each end is where the curve
+    /// leaves the body (past holes up to the body's gap); where the outline goes on beyond that by more than
+    /// 1 + 3 edge_noise mask pixels (the notch of a forked tail, or one lobe left of it), the outline's end along
+    /// the curve's direction (as `end(along:)`), the curve running to where it is level with it. The error bar
+    /// adds to the ends' and the plane's terms the first-order effect of the polynomial's coefficient
+    /// covariance on the arc length.
     public func measureMidline(mask: Mask, options: LengthOptions) throws(FathomError) -> MidlineLength {
         let planar = try planarBody(mask, options)
         let trim = options.trimCount(planar.outline.count)
@@ -48,19 +50,14 @@ extension DepthFrame {
                 t = curve.parameter(meeting: extreme.point, near: t)
             }
             // Where the curve leaves the body: one crossing, which a blunt ragged tail's corners cannot move. If
-            // the body goes on beyond it on both sides of the curve (a forked tail's notch), the outline's end
-            // counts.
+            // the outline goes on beyond it by more than its raggedness (a forked tail's notch, even where one lobe
+            // was lost), the outline's end counts.
             guard let exit = curve.exit(from: curve.middle, step: sign * step, limit: t + sign * reach, run: run) else {
                 throw FathomError(.degenerate, "the midline does not run through the mask's body")
             }
             let direction = sign * curve.tangent(exit), p = curve.point(exit), pixel = planar.maskPixel(p)
-            let side = cross(planar.plane.fit.normal, direction), margin = planar.footprint(pixel, along: direction)
-            var beyond = (left: false, right: false)
-            for candidate in candidates where dot(candidate.point - p, direction) > margin {
-                let offset = dot(candidate.point - p, side)
-                if offset > margin { beyond.left = true } else if offset < -margin { beyond.right = true }
-            }
-            if beyond.left && beyond.right { return (t, extreme) }
+            let margin = (1 + 3 * options.edgeNoise) * planar.footprint(pixel, along: direction)
+            if dot(extreme.point - p, direction) > margin { return (t, extreme) }
             return (exit, planar.crossing(at: p, pixel, along: direction, among: candidates, options: options))
         }
         let (tHead, head) = try midlineEnd(-1, planar.outline.filter { planar.along($0.point) <= start + 0.25 * (end - start) })
@@ -104,9 +101,10 @@ struct MidlineCurve {
         let count = min(64, max(8, Int((end - start) / max(2 * pixelSize, 1e-9 * (end - start)))))
         // First slices across the axis; then, twice, across the fitted curve itself: where a bent body crosses a
         // slice obliquely and narrows along it, the slice's centre lies off the midline toward the wider part.
-        var fit = try Self.fit(Self.slices(planar, count, middle, half, across: nil), middle, half)
+        let floor = 0.5 * pixelSize
+        var fit = try Self.robustFit(Self.slices(planar, count, middle, half, across: nil), middle, half, floor: floor)
         for _ in 0..<2 {
-            fit = try Self.fit(Self.slices(planar, count, middle, half, across: fit.beta), middle, half)
+            fit = try Self.robustFit(Self.slices(planar, count, middle, half, across: fit.beta), middle, half, floor: floor)
         }
         (beta, covariance, rms) = (fit.beta, fit.covariance, fit.rms)
     }
@@ -148,9 +146,29 @@ struct MidlineCurve {
         }
     }
 
+    private typealias Fit = (beta: [Double], covariance: [Double], rms: Double)
+
+    /// `fit`, then reweighted by Tukey's biweight of the slices' residuals (scale 1.4826 times their median,
+    /// at least `floor` meters; four rounds): where one lobe of a forked tail goes on alone (the other eroded
+    /// or shorter), its slices' centres lie on that lobe, far off the body's midline, and would pull the curve
+    /// into it.
+    private static func robustFit(_ slices: [Slice], _ middle: Double, _ half: Double, floor: Double) throws(FathomError) -> Fit {
+        var result = try fit(slices, middle, half)
+        for _ in 0..<4 {
+            let residuals = slices.map { abs($0.n - evaluate(result.beta, $0.t, middle, half).n) }
+            let scale = max(floor, 1.4826 * residuals.sorted()[residuals.count / 2])
+            let kept = zip(slices, residuals).compactMap { slice, r -> Slice? in
+                let u = r / (4.685 * scale)
+                return u < 1 ? (slice.t, slice.n, slice.weight * square(1 - u * u)) : nil
+            }
+            guard kept.count >= result.beta.count + 1, let again = try? fit(kept, middle, half) else { break }
+            result = again
+        }
+        return result
+    }
+
     /// Weighted least squares of n = sum beta_k s^k, degree up to 4, over the slices.
-    private static func fit(_ slices: [Slice], _ middle: Double, _ half: Double) throws(FathomError)
-        -> (beta: [Double], covariance: [Double], rms: Double) {
+    private static func fit(_ slices: [Slice], _ middle: Double, _ half: Double) throws(FathomError) -> Fit {
         let degree = min(4, slices.count - 2)
         guard degree >= 1 else { throw FathomError(.degenerate, "the mask's body is too short for a midline (\(slices.count) slices)") }
         let p = degree + 1
