@@ -977,11 +977,14 @@ typedef struct fathom_length_options {
  *    depth change across its cell) or the plane's;
  *  - a plane's offset and tilt errors (RMS / sqrt(inliers), and over the inliers' spread) are shared by both ends
  *    (for mask ends only the tilt: their height is measured where they are);
- *  - a mask end lies a gap beyond the last inside pixel centre whose mean and spread depend on the tip's radius
- *    (measured from the outline; tabulated over rounded wedges and square ends on the pixel grid: about 0.4
- *    pixel for a one-pixel tip, 0.05 for a square end), and moves with the outline's edge_noise, amplified at a
- *    tip sharper than the noise by 1 / sin(a) for its half-angle a (at most 4); it sits at the body's height
- *    there (the median distance from the plane of the depth samples within a tenth of the length). */
+ *  - a mask end lies a gap beyond the last inside pixel centre whose mean and spread depend on the tip's shape,
+ *    measured from the outline's widths 2 and 6 pixels behind it (tabulated on the pixel grid by
+ *    tools/tip_gap.py: about 0.4 pixel for a rounded tip a pixel across, 0.05 for a square end, 1 to 1.6
+ *    pixels for a sharp wedge such as a forked tail's lobe), and moves with the outline's edge_noise, amplified
+ *    at a tip sharper than the noise by 1 / sin(a) for its half-angle a (up to 7 for a lobe); it sits at the
+ *    body's height there (the median distance from the plane of the depth samples within a tenth of the
+ *    length). A thin lobe that the outline's error cuts off is lost whole, beyond this first-order model: on
+ *    forked tails under edge_noise 1 the two-sigma bar covers about 90% (README, "Uncertainty"). */
 typedef struct fathom_length {
     double length;          /**< meters */
     double sigma;           /**< one standard deviation, meters */
@@ -1023,9 +1026,10 @@ fathom_status fathom_length_mask(const fathom_depth_frame *frame, const fathom_m
  *  fathom_length_mask and cut into slices across its axis (about two mask pixels wide, 8 to 64); the slices'
  *  area-weighted centres are fitted by weighted least squares with a polynomial of degree up to 4 along the axis
  *  (a C or an S bend: the midline must stay a function along the axis, each end within about 60 degrees of it),
- *  then twice sliced across that curve (pixels weighted for its curvature) and refitted. Each end is where the
- *  curve leaves the body; where the body goes on beyond that on both sides of the curve (a forked tail's notch),
- *  it is level with the outline's end along the curve's direction, so the length runs to the lobes' tips. The length
+ *  then twice sliced across that curve (pixels weighted for its curvature) and refitted, slices far off the
+ *  curve of the rest weighted down (a lobe left alone). Each end is where the curve leaves the body; where the
+ *  outline goes on beyond that by more than 1 + 3 * edge_noise mask pixels (a forked tail's notch, on both sides or
+ *  one), it is level with the outline's end along the curve's direction, so the length runs to the lobes' tips. The length
  *  is the curve's arc length between the ends; the error bar adds the fit's coefficient covariance to the ends'
  *  and the plane's terms. out->rms is the RMS of the slice centres about the curve (meters); head and tail are the
  *  ends. `curve` may be NULL, else it receives `curve_count` (>= 2) points (x, y, z, in options->out_frame) at

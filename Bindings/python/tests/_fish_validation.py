@@ -103,6 +103,8 @@ BENT = (Shape("ellipse", bend=0.8), Shape("fusiform", bend=-0.6))
 TABLE = (
     Scenario("tapered (ellipses, bent ellipses), 0.3-1.5 m", (Shape("ellipse"), Shape("ellipse", bend=0.8)), (0.3, 1.5)),
     Scenario("every shape, 0.5 m", STRAIGHT + BENT, (0.45, 0.55)),
+    Scenario("every shape but the forked tail, 0.5 m", STRAIGHT[:2] + BENT, (0.45, 0.55)),
+    Scenario("forked tail, 0.5 m", STRAIGHT[2:], (0.45, 0.55)),
     Scenario("every shape, 0.3-0.8 m", STRAIGHT + BENT, (0.3, 0.8)),
     Scenario("every shape, 0.8-1.5 m", STRAIGHT + BENT, (0.8, 1.5)),
     Scenario("every shape, clean mask (edge_noise 0), 0.5 m", STRAIGHT + BENT, (0.45, 0.55), damage=Damage(),

@@ -15,16 +15,17 @@ GRID = Grid()
 K = fathom.Intrinsics(fx=GRID.fx, fy=GRID.fy, cx=GRID.cx, cy=GRID.cy, width=GRID.rgb_w, height=GRID.rgb_h)
 
 
-# Coverage bands for 300 trials: 68 +- 5% for one sigma (the binomial sd is 2.7%) and >= 93% for two; with
-# fixed seeds the draws are the same on every run.
+# Coverage bands: 68 +- 5% for one sigma and >= 93% for two (the binomial sd is 2.7% for 300 trials, 1.9% for
+# 600); with fixed seeds the draws are the same on every run.
 ONE_SIGMA = (0.63, 0.73)
 TWO_SIGMA = 0.93
+METHODS = ["keypoints median", "keypoints plane", "polyline", "mask", "midline"]
 
 
 @pytest.fixture(scope="module")
 def tapered() -> dict[str, np.ndarray]:
     """Ellipses and bent ellipses at 0.3 to 1.5 m, flat or tilted up to 0.6 rad, with the default noise."""
-    return trials(Scenario("tapered", (Shape("ellipse"), Shape("ellipse", bend=0.8)), (0.3, 1.5)), 300, 21)
+    return trials(Scenario("tapered", (Shape("ellipse"), Shape("ellipse", bend=0.8)), (0.3, 1.5)), 600, 21)
 
 
 @pytest.fixture(scope="module")
@@ -33,27 +34,58 @@ def every_shape() -> dict[str, np.ndarray]:
     return trials(Scenario("0.5 m", STRAIGHT + BENT, (0.45, 0.55)), 300, 22)
 
 
-@pytest.mark.parametrize("method", ["keypoints median", "keypoints plane", "polyline", "mask", "midline"])
+@pytest.fixture(scope="module")
+def every_shape_but_forked() -> dict[str, np.ndarray]:
+    """Ellipses, fusiform bodies (a blunt, truncate tail) and bent bodies at 0.45 to 0.55 m."""
+    return trials(Scenario("0.5 m", STRAIGHT[:2] + BENT, (0.45, 0.55)), 400, 23)
+
+
+@pytest.fixture(scope="module")
+def clean_masks() -> dict[str, np.ndarray]:
+    """Every shape, forked tails included, at 0.45 to 0.55 m with masks as the pixel grid samples the outline
+    (edge_noise 0): the tip gaps alone, sharp lobes' among them."""
+    return trials(Scenario("clean", STRAIGHT + BENT, (0.45, 0.55), damage=Damage(), edge_noise=0.0), 400, 24)
+
+
+def _report(name: str, method: str, results: dict[str, np.ndarray]) -> tuple[float, float, float]:
+    median, one, two = summary(results[method])
+    print(f"{name}, {method}: median |error| {median:.2f} mm, {one:.1%} within 1 sigma, {two:.1%} within 2")
+    return median, one, two
+
+
+@pytest.mark.parametrize("method", METHODS)
 def test_error_bars_cover_the_truth_on_tapered_fish(tapered: dict[str, np.ndarray], method: str) -> None:
-    median, one, two = summary(tapered[method])
-    print(f"{method}: median |error| {median:.2f} mm, {one:.1%} within 1 sigma, {two:.1%} within 2")
+    _, one, two = _report("tapered", method, tapered)
     assert ONE_SIGMA[0] <= one <= ONE_SIGMA[1] and two >= TWO_SIGMA, (one, two)
 
 
 @pytest.mark.parametrize("method", ["keypoints median", "keypoints plane", "polyline"])
 def test_keypoint_error_bars_cover_the_truth_on_every_shape(every_shape: dict[str, np.ndarray], method: str) -> None:
-    median, one, two = summary(every_shape[method])
+    _, one, two = _report("every shape", method, every_shape)
     assert ONE_SIGMA[0] <= one <= ONE_SIGMA[1] and two >= TWO_SIGMA, (one, two)
 
 
-@pytest.mark.parametrize("method", ["keypoints median", "keypoints plane", "polyline", "mask", "midline"])
+@pytest.mark.parametrize("method", ["mask", "midline"])
+def test_mask_error_bars_cover_the_truth_on_every_shape_but_the_forked_tail(
+        every_shape_but_forked: dict[str, np.ndarray], method: str) -> None:
+    _, one, two = _report("every shape but the forked tail", method, every_shape_but_forked)
+    assert ONE_SIGMA[0] <= one <= ONE_SIGMA[1] and two >= TWO_SIGMA, (one, two)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_error_bars_cover_the_truth_on_clean_masks(clean_masks: dict[str, np.ndarray], method: str) -> None:
+    _, one, two = _report("clean masks", method, clean_masks)
+    assert ONE_SIGMA[0] <= one <= ONE_SIGMA[1] and two >= TWO_SIGMA, (one, two)
+
+
+@pytest.mark.parametrize("method", METHODS)
 def test_median_error_at_half_a_meter(every_shape: dict[str, np.ndarray], method: str) -> None:
-    median, one, two = summary(every_shape[method])
-    print(f"{method}: median |error| {median:.2f} mm, {one:.1%} within 1 sigma, {two:.1%} within 2")
+    median, one, two = _report("every shape", method, every_shape)
     assert median <= 3.0
-    # Floors for the mask methods on every shape: a blunt or forked tail's ragged outline biases its extreme
-    # outward, which the model does not yet include (README, "Uncertainty").
-    assert one >= 0.50 and two >= 0.80, (one, two)
+    # Floors for the mask methods with forked tails among the shapes: a thin lobe that the outline's error cuts
+    # off is lost whole, beyond the first-order model (README, "Uncertainty"), so the two-sigma bar covers
+    # about 90% of forked tails.
+    assert one >= 0.60 and two >= 0.88, (one, two)
 
 
 def _scene(seed: int, damage: Damage = Damage()) -> tuple:

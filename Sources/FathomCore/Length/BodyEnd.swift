@@ -13,25 +13,19 @@ struct BodyEnd {
 extension PlanarBody {
     /// The end furthest along unit `direction` among `candidates` (outline points), dropping the `trim` furthest.
     ///
-    /// A mask pixel is inside when its centre is, so the true end lies a gap beyond the last inside centre. The
-    /// gap's mean and standard deviation depend on the tip's radius R, measured from the outline's width w two
-    /// pixels behind the end (R = w^2 / 16, at least 0.1); `tipGap` has them, tabulated by tools/tip_gap.py over
-    /// the ends fish have (rounded wedges and square ends) at random offsets and directions on the pixel grid: a
-    /// point's gap is about half a pixel, a square end's a twentieth.
-    /// The outline's placement error, `edgeNoise` mask pixels perpendicular to it, moves a rounded tip (R at
-    /// least the noise, and at least a pixel) by as much; a sharper tip of half-angle a by edgeNoise / sin(a)
-    /// (a from the width two noise widths behind the end; 1 / sin(a) at most 4). The end is placed at the body's
-    /// height there (`height`).
+    /// A mask pixel is inside when its centre is, so the true end lies a gap beyond the last inside centre; its
+    /// mean and standard deviation depend on the tip's shape (`tip(at:)`). The outline's placement error,
+    /// `edgeNoise` mask pixels perpendicular to it, moves a rounded tip by as much and a sharp one by more. The
+    /// end is placed at the body's height there (`height`).
     func end(along direction: SIMD3<Double>, among candidates: [OutlinePoint], trim: Int, options: LengthOptions) -> BodyEnd {
         var ordered = candidates.map { (position: dot($0.point, direction), point: $0) }
         ordered.sort { $0.position > $1.position }
         let extreme = ordered[min(trim, ordered.count - 1)].point
         let footprint = self.footprint(extreme.pixel, along: direction)
-        let radius = tipRadius(at: extreme.point, along: direction, footprint: footprint, among: candidates)
-        let gap = tipGap(radius: radius)
-        return settle(extreme.point + gap.mean * footprint * direction, extreme.pixel, along: direction,
-                      footprint: footprint, radius: radius, quantisation: gap.sd * footprint, among: candidates,
-                      options: options)
+        let tip = self.tip(at: extreme.point, along: direction, footprint: footprint, among: candidates, options: options)
+        let variance = square(tip.gapSD) + square(options.edgeNoise * tip.recession)
+        return settle(extreme.point + tip.gapMean * footprint * direction, extreme.pixel, along: direction,
+                      variance: variance * footprint * footprint, options: options)
     }
 
     /// The end where a curve through the body crosses its outline at `point` (mask coordinates `pixel`) going
@@ -40,48 +34,38 @@ extension PlanarBody {
     func crossing(at point: SIMD3<Double>, _ pixel: SIMD2<Double>, along direction: SIMD3<Double>,
                   among candidates: [OutlinePoint], options: LengthOptions) -> BodyEnd {
         let footprint = self.footprint(pixel, along: direction)
-        let radius = tipRadius(at: point, along: direction, footprint: footprint, among: candidates)
-        return settle(point, pixel, along: direction, footprint: footprint, radius: radius,
-                      quantisation: footprint / 12.0.squareRoot(), among: candidates, options: options)
+        let tip = self.tip(at: point, along: direction, footprint: footprint, among: candidates, options: options)
+        let variance = 1.0 / 12 + square(options.edgeNoise * tip.recession)
+        return settle(point, pixel, along: direction, variance: variance * footprint * footprint, options: options)
     }
 
-    /// The radius (mask pixels, at least 0.1) of the tip at `point`: R = w^2 / 16 from the outline's width w
-    /// (plus a pixel for the pixels' own width) two pixels behind it.
-    private func tipRadius(at point: SIMD3<Double>, along direction: SIMD3<Double>, footprint: Double,
-                           among candidates: [OutlinePoint]) -> Double {
-        let width = self.width(at: point, along: direction, behind: 2 * footprint, among: candidates) + footprint
-        return max(0.1, square(width / footprint) / 16)
-    }
-
-    private static let tipGapMeans = [0.484, 0.518, 0.469, 0.424, 0.362, 0.319, 0.264, 0.217, 0.087, 0.042]
-    private static let tipGapSDs = [0.340, 0.330, 0.293, 0.269, 0.235, 0.226, 0.204, 0.195, 0.149, 0.060]
-
-    /// The mean and standard deviation (pixels) of the gap beyond the last inside pixel centre of a tip of
-    /// measured radius `radius` pixels, interpolated linearly in log R between tools/tip_gap.py's nodes
-    /// R = 0.1 * 2^i (held constant beyond the last).
-    private func tipGap(radius: Double) -> (mean: Double, sd: Double) {
-        let (means, sds) = (Self.tipGapMeans, Self.tipGapSDs)
-        let position = min(max(log2(radius / 0.1), 0), Double(means.count - 1))
-        guard position.isFinite else { return (means[0], sds[0]) }
-        let node = min(Int(position), means.count - 2), t = position - Double(node)
-        return (means[node] + t * (means[node + 1] - means[node]), sds[node] + t * (sds[node + 1] - sds[node]))
-    }
-
-    /// The end at `point` with its variance: the quantisation, the outline's placement error (a tip sharper
-    /// than the noise amplifying it), and the body's height there.
-    private func settle(_ point: SIMD3<Double>, _ pixel: SIMD2<Double>, along direction: SIMD3<Double>, footprint: Double,
-                        radius: Double, quantisation: Double, among candidates: [OutlinePoint], options: LengthOptions) -> BodyEnd {
-        var taper = 1.0
-        if radius < max(1, options.edgeNoise) {
-            let behind = 4 * max(1, options.edgeNoise) * footprint
-            let spread = width(at: point, along: direction, behind: behind, among: candidates) + footprint
-            taper = min(8, (1 + square(2 * behind / spread)).squareRoot())
+    /// The tip at `point`, from the outline's widths w2 and w6 (mask pixels: the lateral spread of the outline
+    /// within 2 and 6 pixels behind it, plus a pixel for the pixels' own width): the gap from its last inside
+    /// centre to the true tip (mean and standard deviation, pixels) and how far it recedes per pixel its outline
+    /// moves inward (`TipGap`). A rounded tip's gap depends on its radius R = w2^2 / 16 (a parabola w2 wide two
+    /// pixels behind), a sharp one's (below a pixel in radius both as R and as w6^2 / 48, so that a lone pixel
+    /// standing out of a blunt end is not one) on its opening (w6 - w2) / 4. A tip recedes as much as its
+    /// outline moves unless it is sharper than the noise: a sharp one by `TipGap`'s 1 / sin of its half-angle,
+    /// one between a pixel and edgeNoise in radius by 1 / sin(a) with tan a = (w6 - w2) / 8.
+    private func tip(at point: SIMD3<Double>, along direction: SIMD3<Double>, footprint: Double,
+                     among candidates: [OutlinePoint], options: LengthOptions) -> (gapMean: Double, gapSD: Double, recession: Double) {
+        let w2 = width(at: point, along: direction, behind: 2 * footprint, among: candidates) / footprint + 1
+        let w6 = width(at: point, along: direction, behind: 6 * footprint, among: candidates) / footprint + 1
+        let radius = max(0.1, square(w2) / 16), opening = max(0.01, (w6 - w2) / 4)
+        if radius < 1, square(w6) / 48 < 1 {
+            let sharp = TipGap.sharp(opening: opening)
+            return (sharp.mean, sharp.sd, sharp.recession)
         }
+        let gap = TipGap.rounded(radius: radius)
+        return (gap.mean, gap.sd, radius < options.edgeNoise ? (1 + square(2 / opening)).squareRoot() : 1)
+    }
+
+    /// The end at `point` with `variance` (meters^2) along `direction`, moved to the body's height there.
+    private func settle(_ point: SIMD3<Double>, _ pixel: SIMD2<Double>, along direction: SIMD3<Double>, variance: Double,
+                        options: LengthOptions) -> BodyEnd {
         let shift = plane.shift(ray(pixel))
         let (height, heightVariance) = self.height(at: point, along: direction, shift: shift, options: options)
-        return BodyEnd(point: point + height * shift,
-                       variance: quantisation * quantisation + square(options.edgeNoise * footprint * taper) + heightVariance,
-                       shift: shift)
+        return BodyEnd(point: point + height * shift, variance: variance + heightVariance, shift: shift)
     }
 
     /// The lateral width (meters) of the outline behind `point`: of the outline points up to `behind` meters
