@@ -151,6 +151,15 @@ struct LinePlaneFitTests {
         #expect(line.used == 40 && mask == (0..<60).map { $0 < 40 ? 1 : 0 })
         #expect(length(line.direction - SIMD3(2, 1, 0) / 5.0.squareRoot()) < 1e-9)
         #expect(length(line.point - SIMD3(1.95, -0.025, 0)) < 1e-9 && abs(line.tMax - line.tMin - 3.9 * 1.25.squareRoot()) < 1e-9)
+        // The same seed gives the same fit; other seeds find the same line (a random pair lies on it with probability
+        // (40 * 39) / (60 * 59) = 0.44, so 200 tries miss it with probability 4e-51).
+        let again = try withPoints(points, dimensions: 2) { try LineFit.ransac($0, options, inliers: nil) }
+        #expect(again == line)
+        for seed: UInt64 in [0, 7, 12345] {
+            let seeded = try RansacOptions(threshold: 0.01, iterations: 200, seed: seed)
+            let other = try withPoints(points, dimensions: 2) { try LineFit.ransac($0, seeded, inliers: nil) }
+            #expect(other.used == 40 && length(other.direction - SIMD3(2, 1, 0) / 5.0.squareRoot()) < 1e-9, "seed \(seed)")
+        }
 
         // 3D: 30 points on the line through (1, -1, 2) along e = (1, -2, 2.5) / |.|, then 30 at 0.3 to 0.5 from it
         // (a unit vector perpendicular to e, scaled): the fit recovers e (largest component, z, positive).

@@ -158,7 +158,7 @@ static void test_frames(void) {
         /* K^-1 = [[7.0161547e-4, 0, -0.67513853], [0, 7.0161547e-4, -0.5045314], [0, 0, 1]]: fx = fy = 1 / 7.0161547e-4,
          * cx = 0.67513853 fx, cy = 0.5045314 fx. A full-resolution depth grid: sample (i, j) is at pixel centre
          * (i + 0.5, j + 0.5), so its point is K^-1 [i + 0.5, j + 0.5, 1] d. */
-        const double kinv = 7.0161547e-4, kx = -0.67513853, ky = -0.5045314;
+        const double kinv = 7.0161547e-4;
         fathom_intrinsics kk = t_intr((float)(1 / kinv), (float)(1 / kinv), (float)(0.67513853 / kinv),
                                       (float)(0.5045314 / kinv), 1920, 1440);
         float *big = (float *)malloc(sizeof(float) * 1920 * 1440);
@@ -178,21 +178,6 @@ static void test_frames(void) {
          * (7.0161547e-4 * 701.5 - 0.5045314) d = -0.01234815 d = -0.02778333. */
         CHECK_VEC3(v3(p[0], p[1], p[2]), -0.00200992, -0.02120587, 1.625, 2e-5);
         CHECK_VEC3(v3(p[21], p[22], p[23]), 0.00195294, -0.02778333, 2.25, 2e-5);
-        /* The principal point maps to the optical axis: pixel (cx, cy) gives (0, 0, d) with fathom_depth_point. */
-        {
-            fathom_vec3 v;
-            double u = 0.67513853 / kinv, vv = 0.5045314 / kinv, d = big[719 * 1920 + 962];
-            CHECK_OK(fathom_depth_point(&f, (float)u, (float)vv, FATHOM_SAMPLE_NEAREST, 1, FATHOM_FRAME_OPTICAL, &v));
-            CHECK_VEC3(v, 0, 0, d, 2e-4);
-            /* A corner pixel (0, 0): K^-1 [0, 0, 1] d = (-0.67513853 d, -0.5045314 d, d). */
-            d = big[0];
-            CHECK_OK(fathom_depth_point(&f, 0, 0, FATHOM_SAMPLE_NEAREST, 1, FATHOM_FRAME_OPTICAL, &v));
-            CHECK_VEC3(v, kx * d, ky * d, d, 2e-5);
-            /* (1919.5, 1439.5), camera frame: (x, -y, -z). */
-            d = big[1439 * 1920 + 1919];
-            CHECK_OK(fathom_depth_point(&f, 1919.5f, 1439.5f, FATHOM_SAMPLE_NEAREST, 1, FATHOM_FRAME_CAMERA, &v));
-            CHECK_VEC3(v, (kinv * 1919.5 + kx) * d, -(kinv * 1439.5 + ky) * d, -d, 2e-5);
-        }
         /* The same RGB intrinsics on a 256x192 grid (the LiDAR map): sample (i, j)'s RGB pixel centre is
          * ((i + 0.5) * 7.5, (j + 0.5) * 7.5). Sample (100, 50): index 12900 % 5 = 0, d 0.75, RGB (753.75, 378.75):
          * (7.0161547e-4 * 753.75 - 0.67513853) 0.75 = -0.10972190, (7.0161547e-4 * 378.75 - 0.5045314) 0.75
@@ -612,6 +597,10 @@ static void test_capacity(void) {
 }
 
 /* ---- sampling and fathom_depth_point -------------------------------------------------------------- */
+/* The sampling enum, the window argument, the output and the frames through the ABI, a value or two each worked out
+ * by hand; the sampling rules themselves (floor cells, sample centres at i + 0.5, clamping, dropped weights, the
+ * lower middle of a clipped window, validity) and the point formula are checked once in
+ * Tests/FathomCoreTests/DepthSamplingTests.swift. */
 static void test_sampling(void) {
     /* 4x3 grid of an 8x6 RGB image (RGB pixel (u, v) -> grid (u / 2, v / 2)); d(i, j) = 1 + 0.25 i + 0.5 j. */
     float d[12];
@@ -624,62 +613,35 @@ static void test_sampling(void) {
         for (i = 0; i < 4; i++) d[j * 4 + i] = 1.0f + 0.25f * i + 0.5f * j;
     f = make_frame(d, FATHOM_DEPTH_FLOAT32, 4, 3, &k);
 
-    check_section("sample: nearest");
-    CHECK_OK(fathom_depth_sample(&f, 3.0f, 3.0f, FATHOM_SAMPLE_NEAREST, 0, &out)); /* grid (1.5, 1.5): (1, 1) */
-    CHECK_NEAR(out, 1.75, 0);
-    CHECK_OK(fathom_depth_sample(&f, 1.99f, 1.99f, FATHOM_SAMPLE_NEAREST, 0, &out)); /* (0.995, 0.995): (0, 0) */
-    CHECK_NEAR(out, 1.0, 0);
-    CHECK_OK(fathom_depth_sample(&f, 7.99f, 5.99f, FATHOM_SAMPLE_NEAREST, 0, &out)); /* (3, 2) */
-    CHECK_NEAR(out, 2.75, 0);
-    CHECK_OK(fathom_depth_sample(&f, 0, 0, FATHOM_SAMPLE_NEAREST, 0, &out));
-    CHECK_NEAR(out, 1.0, 0);
-
-    check_section("sample: bilinear (exact on a linear ramp; clamped at the border; invalid weights dropped)");
-    CHECK_OK(fathom_depth_sample(&f, 3.0f, 3.0f, FATHOM_SAMPLE_BILINEAR, 0, &out)); /* on centre (1, 1) */
-    CHECK_NEAR(out, 1.75, 1e-6);
-    CHECK_OK(fathom_depth_sample(&f, 4.0f, 2.0f, FATHOM_SAMPLE_BILINEAR, 0, &out)); /* grid (2, 1): at (1.5, 0.5) */
-    CHECK_NEAR(out, 1 + 0.25 * 1.5 + 0.5 * 0.5, 1e-6);
-    CHECK_OK(fathom_depth_sample(&f, 2.5f, 4.5f, FATHOM_SAMPLE_BILINEAR, 0, &out)); /* (1.25, 2.25): at (0.75, 1.75) */
-    CHECK_NEAR(out, 1 + 0.25 * 0.75 + 0.5 * 1.75, 1e-6);
-    CHECK_OK(fathom_depth_sample(&f, 0.2f, 0.2f, FATHOM_SAMPLE_BILINEAR, 0, &out)); /* clamped to (0, 0) */
-    CHECK_NEAR(out, 1.0, 1e-6);
-    CHECK_OK(fathom_depth_sample(&f, 7.9f, 0.5f, FATHOM_SAMPLE_BILINEAR, 0, &out)); /* x clamped to 3, y to 0 */
-    CHECK_NEAR(out, 1.75, 1e-6);
-    d[0 * 4 + 2] = 0; /* (2, 0) invalid: the other three of (1.5, 0.5)'s corners, weights 1/4 each */
-    CHECK_OK(fathom_depth_sample(&f, 4.0f, 2.0f, FATHOM_SAMPLE_BILINEAR, 0, &out));
-    CHECK_NEAR(out, (1.25 + 1.75 + 2.0) / 3, 1e-6);
-    /* Nearest on the invalid sample: NO_DATA; bilinear where every weighted corner is invalid too. */
-    EXPECT(fathom_depth_sample(&f, 5.0f, 1.0f, FATHOM_SAMPLE_NEAREST, 0, &out), FATHOM_ERR_NO_DATA, FN_SAMPLE, NULL,
-           "depth");
-    EXPECT(fathom_depth_sample(&f, 5.0f, 1.0f, FATHOM_SAMPLE_BILINEAR, 0, &out), FATHOM_ERR_NO_DATA, FN_SAMPLE, NULL,
-           P_ANY);
-
-    check_section("sample: median");
-    /* 3x3 window around (1, 1) with (2, 0) invalid: row 0: 1, 1.25; row 1: 1.5, 1.75, 2; row 2: 2, 2.25, 2.5
-     * -> sorted 1 1.25 1.5 1.75 2 2 2.25 2.5: eight values, the lower middle is the 4th = 1.75. */
-    CHECK_OK(fathom_depth_sample(&f, 3.0f, 3.0f, FATHOM_SAMPLE_MEDIAN, 3, &out));
-    CHECK_NEAR(out, 1.75, 0);
-    /* Window 1 is the nearest sample; window 3 at the corner (0, 0), clipped to 2x2: 1, 1.25, 1.5, 1.75 -> 1.25. */
-    CHECK_OK(fathom_depth_sample(&f, 3.0f, 3.0f, FATHOM_SAMPLE_MEDIAN, 1, &out));
-    CHECK_NEAR(out, 1.75, 0);
-    CHECK_OK(fathom_depth_sample(&f, 0.5f, 0.5f, FATHOM_SAMPLE_MEDIAN, 3, &out));
-    CHECK_NEAR(out, 1.25, 0);
-    /* Window 5 around (1, 1) covers the whole grid: its 11 valid values sorted are 1, 1.25, 1.5, 1.75, 1.75, 2, 2,
-     * 2.25, 2.25, 2.5, 2.75 (row 0 without (2, 0): 1, 1.25, 1.75; row 1: 1.5 ... 2.25; row 2: 2 ... 2.75); the
-     * middle, the 6th, is 2. */
-    CHECK_OK(fathom_depth_sample(&f, 3.0f, 3.0f, FATHOM_SAMPLE_MEDIAN, 5, &out));
+    check_section("sample: each method by its number, the window ignored but by the median");
+    /* RGB (4, 2) is grid (2, 1): nearest is sample (2, 1) = 2.0; bilinear between the centres around it, at
+     * (1.5, 0.5): 1 + 0.25 * 1.5 + 0.5 * 0.5 = 1.625; the median of its 3x3 window (columns 1..3, rows 0..2:
+     * 1.25 1.5 1.75 / 1.75 2 2.25 / 2.25 2.5 2.75) is 2.0, of the whole grid (window 5) the lower middle of 12: 1.75. */
+    CHECK_OK(fathom_depth_sample(&f, 4, 2, FATHOM_SAMPLE_NEAREST, 0, &out));
     CHECK_NEAR(out, 2.0, 0);
-    /* The invalid sample's own window still has valid neighbours. */
-    CHECK_OK(fathom_depth_sample(&f, 5.0f, 1.0f, FATHOM_SAMPLE_MEDIAN, 3, &out));
+    CHECK_OK(fathom_depth_sample(&f, 4, 2, FATHOM_SAMPLE_BILINEAR, 0, &out));
+    CHECK_NEAR(out, 1.625, 1e-6);
+    CHECK_OK(fathom_depth_sample(&f, 4, 2, FATHOM_SAMPLE_MEDIAN, 3, &out));
+    CHECK_NEAR(out, 2.0, 0);
+    CHECK_OK(fathom_depth_sample(&f, 4, 2, FATHOM_SAMPLE_MEDIAN, 5, &out));
+    CHECK_NEAR(out, 1.75, 0);
+    CHECK_OK(fathom_depth_sample(&f, 4, 2, FATHOM_SAMPLE_MEDIAN, 0xFFFFFFFFu, &out)); /* a huge odd window: the grid */
+    CHECK_NEAR(out, 1.75, 0);
+    CHECK_OK(fathom_depth_sample(&f, 4, 2, FATHOM_SAMPLE_NEAREST, 4, &out)); /* an even window, ignored */
+    CHECK_NEAR(out, 2.0, 0);
     EXPECT(fathom_depth_sample(&f, 3.0f, 3.0f, FATHOM_SAMPLE_MEDIAN, 2, &out), FATHOM_ERR_OUT_OF_RANGE, FN_SAMPLE,
            "window", P_ANY);
     EXPECT(fathom_depth_sample(&f, 3.0f, 3.0f, FATHOM_SAMPLE_MEDIAN, 0, &out), FATHOM_ERR_OUT_OF_RANGE, FN_SAMPLE,
            "window", P_ANY);
-    CHECK_OK(fathom_depth_sample(&f, 3.0f, 3.0f, FATHOM_SAMPLE_MEDIAN, 0xFFFFFFFFu, &out)); /* a huge odd window */
-    d[2] = 1.5f;
 
-    check_section("sample: outside the RGB image -> OUT_OF_RANGE; NaN -> NOT_FINITE; bad method");
+    check_section("sample: no data, outside the RGB image, NaN, bad method, NULL out (out untouched)");
+    d[1 * 4 + 2] = 0; /* sample (2, 1) invalid */
     out = 123;
+    EXPECT(fathom_depth_sample(&f, 5.0f, 3.0f, FATHOM_SAMPLE_NEAREST, 0, &out), FATHOM_ERR_NO_DATA, FN_SAMPLE, NULL,
+           "depth");
+    EXPECT(fathom_depth_sample(&f, 5.0f, 3.0f, FATHOM_SAMPLE_BILINEAR, 0, &out), FATHOM_ERR_NO_DATA, FN_SAMPLE, NULL,
+           P_ANY);
+    d[1 * 4 + 2] = 2.0f;
     EXPECT(fathom_depth_sample(&f, -0.01f, 1, FATHOM_SAMPLE_NEAREST, 0, &out), FATHOM_ERR_OUT_OF_RANGE, FN_SAMPLE, NULL,
            "outside");
     EXPECT(fathom_depth_sample(&f, 8.0f, 1, FATHOM_SAMPLE_NEAREST, 0, &out), FATHOM_ERR_OUT_OF_RANGE, FN_SAMPLE, NULL,
@@ -697,7 +659,7 @@ static void test_sampling(void) {
            "out_depth", P_NULL);
     CHECK(out == 123);
 
-    check_section("depth_point: RGB intrinsics, three frames");
+    check_section("depth_point: RGB intrinsics, three frames, the method and window passed on");
     /* (u, v) = (5, 2): nearest sample (2, 1), d = 2.0; optical ((5 - 4) / 6 * 2, (2 - 3) / 6 * 2, 2). */
     CHECK_OK(fathom_depth_point(&f, 5, 2, FATHOM_SAMPLE_NEAREST, 0, FATHOM_FRAME_OPTICAL, &p));
     CHECK_VEC3(p, 1.0 / 3, -1.0 / 3, 2, 1e-6);
@@ -706,6 +668,11 @@ static void test_sampling(void) {
     /* Bilinear at (4, 2): 1.625 -> ((0) / 6, (-1) / 6 * 1.625, 1.625). */
     CHECK_OK(fathom_depth_point(&f, 4, 2, FATHOM_SAMPLE_BILINEAR, 0, FATHOM_FRAME_OPTICAL, &p));
     CHECK_VEC3(p, 0, -1.625 / 6, 1.625, 1e-6);
+    /* The median of the whole grid (window 5) at (4, 2): 1.75 -> (0, -1.75 / 6, 1.75). */
+    CHECK_OK(fathom_depth_point(&f, 4, 2, FATHOM_SAMPLE_MEDIAN, 5, FATHOM_FRAME_OPTICAL, &p));
+    CHECK_VEC3(p, 0, -1.75 / 6, 1.75, 1e-6);
+    EXPECT(fathom_depth_point(&f, 4, 2, FATHOM_SAMPLE_MEDIAN, 4, FATHOM_FRAME_OPTICAL, &p), FATHOM_ERR_OUT_OF_RANGE,
+           FN_POINT, "window", P_ANY);
     {
         /* World with R_z(90) (camera (x, y, z) -> world (-y, x, z)) and t = (1, 2, 3): camera (1/3, 1/3, -2) is
          * world (-1/3 + 1, 1/3 + 2, -2 + 3). */
@@ -721,15 +688,19 @@ static void test_sampling(void) {
                FN_POINT, "camera_to_world", P_ANY);
         f.has_pose = 0;
     }
+    t_fill(&p, sizeof p);
     EXPECT(fathom_depth_point(&f, 5, 2, FATHOM_SAMPLE_NEAREST, 0, FATHOM_FRAME_WORLD, &p), FATHOM_ERR_INVALID_STATE,
            FN_POINT, "pose", P_ANY);
     EXPECT(fathom_depth_point(&f, 5, 2, FATHOM_SAMPLE_NEAREST, 0, 7, &p), FATHOM_ERR_OUT_OF_RANGE, FN_POINT,
            "out_frame", P_ANY);
     EXPECT(fathom_depth_point(&f, 8.5f, 2, FATHOM_SAMPLE_NEAREST, 0, FATHOM_FRAME_OPTICAL, &p), FATHOM_ERR_OUT_OF_RANGE,
            FN_POINT, NULL, "outside");
+    EXPECT(fathom_depth_point(&f, 5, 2, 3, 0, FATHOM_FRAME_OPTICAL, &p), FATHOM_ERR_OUT_OF_RANGE, FN_POINT, "sampling",
+           P_ANY);
     d[1 * 4 + 2] = INFINITY;
     EXPECT(fathom_depth_point(&f, 5, 2, FATHOM_SAMPLE_NEAREST, 0, FATHOM_FRAME_OPTICAL, &p), FATHOM_ERR_NO_DATA,
            FN_POINT, NULL, P_ANY);
+    CHECK(t_untouched(&p, sizeof p));
     EXPECT(fathom_depth_point(&f, 5, 2, FATHOM_SAMPLE_NEAREST, 0, FATHOM_FRAME_OPTICAL, NULL), FATHOM_ERR_NULL_POINTER,
            FN_POINT, "out", P_NULL);
 }

@@ -1,10 +1,11 @@
-/* Object length from depth (fathom.h, "Object length from depth"): option defaults; two keypoints at equal depth
- * (their back-projected distance, and the header's first-order uncertainty); the length of an analytic strip
- * rendered into a depth map, by its mask and by plane keypoints; a traced polyline; mask endpoints of hand-drawn
- * masks; and bad input, each with its status and a message naming the argument.
+/* Object length from depth (fathom.h, "Object length from depth") across the C ABI: option defaults; the keypoint
+ * and polyline functions' arguments, enums, frames and every field of fathom_length, with values worked out by hand
+ * on a flat wall (the geometry of the keypoint and polyline lengths and their error bars is checked once, against
+ * the header's model, in Tests/FathomCoreTests/KeypointLengthTests.swift); the length of an analytic strip rendered
+ * into a depth map, by its mask and its midline; mask endpoints of hand-drawn masks; and bad input, each with its
+ * status and a message naming the argument.
  *
- * Expected values come from the header's formulas evaluated here in double precision: optical point of RGB pixel
- * (u, v) at depth d = ((u - cx) / fx d, (v - cy) / fy d, d), camera = (X, -Y, -Z). */
+ * Optical point of RGB pixel (u, v) at depth d = ((u - cx) / fx d, (v - cy) / fy d, d), camera = (X, -Y, -Z). */
 #include "fathom.h"
 #include "check.h"
 #include "expect.h"
@@ -19,14 +20,6 @@
 #define FN_MASK "fathom_length_mask"
 #define FN_POLY "fathom_length_polyline"
 #define FN_ENDS "fathom_mask_endpoints"
-
-/* depth-and-fish.md's K^-1 = [[7.0161547e-4, 0, -0.67513853], [0, 7.0161547e-4, -0.5045314], [0, 0, 1]]. */
-static const double KINV = 7.0161547e-4, KX = -0.67513853, KY = -0.5045314;
-
-static fathom_intrinsics fish_k(void) {
-    return t_intr((float)(1 / KINV), (float)(1 / KINV), (float)(0.67513853 / KINV), (float)(0.5045314 / KINV), 1920,
-                  1440);
-}
 
 static fathom_depth_frame frame_of(const void *d, uint32_t fmt, uint32_t w, uint32_t h, const fathom_intrinsics *k) {
     fathom_depth_frame f;
@@ -61,149 +54,119 @@ static void test_options(void) {
     EXPECT(fathom_length_options_init(NULL), FATHOM_ERR_NULL_POINTER, "fathom_length_options_init", "options", P_NULL);
 }
 
-/* ---- two keypoints at equal depth ---------------------------------------------------------------- */
-static void test_keypoints_equal_depth(void) {
-    static float d[256 * 192];
-    fathom_intrinsics k = fish_k();
+/* ---- keypoints on a wall -------------------------------------------------------------------------- */
+
+/* RGB 640x480 with fx 500, fy 400 (unequal: a swapped axis shows), cx 320, cy 240; the depth grid a quarter of it,
+ * 160x120, every sample at 1.5 m (sample (i, j) under RGB [4i, 4i + 4) x [4j, 4j + 4)). */
+enum { WW = 160, WH = 120 };
+static fathom_intrinsics wall_k(void) { return t_intr(500, 400, 320, 240, 640, 480); }
+
+static void test_keypoints(void) {
+    static float d[WW * WH];
+    fathom_intrinsics k = wall_k();
     fathom_depth_frame f;
     fathom_length_options o;
     fathom_length L;
-    const double z = 0.8, hu = 500, hv = 700, tu = 1400, tv = 760;
-    double h[3], t[3], want, e[3], var = 0;
     size_t i;
-    for (i = 0; i < 256 * 192; i++) d[i] = (float)z;
-    f = frame_of(d, FATHOM_DEPTH_FLOAT32, 256, 192, &k);
-    /* K^-1 [u, v, 1] z, from the check values directly. */
-    h[0] = (KINV * hu + KX) * z;
-    h[1] = (KINV * hv + KY) * z;
-    h[2] = z;
-    t[0] = (KINV * tu + KX) * z;
-    t[1] = (KINV * tv + KY) * z;
-    t[2] = z;
-    want = z * KINV * sqrt(900.0 * 900.0 + 60.0 * 60.0); /* = 0.50629... m */
-    CHECK_NEAR(dist3(h, t), want, 1e-12);
+    for (i = 0; i < WW * WH; i++) d[i] = 1.5f;
+    f = frame_of(d, FATHOM_DEPTH_FLOAT32, WW, WH, &k);
 
-    check_section("length_keypoints: equal depth = the back-projected distance (nearest; median; defaults)");
+    check_section("length_keypoints: every field, nearest depth, optical frame");
+    /* Head (120, 160): ray ((120 - 320) / 500, (160 - 240) / 400, 1) = (-0.4, -0.2, 1), at 1.5 m (-0.6, -0.3, 1.5);
+     * tail (520, 320): (0.6, 0.3, 1.5). L = 1.5 |(0.8, 0.4)| = 1.341641. The header's error bar with
+     * e = -(2, 1, 0) / sqrt 5: per end (e.x 1.5 / 500)^2 + (e.y 1.5 / 400)^2 (pixel noise 1) = 7.2e-6 + 2.8125e-6, and
+     * (e . ray 0.005 * 1.5^2)^2 = (0.01125 / sqrt 5)^2 = 2.53125e-5 (its depth noise, one reading): sigma^2 = 7.065e-5,
+     * sigma = 0.00840536. */
     CHECK_OK(fathom_length_options_init(&o));
     o.keypoint_depth = FATHOM_KEYPOINT_NEAREST;
     o.out_frame = FATHOM_FRAME_OPTICAL;
-    CHECK_OK(fathom_length_keypoints(&f, (float)hu, (float)hv, (float)tu, (float)tv, NULL, &o, &L));
-    CHECK_NEAR(L.length, want, 2e-6);
-    CHECK_NEAR(L.head[0], h[0], 2e-6);
-    CHECK_NEAR(L.head[1], h[1], 2e-6);
-    CHECK_NEAR(L.head[2], h[2], 1e-7);
-    CHECK_NEAR(L.tail[0], t[0], 2e-6);
-    CHECK_NEAR(L.tail[1], t[1], 2e-6);
-    CHECK(L.head_pixel[0] == (float)hu && L.head_pixel[1] == (float)hv);
-    CHECK(L.tail_pixel[0] == (float)tu && L.tail_pixel[1] == (float)tv);
+    memset(&L, 0x44, sizeof L);
+    CHECK_OK(fathom_length_keypoints(&f, 120, 160, 520, 320, NULL, &o, &L));
+    CHECK_NEAR(L.length, 1.341641, 1e-6);
+    CHECK_NEAR(L.sigma, 0.00840536, 1e-8);
+    CHECK_NEAR(L.head[0], -0.6, 1e-6);
+    CHECK_NEAR(L.head[1], -0.3, 1e-6);
+    CHECK_NEAR(L.head[2], 1.5, 1e-7);
+    CHECK_NEAR(L.tail[0], 0.6, 1e-6);
+    CHECK_NEAR(L.tail[1], 0.3, 1e-6);
+    CHECK_NEAR(L.tail[2], 1.5, 1e-7);
+    CHECK(L.head_pixel[0] == 120 && L.head_pixel[1] == 160);
+    CHECK(L.tail_pixel[0] == 520 && L.tail_pixel[1] == 320);
     CHECK(L.rms == 0);
     CHECK(L.samples == 2);
-    /* The header's uncertainty model to first order: L = |h - t|, e = (h - t) / L; each keypoint moves by
-     * (d / fx, 0, 0) per pixel in u, (0, d / fy, 0) per pixel in v (pixel_noise 1), and along its ray
-     * ((u - cx) / fx, (v - cy) / fy, 1) by its depth noise 0.005 d^2 (one reading: no averaging). */
-    t_sub(h, t, e);
-    t_normalize(e);
-    {
-        const double uu[2] = {hu, tu}, vv[2] = {hv, tv};
-        int q;
-        for (q = 0; q < 2; q++) {
-            double ray[3] = {(uu[q] - k.cx) / k.fx, (vv[q] - k.cy) / k.fy, 1};
-            double a = e[0] * z / k.fx, b = e[1] * z / k.fy, c = t_dot(e, ray) * 0.005 * z * z;
-            var += a * a + b * b + c * c;
-        }
-    }
-    CHECK_NEAR(L.sigma, sqrt(var), 1e-6 * sqrt(var));
-    /* Defaults (options NULL): median of 5x5 on a constant map, camera frame (x, -y, -z). */
-    CHECK_OK(fathom_length_keypoints(&f, (float)hu, (float)hv, (float)tu, (float)tv, NULL, NULL, &L));
-    CHECK_NEAR(L.length, want, 2e-6);
-    CHECK_NEAR(L.head[0], h[0], 2e-6);
-    CHECK_NEAR(L.head[1], -h[1], 2e-6);
-    CHECK_NEAR(L.head[2], -h[2], 1e-7);
-    CHECK_NEAR(L.tail[2], -t[2], 1e-7);
-    CHECK(L.samples == 50);
-    CHECK(L.sigma > 0 && L.sigma < 0.01);
-    /* Swapping head and tail swaps the endpoints, not the length. */
-    CHECK_OK(fathom_length_keypoints(&f, (float)tu, (float)tv, (float)hu, (float)hv, NULL, NULL, &L));
-    CHECK_NEAR(L.length, want, 2e-6);
-    CHECK_NEAR(L.head[0], t[0], 2e-6);
 
-    check_section("length_keypoints: different depths (a hand-computed 3D distance), world frame");
+    check_section("length_keypoints: options NULL (median of 5x5, camera frame); head and tail swapped");
+    CHECK_OK(fathom_length_keypoints(&f, 120, 160, 520, 320, NULL, NULL, &L));
+    CHECK_NEAR(L.length, 1.341641, 1e-6);
+    CHECK_NEAR(L.head[0], -0.6, 1e-6);
+    CHECK_NEAR(L.head[1], 0.3, 1e-6);
+    CHECK_NEAR(L.head[2], -1.5, 1e-7);
+    CHECK(L.samples == 50);
+    /* The median of 25 readings: the depth noise times sqrt(pi / 50): sigma^2 = 2 (1.00125e-5 + 2.53125e-5 pi / 50). */
+    CHECK_NEAR(L.sigma, 0.00481725, 1e-8);
+    CHECK_OK(fathom_length_keypoints(&f, 520, 320, 120, 160, NULL, NULL, &L));
+    CHECK_NEAR(L.length, 1.341641, 1e-6);
+    CHECK_NEAR(L.head[0], 0.6, 1e-6);
+    CHECK(L.head_pixel[0] == 520 && L.tail_pixel[0] == 120);
+
+    check_section("length_keypoints: world frame");
     {
-        /* Left half 0.8 m, right half 1.2 m (column 128 = RGB u 960 is the boundary). */
-        double r[9], hw[3], tw[3], hc[3], tc[3];
-        size_t j;
-        for (j = 0; j < 192; j++)
-            for (i = 128; i < 256; i++) d[j * 256 + i] = 1.2f;
-        o.keypoint_depth = FATHOM_KEYPOINT_NEAREST;
-        o.out_frame = FATHOM_FRAME_WORLD;
-        t_rot_y(1.0, r);
+        /* R_y(90 degrees) takes camera (x, y, z) to world (z, y, -x); t = (3, 1.5, -2): the camera point (X, -Y, -Z) of
+         * optical (X, Y, Z) is world (-Z + 3, -Y + 1.5, -X - 2): head (1.5, 1.8, -1.4), tail (1.5, 1.2, -2.6). */
+        double r[9];
+        t_rot_y(T_PI / 2, r);
         f.camera_to_world = t_pose(r, 3, 1.5, -2);
         f.has_pose = 1;
-        t[0] = (KINV * tu + KX) * 1.2;
-        t[1] = (KINV * tv + KY) * 1.2;
-        t[2] = 1.2;
-        CHECK_OK(fathom_length_keypoints(&f, (float)hu, (float)hv, (float)tu, (float)tv, NULL, &o, &L));
-        CHECK_NEAR(L.length, dist3(h, t), 3e-6);
-        hc[0] = h[0], hc[1] = -h[1], hc[2] = -h[2];
-        tc[0] = t[0], tc[1] = -t[1], tc[2] = -t[2];
-        t_mat3_apply(r, hc, hw);
-        t_mat3_apply(r, tc, tw);
-        CHECK_NEAR(L.head[0], hw[0] + 3, 1e-5);
-        CHECK_NEAR(L.head[1], hw[1] + 1.5, 1e-5);
-        CHECK_NEAR(L.head[2], hw[2] - 2, 1e-5);
-        CHECK_NEAR(L.tail[0], tw[0] + 3, 1e-5);
-        CHECK_NEAR(L.tail[1], tw[1] + 1.5, 1e-5);
-        CHECK_NEAR(L.tail[2], tw[2] - 2, 1e-5);
+        o.out_frame = FATHOM_FRAME_WORLD;
+        CHECK_OK(fathom_length_keypoints(&f, 120, 160, 520, 320, NULL, &o, &L));
+        CHECK_NEAR(L.head[0], 1.5, 1e-5);
+        CHECK_NEAR(L.head[1], 1.8, 1e-5);
+        CHECK_NEAR(L.head[2], -1.4, 1e-5);
+        CHECK_NEAR(L.tail[0], 1.5, 1e-5);
+        CHECK_NEAR(L.tail[1], 1.2, 1e-5);
+        CHECK_NEAR(L.tail[2], -2.6, 1e-5);
+        CHECK_NEAR(L.length, 1.341641, 1e-6);
         f.has_pose = 0;
-        EXPECT(fathom_length_keypoints(&f, (float)hu, (float)hv, (float)tu, (float)tv, NULL, &o, &L),
-               FATHOM_ERR_INVALID_STATE, FN_KP, "pose", P_ANY);
+        EXPECT(fathom_length_keypoints(&f, 120, 160, 520, 320, NULL, &o, &L), FATHOM_ERR_INVALID_STATE, FN_KP, "pose",
+               P_ANY);
     }
 
-    check_section("length_keypoints: outside the image, no depth, NaN, same pixel");
+    check_section("length_keypoints: outside the image, no depth, NaN, same pixel (out untouched)");
     o.out_frame = FATHOM_FRAME_CAMERA;
     memset(&L, 0x44, sizeof L);
-    EXPECT(fathom_length_keypoints(&f, 1920, 700, (float)tu, (float)tv, NULL, &o, &L), FATHOM_ERR_OUT_OF_RANGE, FN_KP,
-           "head", "outside");
-    EXPECT(fathom_length_keypoints(&f, (float)hu, (float)hv, 10, -0.5f, NULL, &o, &L), FATHOM_ERR_OUT_OF_RANGE, FN_KP,
-           "tail", "outside");
-    EXPECT(fathom_length_keypoints(&f, NAN, (float)hv, (float)tu, (float)tv, NULL, &o, &L), FATHOM_ERR_NOT_FINITE,
-           FN_KP, "head", P_FINITE);
-    EXPECT(fathom_length_keypoints(&f, (float)hu, (float)hv, (float)tu, INFINITY, NULL, &o, &L), FATHOM_ERR_NOT_FINITE,
-           FN_KP, "tail", P_FINITE);
-    EXPECT(fathom_length_keypoints(&f, (float)hu, (float)hv, (float)hu, (float)hv, NULL, &o, &L), FATHOM_ERR_DEGENERATE,
-           FN_KP, NULL, P_ANY);
-    /* The tail's sample (RGB 1400 / 7.5 = column 186, row 760 / 7.5 = 101) invalid: nearest has no data; the
-     * median of its 5x5 window still has. */
-    d[101 * 256 + 186] = NAN;
-    EXPECT(fathom_length_keypoints(&f, (float)hu, (float)hv, (float)tu, (float)tv, NULL, &o, &L), FATHOM_ERR_NO_DATA,
-           FN_KP, "tail", P_ANY);
+    EXPECT(fathom_length_keypoints(&f, 640, 160, 520, 320, NULL, &o, &L), FATHOM_ERR_OUT_OF_RANGE, FN_KP, "head",
+           "outside");
+    EXPECT(fathom_length_keypoints(&f, 120, 160, 10, -0.5f, NULL, &o, &L), FATHOM_ERR_OUT_OF_RANGE, FN_KP, "tail",
+           "outside");
+    EXPECT(fathom_length_keypoints(&f, NAN, 160, 520, 320, NULL, &o, &L), FATHOM_ERR_NOT_FINITE, FN_KP, "head", P_FINITE);
+    EXPECT(fathom_length_keypoints(&f, 120, 160, 520, INFINITY, NULL, &o, &L), FATHOM_ERR_NOT_FINITE, FN_KP, "tail",
+           P_FINITE);
+    EXPECT(fathom_length_keypoints(&f, 120, 160, 120, 160, NULL, &o, &L), FATHOM_ERR_DEGENERATE, FN_KP, NULL, P_ANY);
+    /* Plane depth needs the mask. */
+    o.keypoint_depth = FATHOM_KEYPOINT_PLANE;
+    EXPECT(fathom_length_keypoints(&f, 120, 160, 520, 320, NULL, &o, &L), FATHOM_ERR_NULL_POINTER, FN_KP, "mask", P_NULL);
+    o.keypoint_depth = FATHOM_KEYPOINT_NEAREST;
+    /* The tail's sample (520 / 4, 320 / 4) = (130, 80) invalid: nearest has no data; the median of its 5x5 window
+     * still has 24 samples. */
+    d[80 * WW + 130] = NAN;
+    EXPECT(fathom_length_keypoints(&f, 120, 160, 520, 320, NULL, &o, &L), FATHOM_ERR_NO_DATA, FN_KP, "tail", P_ANY);
+    {
+        fathom_length before;
+        memset(&before, 0x44, sizeof before);
+        CHECK(memcmp(&L, &before, sizeof L) == 0);
+    }
     o.keypoint_depth = FATHOM_KEYPOINT_MEDIAN;
-    CHECK_OK(fathom_length_keypoints(&f, (float)hu, (float)hv, (float)tu, (float)tv, NULL, &o, &L));
+    CHECK_OK(fathom_length_keypoints(&f, 120, 160, 520, 320, NULL, &o, &L));
     CHECK(L.samples == 49);
     {
         /* every sample of the tail's 5x5 window invalid (zero, negative, Inf, NaN) */
         size_t j;
-        for (j = 99; j <= 103; j++)
-            for (i = 184; i <= 188; i++) d[j * 256 + i] = (j + i) % 4 == 0 ? 0.0f : (j + i) % 4 == 1 ? -1.0f : (j + i) % 4 == 2 ? INFINITY : NAN;
-        EXPECT(fathom_length_keypoints(&f, (float)hu, (float)hv, (float)tu, (float)tv, NULL, &o, &L), FATHOM_ERR_NO_DATA,
-               FN_KP, "tail", P_ANY);
+        for (j = 78; j <= 82; j++)
+            for (i = 128; i <= 132; i++)
+                d[j * WW + i] = (j + i) % 4 == 0 ? 0.0f : (j + i) % 4 == 1 ? -1.0f : (j + i) % 4 == 2 ? INFINITY : NAN;
+        EXPECT(fathom_length_keypoints(&f, 120, 160, 520, 320, NULL, &o, &L), FATHOM_ERR_NO_DATA, FN_KP, "tail", P_ANY);
     }
-    CHECK(L.samples == 49); /* unchanged by the failed calls */
-
-    check_section("length_keypoints: adjacent pixels that round to one point give DEGENERATE, never a NaN");
-    {
-        int q, bad = 0, degenerate = 0;
-        for (i = 0; i < 256 * 192; i++) d[i] = 1.0f;
-        o.keypoint_depth = FATHOM_KEYPOINT_NEAREST;
-        for (q = 0; q < 2000; q++) {
-            float u = (float)(q * 0.9), u2 = nextafterf(u, 2000.0f);
-            fathom_status st = fathom_length_keypoints(&f, u, 700, u2, 700, NULL, &o, &L);
-            if (st == FATHOM_ERR_DEGENERATE) degenerate++;
-            else if (st != FATHOM_OK || !(L.length > 0) || !isfinite(L.length) || !isfinite(L.sigma)) bad++;
-        }
-        printf("    %d of 2000 adjacent-float pairs were degenerate\n", degenerate);
-        CHECK(bad == 0);
-    }
+    CHECK(L.samples == 49); /* unchanged by the failed call */
 }
 
 /* ---- an analytic strip rendered into a depth map ---------------------------------------------------- */
@@ -255,7 +218,6 @@ static void test_strip(void) {
     fathom_intrinsics k = strip_k();
     fathom_depth_frame f;
     fathom_mask m;
-    fathom_length_options o;
     fathom_length L;
     int n = render_strip(), i;
     double head[3], tail[3], hc[3], tc[3];
@@ -346,100 +308,48 @@ static void test_strip(void) {
         f.confidence = NULL;
         f.min_confidence = 0;
     }
-
-    check_section("length_keypoints, FATHOM_KEYPOINT_PLANE: the ends' rays meet the strip's plane exactly");
-    CHECK_OK(fathom_length_options_init(&o));
-    o.keypoint_depth = FATHOM_KEYPOINT_PLANE;
-    CHECK_OK(fathom_length_keypoints(&f, hp[0], hp[1], tp[0], tp[1], &m, &o, &L));
-    CHECK_NEAR(L.length, STRIP_L, 2e-4);
-    CHECK(dist3(L.head, hc) < 2e-4);
-    CHECK(dist3(L.tail, tc) < 2e-4);
-    CHECK(L.rms < 1e-5);
-    CHECK(L.samples == (uint64_t)n);
-    CHECK(L.sigma > 0 && L.sigma < 0.01);
-    /* The mask's edge is unreliable: 12 masked samples pushed 10 cm back are outliers of the plane. */
-    {
-        int moved = 0;
-        float saved[12];
-        int where[12];
-        for (i = 0; i < SW * SH && moved < 12; i += 97)
-            if (g_mask[i]) {
-                where[moved] = i;
-                saved[moved] = g_depth[i];
-                g_depth[i] += 0.1f;
-                moved++;
-            }
-        CHECK(moved == 12);
-        CHECK_OK(fathom_length_keypoints(&f, hp[0], hp[1], tp[0], tp[1], &m, &o, &L));
-        CHECK_NEAR(L.length, STRIP_L, 2e-4);
-        CHECK(L.samples == (uint64_t)(n - 12));
-        CHECK(L.rms < 1e-5);
-        for (i = 0; i < 12; i++) g_depth[where[i]] = saved[i];
-    }
-    /* The plane method needs the mask. */
-    EXPECT(fathom_length_keypoints(&f, hp[0], hp[1], tp[0], tp[1], NULL, &o, &L), FATHOM_ERR_NULL_POINTER, FN_KP,
-           "mask", P_NULL);
-
-    check_section("length_polyline: points traced along the strip's centre line (plane depth)");
-    {
-        float px[2 * 9];
-        double p[3];
-        int q;
-        for (q = 0; q < 9; q++) {
-            double s = -0.2 + 0.05 * q; /* -0.2 .. 0.2 along e */
-            for (i = 0; i < 3; i++) p[i] = g_c[i] + s * g_e[i];
-            project_rgb(p, px + 2 * q);
-        }
-        CHECK_OK(fathom_length_polyline(&f, px, 9, &m, &o, &L));
-        CHECK_NEAR(L.length, 0.4, 2e-4);
-        CHECK(L.head_pixel[0] == px[0] && L.head_pixel[1] == px[1]);
-        CHECK(L.tail_pixel[0] == px[16] && L.tail_pixel[1] == px[17]);
-        CHECK(L.rms < 1e-5);
-        /* nearest depth: the samples' depths differ from the plane's by the slope over half a sample */
-        o.keypoint_depth = FATHOM_KEYPOINT_NEAREST;
-        CHECK_OK(fathom_length_polyline(&f, px, 9, NULL, &o, &L));
-        CHECK_NEAR(L.length, 0.4, 3e-3);
-        CHECK(L.samples == 9);
-    }
 }
 
-/* ---- polyline on a constant map with a hole --------------------------------------------------------- */
+/* ---- polyline on the wall, with a hole -------------------------------------------------------------- */
 static void test_polyline(void) {
-    static float d[256 * 192];
-    fathom_intrinsics k = fish_k();
+    static float d[WW * WH];
+    static uint8_t everywhere[WW * WH];
+    fathom_intrinsics k = wall_k();
     fathom_depth_frame f;
+    fathom_mask m;
     fathom_length_options o;
     fathom_length L;
     float px[14];
-    double a[3], b[3];
     size_t i;
     int q;
-    for (i = 0; i < 256 * 192; i++) d[i] = 1.1f;
-    f = frame_of(d, FATHOM_DEPTH_FLOAT32, 256, 192, &k);
-    /* 7 pixels from (300, 400) to (1500, 700); the last one's sample (1500 / 7.5 = 200, 700 / 7.5 = 93) invalid */
+    for (i = 0; i < WW * WH; i++) d[i] = 1.5f;
+    f = frame_of(d, FATHOM_DEPTH_FLOAT32, WW, WH, &k);
+    /* 7 pixels from (100, 400) in steps of (60, -40); the last one's sample (460 / 4, 160 / 4) = (115, 40) invalid */
     for (q = 0; q < 7; q++) {
-        px[2 * q] = (float)(300 + 200 * q);
-        px[2 * q + 1] = (float)(400 + 50 * q);
+        px[2 * q] = (float)(100 + 60 * q);
+        px[2 * q + 1] = (float)(400 - 40 * q);
     }
-    d[93 * 256 + 200] = 0;
+    d[40 * WW + 115] = 0;
     CHECK_OK(fathom_length_options_init(&o));
     o.keypoint_depth = FATHOM_KEYPOINT_NEAREST;
     o.out_frame = FATHOM_FRAME_OPTICAL;
-    check_section("length_polyline: straight trace at one depth; pixels without depth skipped");
+    check_section("length_polyline: (u, v) pairs read in order; pixels without depth skipped");
+    /* From (100, 400): ray (-0.44, 0.4, 1), at 1.5 m (-0.66, 0.6, 1.5), to (400, 200): (0.16, -0.1, 1) -> (0.24, -0.15,
+     * 1.5): L = 1.5 |(0.6, -0.5)| = 1.171537. The head is the end with the smaller projection on the fitted direction
+     * (its largest component, x, positive): (100, 400), whatever the order. The error bar is the keypoints' along the
+     * line, e = -(0.6, -0.5, 0) / sqrt 0.61: per end (e.x 0.003)^2 + (e.y 0.00375)^2 = 1.10748e-5 and (e . ray 0.01125)^2
+     * with e . ray = 0.594091 and -0.186934: sigma^2 = 2 * 1.10748e-5 + 4.46695e-5 + 4.42263e-6, sigma = 0.00844048. */
     CHECK_OK(fathom_length_polyline(&f, px, 7, NULL, &o, &L));
-    a[0] = (KINV * 300 + KX) * 1.1;
-    a[1] = (KINV * 400 + KY) * 1.1;
-    a[2] = 1.1;
-    b[0] = (KINV * 1300 + KX) * 1.1;
-    b[1] = (KINV * 650 + KY) * 1.1;
-    b[2] = 1.1;
-    CHECK_NEAR(L.length, dist3(a, b), 3e-6);
-    CHECK_NEAR(L.head[0], a[0], 3e-6);
-    CHECK_NEAR(L.tail[1], b[1], 3e-6);
-    CHECK(L.head_pixel[0] == 300 && L.tail_pixel[0] == 1300);
+    CHECK_NEAR(L.length, 1.171537, 1e-6);
+    CHECK_NEAR(L.head[0], -0.66, 1e-6);
+    CHECK_NEAR(L.head[1], 0.6, 1e-6);
+    CHECK_NEAR(L.tail[0], 0.24, 1e-6);
+    CHECK_NEAR(L.tail[1], -0.15, 1e-6);
+    CHECK(L.head_pixel[0] == 100 && L.head_pixel[1] == 400);
+    CHECK(L.tail_pixel[0] == 400 && L.tail_pixel[1] == 200);
     CHECK(L.samples == 6);
     CHECK(L.rms < 1e-6);
-    /* Reversed order: head is the end with the smaller projection on the fitted direction, whatever the order. */
+    CHECK_NEAR(L.sigma, 0.00844048, 1e-8);
     {
         float rv[14];
         for (q = 0; q < 7; q++) {
@@ -447,9 +357,23 @@ static void test_polyline(void) {
             rv[2 * q + 1] = px[2 * (6 - q) + 1];
         }
         CHECK_OK(fathom_length_polyline(&f, rv, 7, NULL, &o, &L));
-        CHECK_NEAR(L.length, dist3(a, b), 3e-6);
+        CHECK_NEAR(L.length, 1.171537, 1e-6);
+        CHECK(L.head_pixel[0] == 100 && L.head_pixel[1] == 400);
     }
+    check_section("length_polyline: plane depth through the mask (the wall's plane, all its samples)");
+    memset(everywhere, 1, sizeof everywhere);
+    m.data = everywhere;
+    m.width = WW;
+    m.height = WH;
+    m.row_stride = 0;
+    o.keypoint_depth = FATHOM_KEYPOINT_PLANE;
+    /* On the plane every pixel has depth, the last one too: from (100, 400) to (460, 160): rays (-0.44, 0.4, 1) and
+     * (0.28, -0.2, 1): L = 1.5 |(0.72, -0.6)| = 1.405845; the samples are the plane's inliers, every valid one. */
+    CHECK_OK(fathom_length_polyline(&f, px, 7, &m, &o, &L));
+    CHECK_NEAR(L.length, 1.405845, 1e-6);
+    CHECK(L.samples == WW * WH - 1);
     check_section("length_polyline: too few valid points, bad arguments");
+    o.keypoint_depth = FATHOM_KEYPOINT_NEAREST;
     EXPECT(fathom_length_polyline(&f, px + 10, 2, NULL, &o, &L), FATHOM_ERR_NO_DATA, FN_POLY, NULL, P_ANY);
     EXPECT(fathom_length_polyline(&f, px, 1, NULL, &o, &L), FATHOM_ERR_NO_DATA, FN_POLY, NULL, P_ANY);
     EXPECT(fathom_length_polyline(&f, px, 0, NULL, &o, &L), FATHOM_ERR_OUT_OF_RANGE, FN_POLY, "count", P_ANY);
@@ -460,7 +384,7 @@ static void test_polyline(void) {
     EXPECT(fathom_length_polyline(&f, px, 3, NULL, &o, &L), FATHOM_ERR_OUT_OF_RANGE, FN_POLY, "pixels[1]", "outside");
     px[2] = NAN;
     EXPECT(fathom_length_polyline(&f, px, 3, NULL, &o, &L), FATHOM_ERR_NOT_FINITE, FN_POLY, "pixels[1]", P_FINITE);
-    px[2] = 500;
+    px[2] = 160;
     o.keypoint_depth = FATHOM_KEYPOINT_PLANE;
     EXPECT(fathom_length_polyline(&f, px, 3, NULL, &o, &L), FATHOM_ERR_NULL_POINTER, FN_POLY, "mask", P_NULL);
 }
@@ -656,7 +580,7 @@ static void test_bad(void) {
 
 int main(void) {
     test_options();
-    test_keypoints_equal_depth();
+    test_keypoints();
     test_strip();
     test_polyline();
     test_endpoints();
