@@ -186,6 +186,24 @@ struct ViewBinsTests {
         expectNext(try tracker.nextView(distance: nil), direction(y: 0, degrees: 247.5), 3)
     }
 
+    @Test("next view: bins equally far from every covered bin tie, and the lowest index wins, for any sector count")
+    func equalSeparationsTie() throws {
+        // Views from bins 0 and n / 2 (opposite). An empty bin's separation is its angle to the nearer of the two:
+        // largest, 90 degrees, at bins n / 4 and 3 n / 4 for n = 4, 8, 12 (bin n / 4 wins, the lower index); for
+        // n = 6 every empty bin is 60 degrees from one of them (bin 1 wins). The float centres' rounding used to
+        // decide instead (bins 3, 6, 9 and 4).
+        for (sectors, expected) in [(4, 1), (8, 2), (12, 3), (6, 1)] {
+            let tracker = try CoverageTracker(box: try testBox(), options: options(rings: 1, sectors: sectors, hemisphere: false))
+            let step = 360.0 / Double(sectors)
+            for k in [0, sectors / 2] {
+                let view = tracker.record(camera: cameraAround(centre, direction(y: 0, degrees: step * (Double(k) + 0.5)), 3),
+                                          intrinsics: nil)
+                #expect(view.status == .counted && view.bin == k)
+            }
+            expectNext(try tracker.nextView(distance: nil), direction(y: 0, degrees: step * (Double(expected) + 0.5)), 3)
+        }
+    }
+
     @Test("on a floor: hemisphere bins, and the next view from the centre of the floor-clamped box")
     func floorClamped() throws {
         // The box reaches y 0 ... 1; on a floor at 0.2 the clamped box spans 0.2 ... 1.0: centre (1, 0.6, -2). The

@@ -165,9 +165,10 @@ public final class CoverageTracker {
         var best = -1, bestSeparation: Float = -2
         for b in 0..<bins.count where binCounts[b] == fewest {
             let centre = bins.centre(of: b)
-            // Angular separation as -cos: larger is farther.
+            // Angular separation as -cos: larger is farther. Bins the same angle away tie although their float
+            // centres round differently: only a separation larger by more than that rounding wins.
             let separation = covered.map { -dot($0, centre) }.min() ?? 0
-            if separation > bestSeparation { (best, bestSeparation) = (b, separation) }
+            if separation > bestSeparation + 1e-5 { (best, bestSeparation) = (b, separation) }
         }
         let direction = bins.centre(of: best)
         return (direction, shape.center + d * direction)

@@ -46,7 +46,7 @@ extension PlanarBody {
     /// pixels behind), a sharp one's (below a pixel in radius both as R and as w6^2 / 48, so that a lone pixel
     /// standing out of a blunt end is not one) on its opening (w6 - w2) / 4. A tip recedes as much as its
     /// outline moves unless it is sharper than the noise: a sharp one by `TipGap`'s 1 / sin of its half-angle,
-    /// one between a pixel and edgeNoise in radius by 1 / sin(a) with tan a = (w6 - w2) / 8.
+    /// one between a pixel and edgeNoise in radius by 1 / sin(a) with tan a = (w6 - w2) / 8, at most 8.
     private func tip(at point: SIMD3<Double>, along direction: SIMD3<Double>, footprint: Double,
                      among candidates: [OutlinePoint], options: LengthOptions) -> (gapMean: Double, gapSD: Double, recession: Double) {
         let w2 = width(at: point, along: direction, behind: 2 * footprint, among: candidates) / footprint + 1
@@ -57,7 +57,7 @@ extension PlanarBody {
             return (sharp.mean, sharp.sd, sharp.recession)
         }
         let gap = TipGap.rounded(radius: radius)
-        return (gap.mean, gap.sd, radius < options.edgeNoise ? (1 + square(2 / opening)).squareRoot() : 1)
+        return (gap.mean, gap.sd, radius < options.edgeNoise ? min(8, (1 + square(2 / opening)).squareRoot()) : 1)
     }
 
     /// The end at `point` with `variance` (meters^2) along `direction`, moved to the body's height there.
