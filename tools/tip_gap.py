@@ -6,15 +6,15 @@ A pixel is inside when its centre is. The tips are a mix of the ends fish have: 
 radius log-uniform in 0.3...20 px, half-angle uniform in 8...75 degrees: snouts, tail lobes, tapered ends) and
 square ends (1 in 4; half-width uniform in 1...12 px: truncate tails), at random sub-pixel offsets and directions
 on the pixel grid. For each node radius the script prints the gap's mean and standard deviation over the tips
-whose measured radius lies within a factor sqrt(2) of it, which BodyEnd.swift interpolates (linearly in log R).
+whose measured radius lies within a factor sqrt(2) of it, which TipGap.swift interpolates (linearly in log R).
 
 A sharp tip (below a pixel in radius both as measured from w2 and as w6^2 / 48, a parabola w6 wide six pixels
 behind) is told apart better by how fast it widens: the opening o = (w6 - w2) / 4 from the widths w2 and w6 two
-and six pixels behind its last centre (each plus a pixel). Over
-sharp wedges (cap radius log-uniform in 0.01...0.2 px, half-angle uniform in 3...45 degrees, the bisector turned
-up to 35 degrees from the measuring direction: a forked tail's lopsided lobes) the script also tabulates, against
-o, the gap's mean and standard deviation and the median of 1 / sin(half-angle), how far the tip recedes per pixel
-its outline moves inward (o overstates a thin wedge's opening: the run ends' spread counts whole pixels).
+and six pixels behind its last centre (each plus a pixel). Over sharp wedges (cap radius log-uniform in
+0.01...0.2 px, half-angle uniform in 3...45 degrees, the bisector turned up to 35 degrees from the measuring
+direction: a forked tail's lopsided lobes) the script also tabulates, against o, the gap's mean and standard
+deviation and the median of 1 / sin(half-angle), how far the tip recedes per pixel its outline moves inward (o
+overstates a thin wedge's opening: the run ends' spread counts whole pixels), for TipGap.swift.
 Run: python3 tools/tip_gap.py
 """
 
