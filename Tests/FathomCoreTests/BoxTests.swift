@@ -163,4 +163,13 @@ struct BoxTests {
         let thin = try Box(center: SIMD3(0, 1, 0), scale: SIMD3(1, 2, 1), floor: 1.99)
         #expect(close(try thin.orientedBox().scale.y, 0.01, 4 * ulp * 2))
     }
+
+    @Test("orientedBox far from the origin: a height that rounds past scale.y and the float range is scale.y")
+    func orientedBoxHeightRounding() throws {
+        // At y = 1e7 floats are 1 apart: top 1e7 + 1.6 rounds to 10000002 and bottom 1e7 - 1.6 to 9999998, 4 apart.
+        // 1e7 * 3.2 * 1.0489508e31 = 3.36e38 is a float; 1e7 * 4 * 1.0489508e31 = 4.2e38 is not (found by fuzz_box).
+        let box = try Box(center: SIMD3(1e7, 1e7, 1e7), scale: SIMD3(1e7, 3.2, 1.0489508e31))
+        let obb = try box.orientedBox()
+        #expect(obb.scale == SIMD3(1e7, 3.2, 1.0489508e31) && obb.volume.isFinite)
+    }
 }

@@ -74,8 +74,12 @@ public struct Box: Equatable, Sendable {
         guard top > bottom else {
             throw FathomError(.degenerate, "the box's top (\(top)) is at or below the floor (\(floor ?? bottom)): no height left")
         }
+        // Far from the origin top - bottom rounds up to the spacing of floats there, past scale.y: where that puts
+        // the volume past the float range (which the box's own check keeps it within), the height is scale.y.
+        let exact = top - bottom
+        let height = exact > scale.y && !(scale.x * exact * scale.z).isFinite ? scale.y : exact
         let c = SIMD3(center.x, bottom + (top - bottom) / 2, center.z)  // (bottom + top) / 2 overflows near the float limit
         let q = Quaternion(0, sin(rotY / 2), 0, cos(rotY / 2))
-        return try OrientedBox(center: c, scale: SIMD3(scale.x, top - bottom, scale.z), rotation: q)
+        return try OrientedBox(center: c, scale: SIMD3(scale.x, height, scale.z), rotation: q)
     }
 }
