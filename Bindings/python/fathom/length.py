@@ -18,8 +18,10 @@ Settings are a :class:`LengthOptions`, whose defaults are the library's (``fatho
 each function also takes the settings as keyword arguments (``window=7, depth_noise=0.01``). The error
 bar assumes the noise the options state: each depth reading has Gaussian noise
 ``depth_noise * d ** depth_noise_growth``; keypoints are placed with ``pixel_noise`` RGB pixels in u and in v;
-a mask's outline is placed with ``edge_noise`` mask pixels perpendicular to itself. These propagate to the
-length to first order (with a fitted plane's errors, and half a mask pixel of quantisation at each mask end).
+a mask's outline is placed with ``edge_noise`` mask pixels perpendicular to itself (a sharp tip, such as a
+forked tail's lobe, recedes several times that). These propagate to the length to first order (with a fitted
+plane's errors, and each mask end's gap to the last pixel centre inside, which depends on the tip's shape).
+Forked tails under edge noise can lose a lobe whole, beyond this model (README, "Uncertainty").
 """
 
 from __future__ import annotations
