@@ -25,9 +25,9 @@ enum TipGap {
 
     /// `table` at fractional node index `position`, clamped to the nodes (NaN: the first).
     private static func interpolate(_ table: [Double], _ position: Double) -> Double {
-        let clamped = min(max(position, 0), Double(table.count - 1))
-        guard clamped.isFinite else { return table[0] }
-        let node = min(Int(clamped), table.count - 2), t = clamped - Double(node)
+        guard position.isFinite else { return position > 0 ? table[table.count - 1] : table[0] }
+        let node = gridCell(position, count: table.count - 1)
+        let t = min(max(position - Double(node), 0), 1)
         return table[node] + t * (table[node + 1] - table[node])
     }
 
