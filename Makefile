@@ -104,7 +104,7 @@ fuzz: fuzz-lib
 fuzz-ci: fuzz-lib
 	$(MAKE) -C Tests/fuzz ci FUZZ_LIB_DIR=$(FUZZ_LIB_DIR) INCLUDE_DIR=$(CURDIR)/include FUZZ_SECONDS=15
 
-## fish-table: the README's validation table of the length methods (Monte Carlo over fish-shaped scenes, ~1 min).
+## fish-table: the README's validation table of the length methods (Monte Carlo over fish-shaped scenes, ~4 min).
 fish-table: build
 	cd Bindings/python && PYTHONPATH=. $(PYTHON) tests/_fish_validation.py
 

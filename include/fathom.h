@@ -983,8 +983,9 @@ typedef struct fathom_length_options {
  *    pixels for a sharp wedge such as a forked tail's lobe), and moves with the outline's edge_noise, amplified
  *    at a tip sharper than the noise by 1 / sin(a) for its half-angle a (up to 7 for a lobe); it sits at the
  *    body's height there (the median distance from the plane of the depth samples within a tenth of the
- *    length). A thin lobe that the outline's error cuts off is lost whole, beyond this first-order model: on
- *    forked tails under edge_noise 1 the two-sigma bar covers about 90% (README, "Uncertainty"). */
+ *    length). A lobe's error is skewed (an inward move recedes it up to 7 times as far as an outward one advances
+ *    it, or cuts it off whole), and the bar keeps its whole recession: on forked tails under edge_noise 1, 78-85%
+ *    of true lengths lie within one sigma and 91-96% within two (README, "Uncertainty"). */
 typedef struct fathom_length {
     double length;          /**< meters */
     double sigma;           /**< one standard deviation, meters */

@@ -21,7 +21,8 @@ bar assumes the noise the options state: each depth reading has Gaussian noise
 a mask's outline is placed with ``edge_noise`` mask pixels perpendicular to itself (a sharp tip, such as a
 forked tail's lobe, recedes several times that). These propagate to the length to first order (with a fitted
 plane's errors, and each mask end's gap to the last pixel centre inside, which depends on the tip's shape).
-Forked tails under edge noise can lose a lobe whole, beyond this model (README, "Uncertainty").
+A lobe's error is skewed (it recedes further than it advances, or is cut off whole), so on forked tails the
+one-sigma bar is cautious, about 80% (README, "Uncertainty").
 """
 
 from __future__ import annotations

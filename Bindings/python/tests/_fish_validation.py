@@ -119,7 +119,7 @@ def main() -> None:
     print("| scenario | method | median error | within 1 sigma | within 2 sigma |")
     print("|---|---|--:|--:|--:|")
     for seed, scenario in enumerate(TABLE):
-        results = trials(scenario, 200, 100 + seed)
+        results = trials(scenario, 500, 100 + seed)
         for method in METHODS:
             if method in results:
                 median, one, two = summary(results[method])

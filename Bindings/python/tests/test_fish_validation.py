@@ -41,6 +41,12 @@ def every_shape_but_forked() -> dict[str, np.ndarray]:
 
 
 @pytest.fixture(scope="module")
+def forked() -> dict[str, np.ndarray]:
+    """Forked tails alone at 0.45 to 0.55 m."""
+    return trials(Scenario("forked", STRAIGHT[2:], (0.45, 0.55)), 300, 25)
+
+
+@pytest.fixture(scope="module")
 def clean_masks() -> dict[str, np.ndarray]:
     """Every shape, forked tails included, at 0.45 to 0.55 m with masks as the pixel grid samples the outline
     (edge_noise 0): the tip gaps alone, sharp lobes' among them."""
@@ -72,6 +78,14 @@ def test_mask_error_bars_cover_the_truth_on_every_shape_but_the_forked_tail(
     assert ONE_SIGMA[0] <= one <= ONE_SIGMA[1] and two >= TWO_SIGMA, (one, two)
 
 
+@pytest.mark.parametrize("method", ["mask", "midline"])
+def test_mask_error_bars_are_cautious_on_forked_tails(forked: dict[str, np.ndarray], method: str) -> None:
+    # A lobe's error is skewed, long on the short side (README, "Uncertainty"): the bar keeps the lobe's whole
+    # recession, so that two sigma still holds nearly every tail and one sigma more than 68% of them.
+    _, one, two = _report("forked tails", method, forked)
+    assert one >= 0.73 and two >= 0.90, (one, two)
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_error_bars_cover_the_truth_on_clean_masks(clean_masks: dict[str, np.ndarray], method: str) -> None:
     _, one, two = _report("clean masks", method, clean_masks)
@@ -82,9 +96,8 @@ def test_error_bars_cover_the_truth_on_clean_masks(clean_masks: dict[str, np.nda
 def test_median_error_at_half_a_meter(every_shape: dict[str, np.ndarray], method: str) -> None:
     median, one, two = _report("every shape", method, every_shape)
     assert median <= 3.0
-    # Floors for the mask methods with forked tails among the shapes: a thin lobe that the outline's error cuts
-    # off is lost whole, beyond the first-order model (README, "Uncertainty"), so the two-sigma bar covers
-    # about 90% of forked tails.
+    # Floors for the mask methods with forked tails among the shapes, whose skewed error no symmetric bar holds
+    # within the bands (test_mask_error_bars_are_cautious_on_forked_tails).
     assert one >= 0.60 and two >= 0.88, (one, two)
 
 
