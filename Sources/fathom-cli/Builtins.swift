@@ -21,7 +21,7 @@ let builtinGroups: [(title: String, names: [String])] = [
     ("Point clouds", ["random_points", "count_inside", "indices_inside", "signed_distance"]),
     ("Tags and labels", ["tag_world", "snap_vertical", "rotate_cov", "fuse", "label"]),
     ("Depth and lengths", ["depth_formula", "load_depth", "mask_formula", "backproject", "depth_at", "depth_point",
-                           "fit_line", "fit_plane", "measure", "measure_mask", "mask_ends", "measure_ends"]),
+                           "fit_line", "fit_plane", "measure", "measure_mask", "measure_midline", "mask_ends", "measure_ends"]),
     ("Files: point clouds and camera poses", ["read_ply", "write_ply", "read_transforms"]),
     ("Capture guidance", ["look_at", "coverage", "record", "record_orbit", "face_coverage", "next_view", "motion", "move", "walk"]),
     ("Scans and reports", ["open_scan", "scan_frame", "scan_pose", "scan_warnings", "scan_cloud", "scan_report", "report_box",

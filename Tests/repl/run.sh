@@ -43,6 +43,11 @@ help all
 help extend_side
 EOS
 grep -q 'fit_upright(cloud)' "$tmp/help.txt" && grep -q 'b.extend_side(offset)' "$tmp/help.txt" && pass || fail "help all"
+# Every function the REPL defines (a "name": Builtin( entry in its sources) is in the help index.
+"$cli" -c 'help' > "$tmp/help.txt" 2>&1
+missing=$(grep -ho '^ *"[a-z_0-9]*": Builtin(' "$here"/../../Sources/fathom-cli/*.swift | sed 's/^ *"\([a-z_0-9]*\)".*/\1/' \
+  | while read -r name; do grep -Eq "(^|[:,]) +$name(,|\$)" "$tmp/help.txt" || echo "$name"; done)
+[ -z "$missing" ] && pass || fail "help index misses: $missing"
 
 # -c runs statements from the command line (one may span lines); its exit status says whether any failed.
 out=$("$cli" -c 'x = deg(1)
