@@ -19,11 +19,8 @@ private func testBox(floor: Float? = nil) throws -> Box {
 /// A camera `distance` from `centre` along the unit `direction`, looking at `centre` (its optical axis, -z, along
 /// -direction), level: x = up x z / |.|, y = z x x, all in Double.
 private func cameraAround(_ centre: SIMD3<Double>, _ direction: SIMD3<Double>, _ distance: Double) -> Pose {
-    func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
-    }
     let z = direction, x0 = cross(SIMD3(0, 1, 0), z)
-    let x = x0 / (x0 * x0).sum().squareRoot(), y = cross(z, x)
+    let x = x0 / length(x0), y = cross(z, x)
     return Pose(rotation: Matrix3(SIMD3<Float>(x), SIMD3<Float>(y), SIMD3<Float>(z)),
                 translation: SIMD3<Float>(centre + distance * direction))
 }

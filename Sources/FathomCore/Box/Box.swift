@@ -78,7 +78,7 @@ public struct Box: Equatable, Sendable {
         // the volume past the float range (which the box's own check keeps it within), the height is scale.y.
         let exact = top - bottom
         let height = exact > scale.y && !(scale.x * exact * scale.z).isFinite ? scale.y : exact
-        let c = SIMD3(center.x, bottom + (top - bottom) / 2, center.z)  // (bottom + top) / 2 overflows near the float limit
+        let c = SIMD3(center.x, bottom + exact / 2, center.z)  // (bottom + top) / 2 overflows near the float limit
         let q = Quaternion(0, sin(rotY / 2), 0, cos(rotY / 2))
         return try OrientedBox(center: c, scale: SIMD3(scale.x, height, scale.z), rotation: q)
     }

@@ -14,10 +14,10 @@ enum TipGap {
 
     /// For a sharp tip (below a pixel in radius both as w2^2 / 16 and as w6^2 / 48: parabolas w2 and w6 wide two
     /// and six pixels behind) widening by `opening` o = (w6 - w2) / 4 pixels per pixel behind: the gap's mean and
-    /// standard deviation, and how far the tip recedes per
-    /// pixel its outline moves inward (1 / sin of its half-angle: both its sides move in and meet that much
-    /// further back); over sharp wedges, lopsided ones (a forked tail's lobes) among them, interpolated linearly
-    /// in log o between the nodes o = 0.25 * 2^(i / 2) (held constant beyond the last).
+    /// standard deviation, and how far the tip recedes per pixel its outline moves inward (1 / sin of its
+    /// half-angle: both its sides move in and meet that much further back); over sharp wedges, lopsided ones (a
+    /// forked tail's lobes) among them, interpolated linearly in log o between the nodes o = 0.25 * 2^(i / 2)
+    /// (held constant beyond the last).
     static func sharp(opening: Double) -> (mean: Double, sd: Double, recession: Double) {
         let position = 2 * log2(opening / 0.25)
         return (interpolate(sharpMeans, position), interpolate(sharpSDs, position), interpolate(sharpRecessions, position))
