@@ -1508,18 +1508,30 @@ fathom_status fathom_transforms_save(const char *path, const fathom_pose *poses,
 /** A capture being measured, fed frame by frame (live from an app, or from a scan): it gives at any
  *  moment the speed guidance, the box estimate and the coverage so far, and the full report at the end.
  *  Depth is fused into a voxel grid (samples of confidence >= min_confidence within max_depth, from frames
- *  that moved fuse_distance or turned fuse_angle since the last fused one). The box is the one given, else
- *  estimated: the floor is the largest RANSAC plane within floor_max_tilt of horizontal; the object is the
- *  cluster of voxels (>= min_voxel_points samples, object_clearance above the floor) nearest the point the
- *  cameras look at (least squares over the optical axes); its box is the upright box of least footprint
- *  reaching down to the floor. Coverage counts the views the capture app would have taken: the motion
- *  tracker's automatic captures. Not thread-safe: one thread at a time. */
+ *  that moved fuse_distance or turned fuse_angle since the last fused one), each voxel counting how many of
+ *  its samples a camera saw from above. Scene estimates, from that grid:
+ *  - horizontal surfaces: peaks of the voxels' height histogram (those seen mostly from above and mostly from
+ *    below apart) over the background of walls, each a RANSAC plane (floor_threshold, floor_iterations, seed)
+ *    within floor_max_tilt of horizontal. A surface seen from above is a floor or a table top; one seen from
+ *    below is a ceiling, never a floor;
+ *  - the floor: the lowest upward-facing surface covering floor_min_area of the floor plan (10 cm cells),
+ *    however sparse and grazing the views of it; the ceiling: the highest downward-facing one above every camera;
+ *  - the orbit: the point nearest every optical axis (the focus), the views looking at it (in front, within 20
+ *    degrees of the optical axis, within max_depth) and the angle they span around the vertical through it;
+ *  - the object, only on an object capture (orbit_min_views views spanning orbit_min_span): the support is the
+ *    highest upward-facing surface at most 3 cm above the focus on which a cluster of voxels (>= min_voxel_points
+ *    samples each, object_clearance above it, its lowest voxel within object_clearance + 3 cm) stands within
+ *    0.75 of the orbit's radius from the focus; the object is such a cluster nearest the focus, its box the
+ *    upright box of least footprint reaching down to the support. Otherwise there is no object, and the report
+ *    says why.
+ *  Coverage counts the views the capture app would have taken: the motion tracker's automatic captures.
+ *  Not thread-safe: one thread at a time. */
 typedef struct fathom_capture fathom_capture;
 
 /** Settings of a capture; fathom_capture_options_init fills the defaults given here. */
 typedef struct fathom_capture_options {
     uint32_t min_confidence;        /**< 0...255, default 2 (ARKit's high) */
-    float max_depth;                /**< meters, > 0 (INFINITY: none), default 3 */
+    float max_depth;                /**< meters, > 0 (INFINITY: none), default 5 (about the LiDAR's range) */
     float voxel;                    /**< voxel edge, meters, >= 1e-4, default 0.01 */
     float fuse_distance;            /**< meters, > 0 (INFINITY to ignore), default 0.05 */
     float fuse_angle;               /**< radians, > 0 (INFINITY to ignore), default 5 degrees */
@@ -1528,6 +1540,9 @@ typedef struct fathom_capture_options {
     uint32_t floor_iterations;      /**< 1...100000, default 300 */
     float floor_max_tilt;           /**< radians in (0, pi/2), default 15 degrees */
     float object_clearance;         /**< meters, >= 0, default 0.02 */
+    float floor_min_area;           /**< m^2, >= 0, default 0.25: least footprint of the floor and the ceiling */
+    float orbit_min_span;           /**< radians in [0, 2 pi], default 90 degrees: an object capture's views span this */
+    uint32_t orbit_min_views;       /**< >= 1, default 10: an object capture has this many views of the focus */
     float select_distance;          /**< frame selection (fathom_trajectory_select), default 0.10 m */
     float select_angle;             /**< default 10 degrees */
     uint64_t seed;                  /**< RANSAC seed, default 1 (results depend only on the data and the options) */
@@ -1589,16 +1604,17 @@ typedef enum fathom_box_source {
     FATHOM_BOX_FITTED = 3           /* estimated from the depth */
 } fathom_box_source;
 
-/** A report's numbers (the JSON, fathom_report_json, has everything, including speed over time). */
+/** A report's numbers (the JSON, fathom_report_json, has everything, including speed over time, and each
+ *  surface's evidence). Heights are world y in meters, at the focus on an object capture. */
 typedef struct fathom_report_summary {
     uint64_t frames, fused_frames;
     double duration;                        /**< seconds, first to last frame */
     fathom_box box;                         /**< valid when box_source != FATHOM_BOX_NONE */
     uint32_t box_source;                    /**< fathom_box_source */
     uint32_t has_floor;                     /**< 1: floor_height and floor_normal are set */
-    float floor_height;                     /**< world y of the floor under the object, meters */
+    float floor_height;                     /**< the room's floor */
     fathom_vec3 floor_normal;               /**< unit, up */
-    uint32_t has_focus;
+    uint32_t has_focus;                     /**< 1: focus, orbit_views and orbit_span are set */
     fathom_vec3 focus;                      /**< the point nearest every optical axis */
     uint64_t cloud_points, object_points;   /**< fused cloud, and its points inside the box */
     uint32_t has_trajectory;                /**< 1 with >= 2 frames */
@@ -1609,6 +1625,14 @@ typedef struct fathom_report_summary {
     uint64_t captures;                      /**< views the app would have captured */
     uint64_t selected_frames;               /**< frames selected for a reconstruction */
     uint32_t warning_count;                 /**< the scan's warnings and the report's own */
+    uint32_t has_support;                   /**< 1: support_height is set (an object was found on it) */
+    float support_height;                   /**< the surface the object stands on: a table top or the floor */
+    uint32_t has_ceiling;                   /**< 1: ceiling_height is set */
+    float ceiling_height;                   /**< the ceiling's world y (not the room's height) */
+    uint32_t object_capture;                /**< 1: the views circle the focus (orbit_min_views over orbit_min_span) */
+    uint32_t orbit_views;                   /**< views looking at the focus */
+    float orbit_span;                       /**< radians those views span around the focus, 0...2 pi */
+    uint64_t object_voxels;                 /**< voxels of the estimated object (0: given box or none) */
 } fathom_report_summary;
 
 /** The report of everything added so far (the capture goes on and may report again). */

@@ -21,6 +21,7 @@ extension fathom_capture_options {
         self.init(min_confidence: UInt32(o.minConfidence), max_depth: o.maxDepth, voxel: o.voxel, fuse_distance: o.fuseDistance,
                   fuse_angle: o.fuseAngle, min_voxel_points: UInt32(o.minVoxelPoints), floor_threshold: o.floorThreshold,
                   floor_iterations: UInt32(o.floorIterations), floor_max_tilt: o.floorMaxTilt, object_clearance: o.objectClearance,
+                  floor_min_area: o.floorMinArea, orbit_min_span: o.orbitMinSpan, orbit_min_views: UInt32(o.orbitMinViews),
                   select_distance: o.selectDistance, select_angle: o.selectAngle, seed: o.seed,
                   motion: fathom_motion_options(o.motion), coverage: fathom_coverage_options(o.coverage))
     }
@@ -42,6 +43,9 @@ func captureOptions(_ pointer: UnsafePointer<fathom_capture_options>?) throws(Fa
     options.floorIterations = Int(o.floor_iterations)
     options.floorMaxTilt = o.floor_max_tilt
     options.objectClearance = o.object_clearance
+    options.floorMinArea = o.floor_min_area
+    options.orbitMinSpan = o.orbit_min_span
+    options.orbitMinViews = Int(o.orbit_min_views)
     options.selectDistance = o.select_distance
     options.selectAngle = o.select_angle
     options.seed = o.seed
@@ -199,7 +203,16 @@ public func fathom_report_get_summary(_ handle: OpaquePointer?, _ out: UnsafeMut
             s.floor_height = floor.height
             s.floor_normal = fathom_vec3(floor.normal)
         }
-        if let focus = r.focus { s.has_focus = 1; s.focus = fathom_vec3(focus) }
+        if let orbit = r.orbit {
+            s.has_focus = 1
+            s.focus = fathom_vec3(orbit.focus)
+            s.orbit_views = UInt32(clamping: orbit.views)
+            s.orbit_span = orbit.span
+        }
+        if let support = r.support { s.has_support = 1; s.support_height = support.height }
+        if let ceiling = r.ceiling { s.has_ceiling = 1; s.ceiling_height = ceiling.height }
+        s.object_capture = r.objectCapture ? 1 : 0
+        s.object_voxels = UInt64(r.objectVoxels)
         s.cloud_points = UInt64(r.cloud.count)
         s.object_points = UInt64(r.object.count)
         if let t = r.trajectory {

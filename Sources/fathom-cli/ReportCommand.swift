@@ -68,11 +68,19 @@ enum ReportCommand {
     /// The report in words.
     static func summary(_ r: ScanReport) -> String {
         var lines = ["scan \(r.scanID ?? "?"): \(r.frames) frames over \(format(r.duration)) s, depth fused from \(r.fusedFrames) frames into \(r.cloud.count) points (1 per voxel)"]
-        if let f = r.floor {
-            lines.append("floor: y = \(format(f.height)) m (normal \(format(f.normal)), \(f.inliers) points, rms \(format(f.rms)) m)")
-        } else {
-            lines.append("floor: not found")
+        func surface(_ name: String, _ s: HorizontalSurface?) -> String {
+            guard let s else { return "\(name): not found" }
+            return "\(name): y = \(format(s.height)) m (\(s.inliers) points over \(format(s.area)) m^2, rms \(format(s.rms)) m, "
+                + "\(Int((s.seenFromAbove * 100).rounded()))% seen from above)"
         }
+        lines.append(surface("floor", r.floor))
+        if r.ceiling != nil { lines.append(surface("ceiling", r.ceiling)) }
+        if let h = r.roomHeight { lines.append("room height: \(format(h)) m") }
+        if let o = r.orbit {
+            lines.append("orbit: \(o.views) views look at \(format(o.focus)) over \(Int((o.span * 180 / .pi).rounded())) degrees "
+                + "(radius \(format(o.radius)) m): \(r.objectCapture ? "an object capture" : "not an object capture")")
+        }
+        if r.support != nil { lines.append(surface("support", r.support)) }
         if let box = r.box {
             lines.append("box (\(r.boxSource.name)): center \(format(box.center)) scale \(format(box.scale)) rot_y \(format(box.rotY)) rad, \(r.object.count) points inside")
         } else {

@@ -495,6 +495,9 @@ class CaptureOptionsStruct(ctypes.Structure):
         ("floor_iterations", c_uint32),
         ("floor_max_tilt", c_float),
         ("object_clearance", c_float),
+        ("floor_min_area", c_float),
+        ("orbit_min_span", c_float),
+        ("orbit_min_views", c_uint32),
         ("select_distance", c_float),
         ("select_angle", c_float),
         ("seed", c_uint64),
@@ -539,6 +542,14 @@ class ReportSummaryStruct(ctypes.Structure):
         ("captures", c_uint64),
         ("selected_frames", c_uint64),
         ("warning_count", c_uint32),
+        ("has_support", c_uint32),
+        ("support_height", c_float),
+        ("has_ceiling", c_uint32),
+        ("ceiling_height", c_float),
+        ("object_capture", c_uint32),
+        ("orbit_views", c_uint32),
+        ("orbit_span", c_float),
+        ("object_voxels", c_uint64),
     ]
 
 

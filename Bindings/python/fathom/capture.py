@@ -7,10 +7,15 @@ estimate and the coverage so far; :meth:`Capture.report` gives the full :class:`
 
 What a report does: depth samples of confidence >= ``min_confidence`` within ``max_depth`` are fused into a voxel
 grid (from frames that moved ``fuse_distance`` or turned ``fuse_angle`` since the last fused one: 60 fps depth
-repeats itself). The box is the one given, else the ``boundingbox.json`` beside the scan, else estimated: the floor
-is the largest RANSAC plane within ``floor_max_tilt`` of horizontal, the object is the cluster of voxels above the
-floor nearest the point every camera looks at (least squares over the optical axes), and its box is the upright
-box of least footprint reaching down to the floor. Speed guidance runs over every frame; coverage counts the
+repeats itself). Each voxel counts how many of its samples a camera saw from above, so a surface seen from
+below (a ceiling) is never a floor. The report's surfaces: the ``floor`` is the lowest upward-facing horizontal
+surface covering ``floor_min_area`` (however sparse and grazing), the ``ceiling`` the highest downward-facing one
+above every camera. An object is estimated only on an object capture (``orbit_min_views`` views of the point
+nearest every optical axis, spanning ``orbit_min_span`` around it): it is the cluster of voxels standing on the
+``support`` (the highest upward surface under that point with something on it: a table top or the floor)
+nearest that point, inside the cameras' circle; its box is the upright box of least footprint reaching down to
+the support. Otherwise ``object_reason`` says why there is none. The box given, or the ``boundingbox.json``
+beside the scan, wins over the estimate. Speed guidance runs over every frame; coverage counts the
 views the capture app would have taken (the motion tracker's automatic captures); frames are selected for a
 reconstruction by distance and angle.
 
@@ -99,7 +104,8 @@ def _from_c_options(c: CaptureOptionsStruct) -> "CaptureOptions":
         fuse_distance=float(c.fuse_distance), fuse_angle=float(c.fuse_angle), min_voxel_points=int(c.min_voxel_points),
         floor_threshold=float(c.floor_threshold), floor_iterations=int(c.floor_iterations),
         floor_max_tilt=float(c.floor_max_tilt), object_clearance=float(c.object_clearance),
-        select_distance=float(c.select_distance), select_angle=float(c.select_angle), seed=int(c.seed),
+        floor_min_area=float(c.floor_min_area), orbit_min_span=float(c.orbit_min_span),
+        orbit_min_views=int(c.orbit_min_views), select_distance=float(c.select_distance), select_angle=float(c.select_angle), seed=int(c.seed),
         motion=MotionOptions._from_c(c.motion), coverage=CoverageOptions._from_c(c.coverage),
     )
 
@@ -122,9 +128,12 @@ class CaptureOptions:
         fuse_distance, fuse_angle: a frame is fused when the camera moved this far (m) or turned this much (rad)
             since the last fused frame.
         min_voxel_points: voxels with fewer samples are left out of the object.
-        floor_threshold, floor_iterations, floor_max_tilt: the floor RANSAC (inlier distance m, iterations, the
-            largest tilt from horizontal in radians).
-        object_clearance: object voxels lie at least this far above the floor, meters.
+        floor_threshold, floor_iterations, floor_max_tilt: the RANSAC of horizontal surfaces (inlier distance m,
+            iterations, the largest tilt from horizontal in radians).
+        object_clearance: object voxels lie at least this far above the support, meters.
+        floor_min_area: the floor and the ceiling cover at least this much of the floor plan, m^2.
+        orbit_min_span, orbit_min_views: an object capture's views of the focus span this angle (radians) around
+            it, and there are at least this many.
         select_distance, select_angle: frame selection for a reconstruction.
         seed: RANSAC seed (results depend only on the data and the options).
         motion: :class:`fathom.MotionOptions` of the speed guidance; coverage: :class:`fathom.CoverageOptions`.
@@ -140,6 +149,9 @@ class CaptureOptions:
     floor_iterations: int = _default("floor_iterations")
     floor_max_tilt: float = _default("floor_max_tilt")
     object_clearance: float = _default("object_clearance")
+    floor_min_area: float = _default("floor_min_area")
+    orbit_min_span: float = _default("orbit_min_span")
+    orbit_min_views: int = _default("orbit_min_views")
     select_distance: float = _default("select_distance")
     select_angle: float = _default("select_angle")
     seed: int = _default("seed")
@@ -151,7 +163,7 @@ class CaptureOptions:
         return dataclasses.replace(self, **changes)
 
     def _to_c(self) -> CaptureOptionsStruct:
-        for name in ("min_confidence", "min_voxel_points", "floor_iterations", "seed"):
+        for name in ("min_confidence", "min_voxel_points", "floor_iterations", "orbit_min_views", "seed"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
                 raise ValueError(f"{name} must be a non-negative int, got {value!r}")
@@ -164,6 +176,7 @@ class CaptureOptions:
                 min(int(self.min_confidence), 2**32 - 1), float(self.max_depth), float(self.voxel), float(self.fuse_distance),
                 float(self.fuse_angle), min(int(self.min_voxel_points), 2**32 - 1), float(self.floor_threshold),
                 min(int(self.floor_iterations), 2**32 - 1), float(self.floor_max_tilt), float(self.object_clearance),
+                float(self.floor_min_area), float(self.orbit_min_span), min(int(self.orbit_min_views), 2**32 - 1),
                 float(self.select_distance), float(self.select_angle), int(self.seed) & (2**64 - 1),
                 self.motion._to_c(), self.coverage._to_c(),
             )
@@ -337,7 +350,12 @@ class ScanReport:
 
     Attributes:
         box: the object's :class:`fathom.Box` (None when no object was found), box_source: :class:`BoxSource`.
-        floor: dict (height, normal, inliers, rms) or None; focus: (3,) the point the cameras look at, or None.
+        floor, support, ceiling: dicts (height: world y m, normal, inliers: voxels, rms m, area m^2, extent_min and
+            extent_max: x-z bounds, seen_from_above: fraction of samples) or None; room_height: ceiling above
+            floor (m) or None.
+        focus: (3,) the point the cameras look at, or None; orbit: dict (focus, views, span rad, radius m, rms m)
+            or None; object_capture: whether the views circle the focus; object_voxels: the estimated object's
+            voxels; object_reason: why there is no object (None when there is one or the box was given).
         cloud: (M, 3) float32 fused cloud (voxel means); object: (K, 3) its points inside the box.
         trajectory: :class:`fathom.TrajectorySummary` (None with fewer than 2 frames).
         speed: dict of (N,) arrays over the frames: time (s from the first frame), speed (m/s), angular_speed
@@ -412,6 +430,34 @@ class ScanReport:
         return self._data["floor"]
 
     @property
+    def support(self) -> Optional[dict]:
+        return self._data["support"]
+
+    @property
+    def ceiling(self) -> Optional[dict]:
+        return self._data["ceiling"]
+
+    @property
+    def room_height(self) -> Optional[float]:
+        return self._data["room_height"]
+
+    @property
+    def orbit(self) -> Optional[dict]:
+        return self._data["orbit"]
+
+    @property
+    def object_capture(self) -> bool:
+        return bool(self._data["object_capture"])
+
+    @property
+    def object_voxels(self) -> int:
+        return int(self._data["object_voxels"])
+
+    @property
+    def object_reason(self) -> Optional[str]:
+        return self._data["object_reason"]
+
+    @property
     def focus(self) -> Optional[np.ndarray]:
         f = self._data["focus"]
         return None if f is None else np.array(f, dtype=np.float64)
@@ -470,6 +516,9 @@ class ScanReport:
             "scale_x": float(scale[0]), "scale_y": float(scale[1]), "scale_z": float(scale[2]),
             "rot_y": float(box.rot_y) if box is not None else nan,
             "floor_height": float(floor["height"]) if floor else nan,
+            "support_height": float(self.support["height"]) if self.support else nan,
+            "room_height": float(self.room_height) if self.room_height is not None else nan,
+            "object_capture": self.object_capture,
             "path_length": t.path_length if t else nan, "speed_p50": t.speed_p50 if t else nan,
             "time_too_fast": t.time_too_fast if t else nan,
             "captures": len(self.captures), "faces_complete": c.faces_complete if c else 0,

@@ -78,7 +78,7 @@ public final class CaptureBuilder {
                                       minConfidence: frame.confidence == nil ? 0 : Swift.max(frame.minConfidence, options.minConfidence),
                                       minDepth: frame.minDepth, maxDepth: Swift.min(frame.maxDepth, options.maxDepth),
                                       rgb: frame.rgb, pose: pose)
-        filtered.worldPoints(into: &scratch) { grid.insert($0, count: $1) }
+        filtered.worldPoints(into: &scratch) { grid.insert($0, count: $1, viewerHeight: pose.translation.y) }
     }
 
     /// The fused cloud: one point per voxel (the mean of its samples), in the order voxels were first filled.
@@ -97,6 +97,29 @@ public final class CaptureBuilder {
         return tracker
     }
 
+    /// Words on the estimates a reader should not trust blindly, and on what is missing.
+    static func weakEstimates(_ scene: SceneEstimate, given: Bool, options: CaptureOptions) -> [String] {
+        var warnings = [String]()
+        if let floor = scene.floor {
+            if floor.area < 1 {
+                warnings.append("the floor is weak: seen over \(NumberText.fixed(Double(floor.area), digits: 2)) m^2 only (\(floor.inliers) points)")
+            }
+        } else {
+            warnings.append("no floor found: no upward-facing horizontal surface of \(NumberText.fixed(Double(options.floorMinArea), digits: 2)) m^2 or more")
+        }
+        if let support = scene.support, support.rms > options.floorThreshold / 2 {
+            warnings.append("the support is rough: its points lie \(NumberText.fixed(Double(support.rms * 100), digits: 1)) cm RMS from its plane")
+        }
+        if !given {
+            if let reason = scene.objectReason {
+                warnings.append("no object: \(reason)")
+            } else if scene.objectVoxels < 100 {
+                warnings.append("the object is weak: \(scene.objectVoxels) points (voxels) only: its box is rough")
+            }
+        }
+        return warnings
+    }
+
     /// The report of everything added so far. `source` says where a given box came from.
     public func report(scanID: String? = nil, warnings: [String] = [], boxSource: BoxSource = .given) throws(FathomError) -> ScanReport {
         guard !timestamps.isEmpty else { throw FathomError(.noData, "the capture has no frame") }
@@ -108,8 +131,13 @@ public final class CaptureBuilder {
         report.box = box
         report.boxSource = givenBox != nil ? boxSource : (box == nil ? .none : .fitted)
         report.floor = scene.floor
-        report.focus = scene.focus
-        report.warnings = warnings
+        report.support = scene.support
+        report.ceiling = scene.ceiling
+        report.orbit = scene.orbit
+        report.objectCapture = scene.objectCapture
+        report.objectVoxels = givenBox == nil ? scene.objectVoxels : 0
+        report.objectReason = givenBox == nil ? scene.objectReason : nil
+        report.warnings = warnings + CaptureBuilder.weakEstimates(scene, given: givenBox != nil, options: options)
         report.cameraPositions = poses.map(\.translation)
         report.captures = captures
         if timestamps.count >= 2 {
@@ -120,10 +148,6 @@ public final class CaptureBuilder {
             report.object = try cloud.inside(box.orientedBox())
             let tracker = try coverage(of: box)
             report.coverage = CoverageReport(tracker)
-        }
-        if report.box == nil {
-            report.warnings.append(scene.floor == nil ? "no floor found in the fused depth: no box estimated"
-                                                      : "no object found above the floor near where the cameras look: no box estimated")
         }
         return report
     }

@@ -18,15 +18,23 @@ extension ScanReport {
             return b.text
         } ?? "null"
         o["box_source"] = JSONObject.string(boxSource.name)
-        o["floor"] = floor.map { f in
+        o["floor"] = floor.map(ScanReport.surfaceJSON) ?? "null"
+        o["support"] = support.map(ScanReport.surfaceJSON) ?? "null"
+        o["ceiling"] = ceiling.map(ScanReport.surfaceJSON) ?? "null"
+        o["room_height"] = roomHeight.map(JSONObject.number) ?? "null"
+        o["focus"] = focus.map(JSONObject.vector) ?? "null"
+        o["orbit"] = orbit.map { orbit in
             var b = JSONObject()
-            b["height"] = JSONObject.number(f.height)
-            b["normal"] = JSONObject.vector(f.normal)
-            b["inliers"] = "\(f.inliers)"
-            b["rms"] = JSONObject.number(f.rms)
+            b["focus"] = JSONObject.vector(orbit.focus)
+            b["views"] = "\(orbit.views)"
+            b["span"] = JSONObject.number(orbit.span)
+            b["radius"] = JSONObject.number(orbit.radius)
+            b["rms"] = JSONObject.number(orbit.rms)
             return b.text
         } ?? "null"
-        o["focus"] = focus.map(JSONObject.vector) ?? "null"
+        o["object_capture"] = "\(objectCapture)"
+        o["object_voxels"] = "\(objectVoxels)"
+        o["object_reason"] = objectReason.map(JSONObject.string) ?? "null"
         o["cloud_points"] = "\(cloud.count)"
         o["object_points"] = "\(object.count)"
         o["trajectory"] = trajectory.map { t in
@@ -83,6 +91,21 @@ extension ScanReport {
         o["selected_frames"] = JSONObject.array(selected.map { "\($0)" })
         o["warnings"] = JSONObject.array(warnings.map(JSONObject.string))
         return o.text
+    }
+
+    /// A horizontal surface: height (world y, meters), unit normal, inliers (voxels) and their RMS distance
+    /// (meters), footprint area (m^2) and x-z bounds, and the fraction of its samples seen from above.
+    static func surfaceJSON(_ s: HorizontalSurface) -> String {
+        var b = JSONObject()
+        b["height"] = JSONObject.number(s.height)
+        b["normal"] = JSONObject.vector(s.normal)
+        b["inliers"] = "\(s.inliers)"
+        b["rms"] = JSONObject.number(s.rms)
+        b["area"] = JSONObject.number(s.area)
+        b["extent_min"] = "[" + JSONObject.number(s.minXZ.x) + "," + JSONObject.number(s.minXZ.y) + "]"
+        b["extent_max"] = "[" + JSONObject.number(s.maxXZ.x) + "," + JSONObject.number(s.maxXZ.y) + "]"
+        b["seen_from_above"] = JSONObject.number(s.seenFromAbove)
+        return b.text
     }
 
     /// Names of `Guidance` values in the JSON.

@@ -46,8 +46,19 @@ public struct ScanReport: Sendable {
     public var cameraPositions: [SIMD3<Float>] = []
     public var box: Box?
     public var boxSource: BoxSource = .none
-    public var floor: FloorEstimate?
-    public var focus: SIMD3<Float>?
+    /// The room's floor, the surface the object stands on (a table top or the floor), and the ceiling, each nil
+    /// when not seen (the support also when there is no object capture).
+    public var floor: HorizontalSurface?
+    public var support: HorizontalSurface?
+    public var ceiling: HorizontalSurface?
+    /// How the views gather around the point nearest their optical axes (nil when the axes are nearly parallel).
+    public var orbit: Orbit?
+    /// Whether the views circle the focus enough for an object capture.
+    public var objectCapture = false
+    /// Voxels of the estimated object's cluster (0 when the box is given or there is none).
+    public var objectVoxels = 0
+    /// Why no object was estimated, nil when one was (or the box was given).
+    public var objectReason: String?
     /// The fused cloud (voxel means) and its points inside the box.
     public var cloud: PointCloud
     public var object: PointCloud = PointCloud(unchecked: [])
@@ -65,6 +76,15 @@ public struct ScanReport: Sendable {
         self.timestamps = timestamps
         self.motion = motion
         self.cloud = cloud
+    }
+
+    /// The point nearest every optical axis.
+    public var focus: SIMD3<Float>? { orbit?.focus }
+
+    /// Ceiling above the floor (meters), when both were seen.
+    public var roomHeight: Float? {
+        guard let floor, let ceiling else { return nil }
+        return ceiling.height - floor.height
     }
 
     /// Seconds from the first to the last frame.

@@ -1,125 +1,124 @@
-import Glibc
-
-/// The floor under a captured object: a RANSAC plane within a tilt of horizontal, refitted on its inliers.
-public struct FloorEstimate: Equatable, Sendable {
-    /// Height of the plane (meters, world y) under the object, or under the plane's centroid.
-    public var height: Float
-    /// Unit normal, pointing up.
-    public var normal: SIMD3<Float>
-    /// Fused points (voxel centroids) within the RANSAC threshold of the plane, and their RMS distance.
-    public var inliers: Int
-    public var rms: Float
-}
-
-/// What a capture circles: the floor, the point the cameras look at, and the object's voxels.
+/// What a capture saw: the room's floor and ceiling, and when the views circle an object, the surface it stands on
+/// and its box.
+///
+/// - floor: the lowest upward-facing horizontal surface with at least `floorMinArea` of footprint (however sparse
+///   and grazing the views of it), so a table top is not the floor when the floor is in view;
+/// - ceiling: the highest downward-facing horizontal surface above every camera with that footprint;
+/// - the object, only on an object capture (the orbit spans `orbitMinSpan` with `orbitMinViews` views): the cluster
+///   of voxels standing on the highest upward-facing surface under the focus (the support: a table top or the
+///   floor) nearest the focus and inside the orbit; its upright box reaches down to the support.
+/// When there is no object, `objectReason` says why.
 struct SceneEstimate {
-    var floor: FloorEstimate?
-    /// The point nearest every optical axis (least squares), nil when the axes are nearly parallel.
-    var focus: SIMD3<Float>?
+    var floor: HorizontalSurface?
+    var ceiling: HorizontalSurface?
+    var support: HorizontalSurface?
+    var orbit: Orbit?
+    /// The views circle the focus: `orbitMinViews` views over `orbitMinSpan`.
+    var objectCapture = false
     var box: Box?
-    /// Points of the object's cluster.
+    /// Voxels of the object's cluster.
     var objectVoxels = 0
+    var objectReason: String?
 
-    /// Finds the floor, the focus and the object in `grid` seen from `poses`.
-    /// `cloud` is `grid.cloud()`, which the caller has made already.
+    /// Least voxels of an object's cluster standing on the support.
+    static let minObjectVoxels = 8
+    /// A cluster stands on the support when its lowest voxel is within the clearance plus this (meters).
+    static let standTolerance: Float = 0.03
+    /// The object is looked for within this fraction of the orbit's radius from the focus (on the floor plan):
+    /// inside the circle of the cameras, so the room's walls and furniture beyond them are not taken for it.
+    static let searchFraction: Float = 0.75
+
+    /// Finds the surfaces, the orbit and the object in `grid` seen from `poses`. `cloud` is `grid.cloud()`.
     init(grid: VoxelGrid, cloud: PointCloud, poses: [Pose], options: CaptureOptions) throws(FathomError) {
-        focus = SceneEstimate.focus(poses)
         let centroids = (0..<cloud.count).map { cloud[$0] }
-        floor = try SceneEstimate.floor(centroids, near: focus, options: options)
-        guard let floor else { return }
-        // Object voxels: enough points, above the floor by the clearance.
-        var above = [Int]()
-        for i in 0..<grid.count where grid.points(i) >= options.minVoxelPoints {
-            let p = centroids[i]
-            if dot(p, floor.normal) - floor.height * floor.normal.y > options.objectClearance { above.append(i) }
+        let surfaces = try HorizontalSurfaces(grid: grid, centroids: centroids, options: options).found
+        let cameraTop = poses.map(\.translation.y).max() ?? -.infinity
+        orbit = Orbit(poses: poses, maxDepth: options.maxDepth)
+        objectCapture = orbit.map { $0.views >= options.orbitMinViews && $0.span >= options.orbitMinSpan } ?? false
+        let at = objectCapture ? orbit.map { SIMD2($0.focus.x, $0.focus.z) } : nil
+        func placed(_ f: HorizontalSurfaces.Found) -> HorizontalSurface {
+            var s = f.surface
+            if let at { s.height = s.height(at: at, through: f.centroid) }
+            return s
         }
-        guard let cluster = SceneEstimate.nearestCluster(above, grid: grid, centroids: centroids, focus: focus) else { return }
-        objectVoxels = cluster.count
-        let points = cluster.flatMap { [centroids[$0].x, centroids[$0].y, centroids[$0].z] }
+        floor = surfaces.first { $0.surface.facesUp && $0.surface.area >= options.floorMinArea }.map(placed)
+        ceiling = surfaces.last { !$0.surface.facesUp && $0.surface.height > cameraTop && $0.surface.area >= options.floorMinArea }
+            .map(placed)
+
+        guard let orbit else {
+            objectReason = "the views do not circle a point (their optical axes are nearly parallel): not an object capture"
+            return
+        }
+        guard objectCapture else {
+            objectReason = "the views do not circle a point: \(orbit.views) views look at the point nearest their axes and span "
+                + "\(Int((orbit.span * 180 / .pi).rounded())) degrees around it (an object capture needs \(options.orbitMinViews) views "
+                + "over \(Int((options.orbitMinSpan * 180 / .pi).rounded())) degrees): a walk-through"
+            return
+        }
+        let focus = orbit.focus, reach = SceneEstimate.searchFraction * orbit.radius
+        func flatDistance(_ p: SIMD3<Float>) -> Float { ((p.x - focus.x) * (p.x - focus.x) + (p.z - focus.z) * (p.z - focus.z)).squareRoot() }
+        // Supports: upward surfaces at most a little above the focus with points around it, highest first.
+        let supports = surfaces.filter { f in
+            f.surface.facesUp && f.surface.height <= focus.y + SceneEstimate.standTolerance
+                && f.members.contains { flatDistance(centroids[$0]) <= reach + 0.2 }
+        }.reversed()
+        guard !supports.isEmpty else {
+            objectReason = "no horizontal surface seen under the focus to stand an object on"
+            return
+        }
+        for candidate in supports {
+            let level = candidate.surface.height(at: SIMD2(focus.x, focus.z), through: candidate.centroid)
+            var above = [Int]()
+            for i in 0..<grid.count where grid.points(i) >= options.minVoxelPoints {
+                let p = centroids[i]
+                if p.y - level > options.objectClearance, flatDistance(p) <= reach { above.append(i) }
+            }
+            let standing = SceneEstimate.clusters(above, grid: grid).filter { cluster in
+                cluster.count >= SceneEstimate.minObjectVoxels
+                    && (cluster.lazy.map({ centroids[$0].y }).min() ?? .infinity) - level <= options.objectClearance + SceneEstimate.standTolerance
+            }
+            guard let cluster = standing.min(by: { a, b in
+                SceneEstimate.nearest(a, centroids, focus) < SceneEstimate.nearest(b, centroids, focus)
+            }) else { continue }
+            support = placed(candidate)
+            objectVoxels = cluster.count
+            box = try SceneEstimate.uprightBox(cluster.map { centroids[$0] }, standingOn: level, voxel: options.voxel)
+            if box == nil { objectReason = "the object's points are flat or a single voxel: no box" }
+            return
+        }
+        support = supports.first.map(placed)
+        objectReason = "nothing stands on the support near the focus"
+    }
+
+    /// The least distance from `focus` of a cluster's voxels.
+    static func nearest(_ cluster: [Int], _ centroids: [SIMD3<Float>], _ focus: SIMD3<Float>) -> Float {
+        cluster.reduce(Float.infinity) { Swift.min($0, length(centroids[$1] - focus)) }
+    }
+
+    /// The upright box of least footprint around `points`, reaching down to `level`; nil for a flat or one-voxel
+    /// cluster.
+    static func uprightBox(_ points: [SIMD3<Float>], standingOn level: Float, voxel: Float) throws(FathomError) -> Box? {
+        let flat = points.flatMap { [$0.x, $0.y, $0.z] }
         let fitted: Box
         do throws(FathomError) {
-            fitted = try points.withUnsafeBufferPointer { (buffer) throws(FathomError) -> Box in
-                try Box.fitUpright(PointBuffer(base: buffer.baseAddress!, count: cluster.count, strideBytes: 12))
+            fitted = try flat.withUnsafeBufferPointer { (buffer) throws(FathomError) -> Box in
+                try Box.fitUpright(PointBuffer(base: buffer.baseAddress!, count: points.count, strideBytes: 12))
             }
         } catch {
-            return  // a flat or one-voxel cluster gives no box
+            return nil
         }
-        // The object stands on the floor: the box reaches down to it.
         let top = fitted.center.y + fitted.scale.y / 2
-        let bottom = Swift.min(floor.height, top - options.voxel)
-        box = try Box(center: SIMD3(fitted.center.x, (top + bottom) / 2, fitted.center.z),
-                      scale: SIMD3(fitted.scale.x, top - bottom, fitted.scale.z), rotY: fitted.rotY, floor: bottom)
+        let bottom = Swift.min(level, top - voxel)
+        return try Box(center: SIMD3(fitted.center.x, (top + bottom) / 2, fitted.center.z),
+                       scale: SIMD3(fitted.scale.x, top - bottom, fitted.scale.z), rotY: fitted.rotY, floor: bottom)
     }
 
-    /// Least-squares point nearest the optical axes (each camera's -z from its position).
-    static func focus(_ poses: [Pose]) -> SIMD3<Float>? {
-        var a = [Double](repeating: 0, count: 9), b = SIMD3<Double>.zero
-        for pose in poses {
-            let d = SIMD3<Double>(-pose.rotation.c2)
-            let o = SIMD3<Double>(pose.translation)
-            // (I - d d^T) accumulated, and (I - d d^T) o.
-            for r in 0..<3 { for c in 0..<3 { a[c * 3 + r] += (r == c ? 1 : 0) - d[r] * d[c] } }
-            b += o - d * (d * o).sum()
-        }
-        // Solved through the eigen-decomposition of the symmetric A: parallel axes make it singular.
-        guard poses.count >= 2, let (values, v) = try? LinearAlgebra.symmetricEigen(a, n: 3),
-              values[0] > 1e-3 * values[2] else { return nil }
-        var x = SIMD3<Double>.zero
-        for k in 0..<3 {
-            let e = SIMD3(v[3 * k], v[3 * k + 1], v[3 * k + 2])
-            x += e * (dot(e, b) / values[k])
-        }
-        let f = SIMD3<Float>(x)
-        return f.isFinite ? f : nil
-    }
-
-    /// RANSAC scores its planes on at most this many points (every k-th of the cloud): a floor's support shows as
-    /// well on a sample, and the plane is then refitted on its inliers among every point.
-    static let ransacSample = 20_000
-
-    /// The largest near-horizontal plane: RANSAC, and if the best plane is tilted (a wall), again without its inliers.
-    static func floor(_ points: [SIMD3<Float>], near focus: SIMD3<Float>?, options: CaptureOptions) throws(FathomError) -> FloorEstimate? {
-        var remaining = points
-        let threshold = Double(options.floorThreshold)
-        for _ in 0..<4 {
-            guard remaining.count >= 3 else { return nil }
-            let ransac = try RansacOptions(threshold: threshold, iterations: options.floorIterations, seed: options.seed)
-            let step = (remaining.count + ransacSample - 1) / ransacSample
-            let sample = Swift.stride(from: 0, to: remaining.count, by: step).map { SIMD3<Double>(remaining[$0]) }
-            let plane: PlaneFit
-            do throws(FathomError) {
-                let found = try FitPoints.with(sample, dimensions: 3) { (p) throws(FathomError) in try PlaneFit.ransac(p, ransac) }
-                var inliers = [Double]()
-                inliers.reserveCapacity(3 * remaining.count)
-                for p in remaining {
-                    let q = SIMD3<Double>(p)
-                    if abs(found.distance(q)) <= threshold { inliers.append(q.x); inliers.append(q.y); inliers.append(q.z) }
-                }
-                guard inliers.count >= 9 else { return nil }
-                plane = try inliers.withUnsafeBufferPointer { (b) throws(FathomError) in
-                    try PlaneFit.fit(FitPoints(base: b.baseAddress!, count: b.count / 3, strideBytes: 24, dimensions: 3))
-                }
-            } catch {
-                return nil
-            }
-            let n = plane.normal.y < 0 ? -plane.normal : plane.normal
-            if acos(Swift.min(1, n.y)) <= Double(options.floorMaxTilt) {
-                let at = focus.map { SIMD3<Double>($0) } ?? plane.point
-                let height = plane.point.y - (n.x * (at.x - plane.point.x) + n.z * (at.z - plane.point.z)) / n.y
-                return FloorEstimate(height: Float(height), normal: SIMD3<Float>(n), inliers: plane.used, rms: Float(plane.rms))
-            }
-            remaining.removeAll { abs(plane.distance(SIMD3<Double>($0))) <= threshold }
-        }
-        return nil
-    }
-
-    /// Connected components of `voxels` (26-neighbourhood, one empty voxel of gap allowed), and the one
-    /// nearest `focus` (the largest when there is no focus). Components under 8 voxels are noise.
-    static func nearestCluster(_ voxels: [Int], grid: VoxelGrid, centroids: [SIMD3<Float>], focus: SIMD3<Float>?) -> [Int]? {
+    /// Connected components of `voxels` (26-neighbourhood, one empty voxel of gap allowed).
+    static func clusters(_ voxels: [Int], grid: VoxelGrid) -> [[Int]] {
         var member = [Bool](repeating: false, count: grid.count)
         for v in voxels { member[v] = true }
         var seen = [Bool](repeating: false, count: grid.count)
-        var best: (cluster: [Int], score: Float)?
+        var result = [[Int]]()
         for start in voxels where !seen[start] {
             var cluster = [start], next = 0
             seen[start] = true
@@ -133,15 +132,8 @@ struct SceneEstimate {
                     cluster.append(i)
                 } } }
             }
-            guard cluster.count >= 8 else { continue }
-            let score: Float
-            if let focus {
-                score = cluster.reduce(Float.infinity) { Swift.min($0, dot(centroids[$1] - focus, centroids[$1] - focus)) }
-            } else {
-                score = -Float(cluster.count)
-            }
-            if score < best?.score ?? .infinity { best = (cluster, score) }
+            result.append(cluster)
         }
-        return best?.cluster
+        return result
     }
 }

@@ -1,5 +1,8 @@
 /// Points accumulated into cubic voxels (open addressing on packed integer keys): each occupied voxel keeps
-/// the sum (about the voxel's corner, so sums stay precise far from the origin) and count of its points, in the order voxels were first met, so results do not depend on hashing.
+/// the sum (about the voxel's corner, so sums stay precise far from the origin) and count of its points, in the
+/// order voxels were first met, so results do not depend on hashing, and how many of them were seen from above
+/// (the camera higher than the point): a horizontal surface seen from above is a floor or a table top, one seen
+/// from below a ceiling.
 /// Voxel coordinates are limited to +-2^20 voxels from the origin (10 km at 1 cm); points beyond, and
 /// non-finite points, are dropped and counted in `dropped`.
 struct VoxelGrid {
@@ -8,6 +11,7 @@ struct VoxelGrid {
     private var table: [Int32]          // slot -> voxel index, -1 empty
     private var keys: [Int64] = []      // voxel index -> key
     private(set) var sums: [SIMD4<Float>] = []   // x, y, z sums and the count in w
+    private(set) var seenFromAbove: [Int32] = []
     private(set) var dropped = 0
 
     static let limit: Float = 1_048_576  // 2^20
@@ -48,9 +52,11 @@ struct VoxelGrid {
     /// The index of the voxel with `key`, if occupied.
     func index(_ key: Int64) -> Int? { probe(key) }
 
-    /// Adds `count` points stored as packed xyz floats. Neighbouring samples of a depth row often share a voxel:
-    /// the last voxel is checked before the table.
-    mutating func insert(_ xyz: UnsafePointer<Float>, count: Int) {
+    /// Adds `count` points stored as packed xyz floats, seen from a camera at world height `viewerHeight` (nil:
+    /// unknown, counted as seen from below). Neighbouring samples of a depth row often share a voxel: the last
+    /// voxel is checked before the table.
+    mutating func insert(_ xyz: UnsafePointer<Float>, count: Int, viewerHeight: Float? = nil) {
+        let viewer = viewerHeight ?? -.infinity
         var lastKey = Int64.min, lastIndex = 0
         for k in 0..<count {
             let p = SIMD3(xyz[3 &* k], xyz[3 &* k &+ 1], xyz[3 &* k &+ 2])
@@ -63,6 +69,7 @@ struct VoxelGrid {
                 lastKey = key
             }
             sums.withUnsafeMutableBufferPointer { $0[lastIndex] += local }
+            if viewer > p.y { seenFromAbove.withUnsafeMutableBufferPointer { $0[lastIndex] &+= 1 } }
         }
     }
 
@@ -90,6 +97,7 @@ struct VoxelGrid {
         table[s] = Int32(index)
         keys.append(key)
         sums.append(.zero)
+        seenFromAbove.append(0)
         if keys.count * 2 > table.count { grow() }
         return index
     }
@@ -113,6 +121,9 @@ struct VoxelGrid {
 
     /// How many points fell in voxel `index`.
     func points(_ index: Int) -> Int { Int(sums[index].w) }
+
+    /// How many of voxel `index`'s points were seen from above.
+    func pointsSeenFromAbove(_ index: Int) -> Int { Int(seenFromAbove[index]) }
 
     /// One point per voxel, the mean of its points, in the order voxels were first met.
     func cloud() -> PointCloud {
