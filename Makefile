@@ -6,7 +6,7 @@ PYTHON ?= python3
 SWIFT ?= swift
 
 # Debian packages the build needs (headers + libraries), and Python modules the tests need.
-DEB_PACKAGES := liblapacke-dev libopenblas-dev zlib1g-dev libisal-dev libedit-dev pkg-config
+DEB_PACKAGES := liblapacke-dev libopenblas-dev zlib1g-dev libisal-dev libspng-dev libedit-dev pkg-config
 PY_MODULES := numpy scipy matplotlib pytest pycparser plyfile distributed
 
 # Use AVX2 + FMA where the machine has them; otherwise the portable x86-64 baseline.

@@ -25,12 +25,15 @@ let package = Package(
         // ISA-L's igzip (Debian: libisal-dev), the inflater of the scanner file formats.
         .systemLibrary(name: "CIsal", path: "Sources/CIsal", pkgConfig: "libisal",
                        providers: [.apt(["libisal-dev"])]),
+        // libspng (Debian: libspng-dev), the PNG codec of Stray Scanner and nerfstudio depth frames.
+        .systemLibrary(name: "CSpng", path: "Sources/CSpng", pkgConfig: "spng",
+                       providers: [.apt(["libspng-dev"])]),
         // libedit (Debian: libedit-dev), line editing and history for the REPL.
         .systemLibrary(name: "CEdit", path: "Sources/CEdit", pkgConfig: "libedit",
                        providers: [.apt(["libedit-dev"])]),
         // Lane operations in clang's vector extensions (a header only), for what Swift's SIMD types compile badly.
         .systemLibrary(name: "CLanes", path: "Sources/CLanes"),
-        .target(name: "FathomCore", dependencies: ["CLapack", "CZlib", "CIsal", "CLanes"]),
+        .target(name: "FathomCore", dependencies: ["CLapack", "CZlib", "CIsal", "CSpng", "CLanes"]),
         .target(name: "Fathom", dependencies: ["FathomCore", "CFathom"]),
         // Swift 5 mode: the CLI is single-threaded and uses the C stdio globals (stdin, stdout, stderr).
         .executableTarget(name: "fathom-cli", dependencies: ["FathomCore", "CEdit", "CZlib"],

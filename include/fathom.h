@@ -191,6 +191,24 @@ fathom_status fathom_pose_compose(const fathom_pose *a, const fathom_pose *b, fa
 /** The inverse of a rigid pose: (R^T, -R^T t). */
 fathom_status fathom_pose_invert(const fathom_pose *pose, fathom_pose *out);
 
+/** How a tool writes a camera pose (the world frame is the tool's own; only the camera's axes and the direction
+ *  of the transform differ). */
+typedef enum fathom_pose_convention {
+    FATHOM_POSE_ARKIT = 0,                  /* camera-to-world, camera x right, y up, looking along -z (OpenGL):
+                                               ARKit, the scanner app's .jsonl, transforms.json (instant-ngp,
+                                               nerfstudio), this library */
+    FATHOM_POSE_OPENCV = 1,                 /* camera-to-world, camera x right, y down, looking along +z: Stray
+                                               Scanner's odometry.csv, Open3D / Redwood trajectory.log, OpenCV */
+    FATHOM_POSE_OPENCV_WORLD_TO_CAMERA = 2  /* world-to-camera, OpenCV camera axes: COLMAP images.txt, Open3D's
+                                               camera extrinsic */
+} fathom_pose_convention;
+
+/** `count` rigid poses (may be 0) written in convention `from`, in convention `to` (fathom_pose_convention) into
+ *  `out` (`out` may equal `poses`). ARKit <-> OpenCV multiplies by diag(1, -1, -1, 1) on the right (exact);
+ *  world-to-camera is the inverse of camera-to-world. FATHOM_ERR_NOT_RIGID names the first pose that is not
+ *  rigid (out is then unchanged); FATHOM_ERR_OUT_OF_RANGE for an unknown convention. */
+fathom_status fathom_poses_convert(const fathom_pose *poses, size_t count, uint32_t from, uint32_t to, fathom_pose *out);
+
 /** pose * (p, 1): a point mapped from the pose's local frame to its parent frame. */
 fathom_status fathom_pose_transform_point(const fathom_pose *pose, fathom_vec3 point, fathom_vec3 *out);
 
@@ -1338,37 +1356,64 @@ fathom_status fathom_ply_write_points(const char *path, const float *points, siz
                                       uint32_t format);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Scans: the iOS scanner app's capture files, written and read                                   */
+/* Scans: RGB-D captures in the formats iPhone users have, read, converted and written            */
 /* ---------------------------------------------------------------------------------------------- */
 
-/** An opened scan: `<id>.json` (metadata), `<id>.depth.zlib` and `<id>.confidence.zlib` (raw DEFLATE
- *  or zlib-wrapped streams of frames, row by row), `<id>.jsonl` (per frame: timestamp in nanoseconds,
- *  3x3 column-major RGB intrinsics, 4x4 column-major camera-to-world pose in ARKit camera axes).
- *  Opening reads the camera info and inflates each stream once (bounded memory) to count its whole
- *  frames, keeping a checkpoint of the inflater every 8 MiB of output, so any frame is then read
- *  without inflating from the start (reading in order continues where the last read stopped). Poses rigid within 1e-5 are kept as written; others (ARKit's float32
- *  drift, up to 0.01) are re-orthonormalized.
- *  Damage keeps what is whole: a cut stream keeps its whole frames, a corrupt one the frames before
- *  the damaged block, a camera info file cut in its last line drops that line, and streams or metadata that
- *  disagree on the frame count give the shorter count; each is one of the scan's warnings. The app's raw
- *  DEFLATE has no checksum: a changed byte shows only where inflate fails or where the stream's length stops
- *  making sense (a partial frame after a proper end), and a zlib-wrapped stream's Adler-32 says that, not
- *  where, its data is wrong. A scan may be read from many threads at once (reads take turns). */
+/** Called after each frame of a long call (fathom_scan_report, fathom_scan_write) with the frames done and the
+ *  total; return 0 to go on, anything else to stop (the call then returns FATHOM_ERR_INVALID_STATE, "cancelled"). */
+typedef int (*fathom_progress_fn)(void *user, uint64_t done, uint64_t total);
+
+/** The capture formats a scan is read from. */
+typedef enum fathom_scan_format {
+    FATHOM_SCAN_SCANNER = 0,        /* the iOS scanner app: <id>.json, <id>.depth.zlib, <id>.confidence.zlib, <id>.jsonl */
+    FATHOM_SCAN_STRAY = 1,          /* a Stray Scanner folder: camera_matrix.csv, odometry.csv, depth/ and confidence/ PNGs */
+    FATHOM_SCAN_NERFSTUDIO = 2      /* a nerfstudio-style folder: transforms.json with depth_file_path PNGs (read only) */
+} fathom_scan_format;
+
+/** An opened scan, from any of three formats, found from what is at the path:
+ *  - the scanner app's files: `<id>.json` (metadata), `<id>.depth.zlib` and `<id>.confidence.zlib` (raw DEFLATE
+ *    or zlib-wrapped streams of frames, row by row), `<id>.jsonl` (per frame: timestamp in nanoseconds, 3x3
+ *    column-major RGB intrinsics, 4x4 column-major camera-to-world pose in ARKit camera axes). Opening reads the
+ *    camera info and inflates each stream once (bounded memory) to count its whole frames, keeping a checkpoint
+ *    of the inflater every 256 KiB of output (thinned to at most 256), so any frame is then read without
+ *    inflating from the start (reading in order continues where the last read stopped). Damage keeps what is
+ *    whole: a cut stream keeps its whole frames, a corrupt one the frames before the damaged block, a camera
+ *    info file cut in its last line drops that line, and streams or metadata that disagree on the frame count
+ *    give the shorter count. The app's raw DEFLATE has no checksum: a changed byte shows only where inflate
+ *    fails or where the stream's length stops making sense, and a zlib-wrapped stream's Adler-32 says that, not
+ *    where, its data is wrong;
+ *  - a Stray Scanner folder: `camera_matrix.csv` (RGB intrinsics of the 1920 x 1440 video), `odometry.csv`
+ *    (timestamp s, frame, x, y, z, qx, qy, qz, qw camera-to-world in OpenCV camera axes, converted to ARKit's;
+ *    per-frame fx, fy, cx, cy when present and not blank), `depth/NNNNNN.png` (16-bit millimetres) and
+ *    `confidence/NNNNNN.png`. Depth reads as FLOAT32 meters. Dropped frames (timestamp jumps of more than 1.5
+ *    periods) are a warning; a frame whose PNG is missing, cut or of another size, or whose odometry row is
+ *    unreadable or goes back in time, is skipped with a warning;
+ *  - a nerfstudio-style folder: `transforms.json` (as fathom_transforms_load reads it) whose frames carry
+ *    `depth_file_path` (16-bit PNG; meters per unit from `depth_unit_scale_factor` or `integer_depth_scale` at
+ *    the top level, else millimetres, said in a warning). It has no timestamps: frames are taken 1/30 s apart
+ *    (a warning says so). Depth reads as FLOAT32 meters; no confidence.
+ *  A PNG frame is decoded (libspng) when read: one decode per frame. Poses rigid within 1e-5 are kept as
+ *  written; others (ARKit's float32 drift, up to 0.01) are re-orthonormalized. Each problem found is one of the
+ *  scan's warnings, never a silent gap. A scan may be read from many threads at once (reads take turns). */
 typedef struct fathom_scan fathom_scan;
 
 /** What a scan holds. */
 typedef struct fathom_scan_info {
     uint64_t frame_count;           /**< frames readable in every stream, >= 1 */
     uint32_t depth_width, depth_height; /**< the depth grid (the metadata's resolution is [height, width]) */
-    uint32_t depth_format;          /**< fathom_depth_format as stored: FLOAT16 (the app's meters), UINT16 or FLOAT32 */
+    uint32_t depth_format;          /**< fathom_depth_format read: as stored by the scanner app (FLOAT16 meters, UINT16
+                                         or FLOAT32), FLOAT32 meters from PNG formats */
     float depth_scale;              /**< meters per stored unit (1, or 0.001 for uint16 millimetres) */
     uint32_t rgb_width, rgb_height; /**< the RGB image the intrinsics refer to */
     uint32_t has_confidence;        /**< 1 if the scan has a confidence stream */
     uint32_t warning_count;         /**< see fathom_scan_warning */
-    double frequency;               /**< frames per second stated by the metadata, 0 if none */
+    double frequency;               /**< frames per second stated by the metadata (Stray: 1 / the median period), 0 if none */
+    uint32_t format;                /**< fathom_scan_format the scan was read from */
 } fathom_scan_info;
 
-/** Opens the scan at `path`: its folder (holding one scan), its metadata `.json`, or any of its files.
+/** Opens the scan at `path`: its folder (holding one scan), or any of its files (the scanner app's metadata or
+ *  streams, a Stray folder's CSV or PNG files, transforms.json). A folder that holds none of the three is
+ *  FATHOM_ERR_FORMAT ("not a scan: ...").
  *  FATHOM_ERR_IO: a file is missing or unreadable; FATHOM_ERR_PARSE / FATHOM_ERR_FORMAT: the metadata is
  *  not a scan's (a depth resolution of more than 4194304 pixels included), a camera info line is bad (the
  *  message names the file, line and key), or a stream is empty or holds no whole frame (naming the file and
@@ -1460,6 +1505,16 @@ fathom_status fathom_scan_writer_finish(fathom_scan_writer *writer);
 
 /** Frees a writer; NULL is allowed. A writer not finished leaves its streams without metadata. */
 void fathom_scan_writer_destroy(fathom_scan_writer *writer);
+
+/** Writes every frame of `scan` into `directory` (created if missing; files of the same names replaced) as
+ *  `format`: FATHOM_SCAN_SCANNER (files named by the scan id, or "scan" when the id is not a file stem; depth in
+ *  its stored form, PNG sources as UINT16 millimetres, which read back as the same meters) or FATHOM_SCAN_STRAY
+ *  (depth rounded to the millimetre, exact for PNG and millimetre sources; poses as position and quaternion in
+ *  OpenCV camera axes, within float rounding; odometry.csv with per-frame intrinsics). Timestamps, intrinsics
+ *  and confidence are kept exactly. FATHOM_SCAN_NERFSTUDIO is FATHOM_ERR_OUT_OF_RANGE. `progress` may be NULL;
+ *  cancelled, the files written so far stay. */
+fathom_status fathom_scan_write(const fathom_scan *scan, const char *directory, uint32_t format,
+                                fathom_progress_fn progress, void *user);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* NeRF-style transforms.json                                                                      */
@@ -1637,10 +1692,6 @@ typedef struct fathom_report_summary {
 
 /** The report of everything added so far (the capture goes on and may report again). */
 fathom_status fathom_capture_report(const fathom_capture *capture, fathom_report **out);
-
-/** Called after each frame of fathom_scan_report with the frames done and the total; return 0 to go on,
- *  anything else to stop (the call then returns FATHOM_ERR_INVALID_STATE, "cancelled"). */
-typedef int (*fathom_progress_fn)(void *user, uint64_t done, uint64_t total);
 
 /** A capture fed from the scan's files (reading depth only for the frames it fuses), and its report. The box
  *  is `box` if not NULL, else the scan folder's boundingbox.json if there is one, else estimated. `options`

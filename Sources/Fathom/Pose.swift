@@ -72,6 +72,23 @@ public func fathom_pose_invert(_ pose: UnsafePointer<fathom_pose>?, _ out: Unsaf
     }
 }
 
+@_cdecl("fathom_poses_convert")
+public func fathom_poses_convert(_ poses: UnsafePointer<fathom_pose>?, _ count: Int, _ from: UInt32, _ to: UInt32,
+                                 _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
+    abiCall("fathom_poses_convert") { () throws(FathomError) in
+        let names = "FATHOM_POSE_ARKIT (0), FATHOM_POSE_OPENCV (1) or FATHOM_POSE_OPENCV_WORLD_TO_CAMERA (2)"
+        guard let source = PoseConvention(rawValue: from) else { throw FathomError(.outOfRange, "from must be \(names), got \(from)") }
+        guard let target = PoseConvention(rawValue: to) else { throw FathomError(.outOfRange, "to must be \(names), got \(to)") }
+        guard count != 0 else { return }
+        let input = try elements(poses, count, "poses", copiedAs: fathom_pose.self), output = try required(out, "out")
+        // Every pose is checked before any is written, so a refused call leaves out as it was (out may be poses).
+        let converted = try input.indices.map { (i) throws(FathomError) -> fathom_pose in
+            fathom_pose(try Pose(columnMajor: floats(input[i]), name: "poses[\(i)]").converted(from: source, to: target))
+        }
+        for i in converted.indices { output[i] = converted[i] }
+    }
+}
+
 @_cdecl("fathom_pose_transform_point")
 public func fathom_pose_transform_point(_ pose: UnsafePointer<fathom_pose>?, _ point: fathom_vec3, _ out: UnsafeMutablePointer<fathom_vec3>?) -> fathom_status {
     abiCall("fathom_pose_transform_point") { () throws(FathomError) in

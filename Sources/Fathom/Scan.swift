@@ -1,7 +1,8 @@
 import CFathom
 import FathomCore
 
-// Scans: the scanner app's capture files, read and written — see include/fathom.h.
+// Scans: captures in the scanner app's, Stray Scanner's and nerfstudio's formats, read, converted and written —
+// see include/fathom.h.
 
 func scan(_ handle: OpaquePointer?) throws(FathomError) -> Scan { try object(handle, "scan") }
 
@@ -25,7 +26,7 @@ public func fathom_scan_get_info(_ handle: OpaquePointer?, _ out: UnsafeMutableP
             frame_count: UInt64(s.count), depth_width: UInt32(s.depthWidth), depth_height: UInt32(s.depthHeight),
             depth_format: s.depthFormat.rawValue, depth_scale: s.depthScale, rgb_width: UInt32(s.rgbWidth),
             rgb_height: UInt32(s.rgbHeight), has_confidence: s.hasConfidence ? 1 : 0,
-            warning_count: UInt32(s.warnings.count), frequency: s.frequency ?? 0)
+            warning_count: UInt32(clamping: s.warnings.count), frequency: s.frequency ?? 0, format: s.format.rawValue)
     }
 }
 
@@ -239,5 +240,19 @@ public func fathom_scan_point_cloud(_ handle: OpaquePointer?, _ options: UnsafeP
             throw FathomError(error.kind, "options.\(error.message)")
         }
         out.pointee = pointCloudHandle(cloud)
+    }
+}
+
+@_cdecl("fathom_scan_write")
+public func fathom_scan_write(_ handle: OpaquePointer?, _ directory: UnsafePointer<CChar>?, _ format: UInt32,
+                              _ progress: fathom_progress_fn?, _ user: UnsafeMutableRawPointer?) -> fathom_status {
+    abiCall("fathom_scan_write") { () throws(FathomError) in
+        let s = try scan(handle)
+        let directory = String(cString: try required(directory, "directory"))
+        guard let target = ScanFormat(rawValue: format), target != .nerfstudio else {
+            throw FathomError(.outOfRange, "format must be FATHOM_SCAN_SCANNER (0) or FATHOM_SCAN_STRAY (1), got \(format)")
+        }
+        let callback = progress.map { fn in { (done: Int, total: Int) -> Bool in fn(user, UInt64(done), UInt64(total)) == 0 } }
+        try s.write(to: directory, format: target, progress: callback)
     }
 }

@@ -71,7 +71,9 @@ from .fits import LineFit, LineMethod, PlaneFit, fit_line_2d, fit_line_3d, fit_l
 from .geometry import (
     RIGID_TOLERANCE,
     Pose,
+    PoseConvention,
     PoseDistance,
+    convert_poses,
     quat_angle_between,
     quat_from_axis_angle,
     quat_from_matrix,
@@ -144,7 +146,7 @@ from .raycast import (
     ray_sphere,
     ray_triangle,
 )
-from .scan import Scan, ScanWriter, write_scan
+from .scan import Scan, ScanFormat, ScanWriter, write_scan
 from .pointcloud import PointCloud, read_ply, write_ply
 from .tap import tap_box_face, tap_floor_height, tap_place_box
 from .transforms import Transforms, read_transforms, write_transforms
@@ -217,6 +219,9 @@ __all__ = [
     "PointCloud",
     "PointFrame",
     "Pose",
+    "PoseConvention",
+    "convert_poses",
+    "ScanFormat",
     "PoseDistance",
     "ProjectFlags",
     "Projection",

@@ -416,6 +416,7 @@ class ScanInfoStruct(ctypes.Structure):
         ("has_confidence", c_uint32),
         ("warning_count", c_uint32),
         ("frequency", c_double),
+        ("format", c_uint32),
     ]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 from ctypes import POINTER, byref, c_float, c_size_t
+from enum import IntEnum
 from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
@@ -25,18 +26,23 @@ from ._arrays import (
     matrix3_from_c,
     matrix3_to_c,
     point_buffer,
+    pose_array_ptr,
     pose_column_major,
     pose_struct,
+    poses_column_major,
     quat_from_c,
     to_quat,
     to_vec3,
     vec3_from_c,
 )
 from ._lib import FloatPtr, PosePtr, PoseStruct, Quat, Vec3, status_function
+from ._scalars import enum_member
 
 __all__ = [
     "RIGID_TOLERANCE",
     "Pose",
+    "PoseConvention",
+    "convert_poses",
     "PoseLike",
     "PoseDistance",
     "quat_angle_between",
@@ -429,3 +435,42 @@ class Pose:
 
 #: A pose argument: a :class:`Pose`, or a (4, 4) matrix (rows as rows, translation in the last column).
 PoseLike = Union[Pose, ArrayLike]
+
+
+# ------------------------------------------------------------------------------------------------
+# Pose conventions of other tools
+# ------------------------------------------------------------------------------------------------
+
+
+class PoseConvention(IntEnum):
+    """How a tool writes a camera pose (``fathom_pose_convention``); the world frame is the tool's own.
+
+    ``ARKIT``: camera-to-world, camera x right, y up, looking along -z (ARKit, the scanner app, transforms.json /
+    nerfstudio, this library). ``OPENCV``: camera-to-world, x right, y down, looking along +z (Stray Scanner,
+    Open3D / Redwood ``trajectory.log``, OpenCV). ``OPENCV_WORLD_TO_CAMERA``: world-to-camera in OpenCV axes
+    (COLMAP ``images.txt``, Open3D's camera ``extrinsic``).
+    """
+
+    ARKIT = 0
+    OPENCV = 1
+    OPENCV_WORLD_TO_CAMERA = 2
+
+
+_poses_convert = status_function("fathom_poses_convert", PosePtr, c_size_t, ctypes.c_uint32, ctypes.c_uint32, PosePtr)
+
+
+def convert_poses(poses: Any, source: Union[PoseConvention, str, int], target: Union[PoseConvention, str, int]) -> np.ndarray:
+    """Rigid poses written in convention ``source`` rewritten in ``target`` (:class:`PoseConvention`, or its name
+    such as ``"opencv"``): a (4, 4) matrix or :class:`Pose` gives a (4, 4) float64 array, an (N, 4, 4) array or a
+    sequence of them an (N, 4, 4) one. Raises :class:`fathom.NotRigidError` naming the first pose that is not rigid.
+
+    >>> stray = convert_poses(arkit_poses, "arkit", "opencv")   # for Stray Scanner or Open3D
+    """
+    src = enum_member(source, PoseConvention, "source")
+    dst = enum_member(target, PoseConvention, "target")
+    single = isinstance(poses, Pose) or np.ndim(poses) == 2
+    columns = poses_column_major([poses] if single else poses, "poses")
+    out = np.empty_like(columns)
+    _poses_convert(pose_array_ptr(columns), len(columns), int(src), int(dst), pose_array_ptr(out))
+    matrices = out.reshape(-1, 4, 4).transpose(0, 2, 1).astype(np.float64)
+    return matrices[0] if single else matrices

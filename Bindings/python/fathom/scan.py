@@ -39,7 +39,8 @@ from __future__ import annotations
 import math
 import os
 from ctypes import POINTER, byref, c_char, c_char_p, c_int64, c_size_t, c_uint8, c_uint32, c_uint64, c_void_p
-from typing import Any, Iterator, Optional, Sequence, Union
+from enum import IntEnum
+from typing import Any, Callable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
@@ -52,6 +53,7 @@ from ._lib import (
     PosePtr,
     PoseStruct,
     PointCloudPtr,
+    ProgressFn,
     ScanCloudOptionsStruct,
     ScanInfoStruct,
     ScanPtr,
@@ -67,7 +69,17 @@ from .depth import DepthFormat, DepthFrame
 from .errors import BufferTooSmallError
 from .geometry import Pose, PoseLike
 
-__all__ = ["Scan", "ScanWriter", "write_scan"]
+__all__ = ["Scan", "ScanFormat", "ScanWriter", "write_scan"]
+
+
+class ScanFormat(IntEnum):
+    """The capture formats a :class:`Scan` reads (``fathom_scan_format``): the iOS scanner app's files
+    (``SCANNER``), a Stray Scanner folder (``STRAY``), a nerfstudio-style folder with depth PNGs (``NERFSTUDIO``,
+    read only)."""
+
+    SCANNER = 0
+    STRAY = 1
+    NERFSTUDIO = 2
 
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
@@ -96,6 +108,7 @@ _scan_warning = status_function("fathom_scan_warning", ScanPtr, c_uint32, POINTE
 _scan_timestamps = status_function("fathom_scan_timestamps", ScanPtr, POINTER(c_int64), c_size_t)
 _scan_poses = status_function("fathom_scan_poses", ScanPtr, PosePtr, c_size_t)
 _scan_intrinsics = status_function("fathom_scan_intrinsics", ScanPtr, IntrinsicsPtr, c_size_t)
+_scan_write = status_function("fathom_scan_write", ScanPtr, c_char_p, c_uint32, ProgressFn, c_void_p)
 _scan_read_depth = status_function("fathom_scan_read_depth", ScanPtr, c_uint64, c_void_p, c_size_t)
 _scan_read_confidence = status_function("fathom_scan_read_confidence", ScanPtr, c_uint64, POINTER(c_uint8), c_size_t)
 _scan_cloud_options_init = status_function("fathom_scan_cloud_options_init", POINTER(ScanCloudOptionsStruct))
@@ -124,8 +137,15 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 class Scan(Handle):
     """An opened scan (a ``fathom_scan`` handle): frames read on demand, in any order, from many threads.
 
+    Three formats are read, found from what is at ``path`` (:attr:`format`): the iOS scanner app's files, a Stray
+    Scanner folder (``camera_matrix.csv``, ``odometry.csv``, ``depth/`` and ``confidence/`` PNGs; its OpenCV-axes
+    poses are turned to ARKit's) and a nerfstudio-style ``transforms.json`` whose frames carry ``depth_file_path``
+    PNGs (millimetres unless ``depth_unit_scale_factor`` says otherwise; no timestamps: frames 1/30 s apart).
+    PNG depth reads as float32 meters. A frame whose PNG is missing or cut is skipped, dropped frames are
+    found from the timestamps; each is one of :attr:`warnings`.
+
     Args:
-        path: the scan's folder (holding one scan), its metadata ``<id>.json``, or any of its files.
+        path: the scan's folder (holding one scan), or any of its files.
 
     Raises :class:`fathom.FathomIOError` for a missing or unreadable file, :class:`fathom.ParseError` or
     :class:`fathom.FormatError` for metadata that is not a scan's, a bad camera-info line (naming the line
@@ -222,6 +242,48 @@ class Scan(Handle):
         """Frames per second stated by the metadata, or None."""
         f = float(self._info.frequency)
         return f if f > 0 else None
+
+    @property
+    def format(self) -> ScanFormat:
+        """The format the scan was read from."""
+        return ScanFormat(int(self._info.format))
+
+    def write(
+        self,
+        directory: PathLike,
+        format: Union[ScanFormat, str] = "scanner",  # noqa: A002 - the library's word
+        progress: Optional[Callable[[int, int], Any]] = None,
+    ) -> str:
+        """Writes every frame into ``directory`` as ``format`` (``"scanner"`` or ``"stray"``) and returns the path to
+        open the copy by (the scanner metadata ``.json``, or the Stray folder).
+
+        Timestamps, intrinsics and confidence are kept exactly; a Stray copy rounds depth to the millimetre (exact
+        for PNG and millimetre sources) and stores poses as quaternions in OpenCV axes (within float rounding);
+        a scanner copy keeps the stored depth (PNG sources as uint16 millimetres, the same meters).
+        ``progress(done, total)`` returning False stops the work (:class:`fathom.InvalidStateError`).
+        """
+        target = enum_member(format, ScanFormat, "format")
+        raised: list[BaseException] = []
+
+        def call(_user: Any, done: int, total: int) -> int:
+            try:
+                return 0 if progress(done, total) is not False else 1  # type: ignore[misc]
+            except BaseException as exc:  # noqa: BLE001 - re-raised after the library returns
+                raised.append(exc)
+                return 1
+
+        callback = ProgressFn(call) if progress is not None else ProgressFn()
+        try:
+            _scan_write(self._handle(), path_bytes(directory), int(target), callback, None)
+        except Exception:
+            if raised:
+                raise raised[0] from None
+            raise
+        folder = os.fsdecode(directory)
+        if target == ScanFormat.STRAY:
+            return folder
+        stem = self.id if self.id and not any(c in self.id for c in "/.\0") else "scan"
+        return os.path.join(folder, stem + ".json")
 
     @property
     def warnings(self) -> list[str]:

@@ -192,8 +192,9 @@ def test_scene_ground_truth(scene) -> None:
         pitch = np.degrees(np.arcsin(fwd[:, 1]))
         assert (np.abs(pitch) <= 10.0 + 1e-9).all() and np.median(pitch) < 0
         assert ((eyes[:, 1] > 1.25) & (eyes[:, 1] < 1.65)).all()
-        floor = np.mean(c.labels == rs.FLOOR)
-        assert 0 < floor < 0.1
+        floor = c.labels == rs.FLOOR
+        assert 0 < np.mean(floor) < 0.2
+        assert np.median(c.depths[floor & (c.depths > 0)]) > 2.0                # seen far away, at grazing angles
         path = np.linalg.norm(eyes[-1] - eyes[0])
         assert path > 2.5
         return

@@ -15,15 +15,21 @@ public struct TransformsFile: Sendable, Equatable {
         public var intrinsics: Intrinsics
         /// The image's path as written (relative to the file, usually); nil when the frame has none.
         public var filePath: String?
+        /// The frame's depth map (`depth_file_path`: a 16-bit PNG, nerfstudio), as written; nil when none.
+        public var depthPath: String?
 
-        public init(pose: Pose, intrinsics: Intrinsics, filePath: String? = nil) {
+        public init(pose: Pose, intrinsics: Intrinsics, filePath: String? = nil, depthPath: String? = nil) {
             self.pose = pose
             self.intrinsics = intrinsics
             self.filePath = filePath
+            self.depthPath = depthPath
         }
     }
 
     public var frames: [Frame]
+    /// Meters per unit of the depth PNGs, when the file says (`depth_unit_scale_factor`, nerfstudio's name, or
+    /// `integer_depth_scale`, instant-ngp's, at the top level); nil: not said (millimetres are then assumed).
+    public var depthScale: Double?
     /// How many poses were re-orthonormalized on reading (deviating from rigid by more than 1e-5, at most 0.01).
     public var repaired: Int
 
@@ -69,10 +75,16 @@ public struct TransformsFile: Sendable, Equatable {
             let intrinsics = try resolveIntrinsics(frame.camera, document.camera, frame: i)
             let (pose, deviation) = try pose(frame.transform_matrix, frame: i)
             if deviation > CameraInfo.exact { repaired += 1 }
-            frames.append(Frame(pose: pose, intrinsics: intrinsics, filePath: frame.file_path))
+            frames.append(Frame(pose: pose, intrinsics: intrinsics, filePath: frame.file_path, depthPath: frame.depth_file_path))
         }
         var file = TransformsFile(frames: frames)
         file.repaired = repaired
+        if let scale = document.depthScale {
+            guard scale.value.isFinite, scale.value > 0 else {
+                throw FathomError(.format, "field \(scale.key) must be finite and > 0 (meters per depth unit), got \(scale.value)")
+            }
+            file.depthScale = scale.value
+        }
         return file
     }
 
@@ -104,10 +116,12 @@ public struct TransformsFile: Sendable, Equatable {
             let angle = 2 * atan(Double(k.width) / (2 * Double(k.fx)))
             text += "  \"camera_angle_x\": \(angle),\n"
         }
+        if let depthScale { text += "  \"depth_unit_scale_factor\": \(NumberText.double(depthScale)),\n" }
         text += "  \"frames\": ["
         for (i, frame) in frames.enumerated() {
             text += i == 0 ? "\n    {\n" : ",\n    {\n"
             if let path = frame.filePath { text += "      \"file_path\": \(JSONObject.string(path)),\n" }
+            if let path = frame.depthPath { text += "      \"depth_file_path\": \(JSONObject.string(path)),\n" }
             if shared == nil { text += camera(frame.intrinsics, indent: "      ") }
             let m = frame.pose.rowMajor
             text += "      \"transform_matrix\": [\n"
@@ -196,12 +210,14 @@ struct TransformsCamera {
 struct TransformsDocument: Decodable {
     struct FrameEntry: Decodable {
         var file_path: String?
+        var depth_file_path: String?
         var transform_matrix: [[Double]]
         var camera: TransformsCamera
 
         init(from decoder: any Decoder) throws {
             let keys = try decoder.container(keyedBy: TransformsKey.self)
             file_path = try keys.decodeIfPresent(String.self, forKey: .file_path)
+            depth_file_path = try keys.decodeIfPresent(String.self, forKey: .depth_file_path)
             transform_matrix = try keys.decode([[Double]].self, forKey: .transform_matrix)
             camera = try TransformsCamera(keys)
         }
@@ -209,16 +225,22 @@ struct TransformsDocument: Decodable {
 
     var camera: TransformsCamera
     var frames: [FrameEntry]
+    /// Meters per depth unit and the key that said so.
+    var depthScale: (key: String, value: Double)?
 
     init(from decoder: any Decoder) throws {
         let keys = try decoder.container(keyedBy: TransformsKey.self)
         frames = try keys.decode([FrameEntry].self, forKey: .frames)
         camera = try TransformsCamera(keys)
+        for key in [TransformsKey.depth_unit_scale_factor, .integer_depth_scale] where depthScale == nil {
+            if let v = try keys.decodeIfPresent(Double.self, forKey: key) { depthScale = (key.rawValue, v) }
+        }
     }
 }
 
 enum TransformsKey: String, CodingKey {
-    case w, h, fl_x, fl_y, cx, cy, camera_angle_x, camera_angle_y, frames, file_path, transform_matrix
+    case w, h, fl_x, fl_y, cx, cy, camera_angle_x, camera_angle_y, frames, file_path, depth_file_path, transform_matrix
+    case depth_unit_scale_factor, integer_depth_scale
 }
 
 extension TransformsCamera {

@@ -45,7 +45,7 @@ struct HorizontalSurfaces {
     static let bin: Float = 0.01
     /// The least footprint of a surface worth fitting, m^2 (a small table top): 0.02 m^2 of 1 cm voxels.
     static let leastArea: Float = 0.02
-    /// The background under a peak is the histogram 10 to 30 cm away on its quieter side.
+    /// The background under a peak is the histogram 10 to 30 cm away on its busier side.
     static let backgroundNear: Float = 0.10, backgroundFar: Float = 0.30
     /// At most this many peaks of each facing are fitted, the strongest first.
     static let maxPeaks = 12
@@ -101,10 +101,12 @@ struct HorizontalSurfaces {
         var score = [Float](repeating: 0, count: n)
         for i in 0..<n {
             let window = Float(sum(i - w, i + w))
-            // Per-bin background on each side; the quieter side, so a surface next to another is not hidden.
+            // Per-bin background on each side; the busier side, so the step where walls turn from seen-from-above
+            // to seen-from-below (at the cameras' height) is no surface. A floor or a ceiling has walls on one
+            // side only, and still stands above them.
             let below = Float(sum(i - far, i - near)) / Float(far - near + 1)
             let above = Float(sum(i + near, i + far)) / Float(far - near + 1)
-            score[i] = window - Swift.min(below, above) * Float(2 * w + 1)
+            score[i] = window - Swift.max(below, above) * Float(2 * w + 1)
         }
         var result = [Int]()
         for i in 0..<n where score[i] >= least {
@@ -135,6 +137,9 @@ struct HorizontalSurfaces {
             return nil  // a degenerate band (collinear or coincident points) holds no surface
         }
         guard acos(Swift.min(1, abs(plane.normal.y))) <= Double(options.floorMaxTilt) else { return nil }
+        // A band of wall at one height fits a horizontal plane too (where the walls' voxels turn from seen-from-above
+        // to seen-from-below, at the cameras' height); its voxels have wall above and below them.
+        guard 2 * inWall(inliers, grid: grid) <= inliers.count else { return nil }
         var above = 0, samples = 0
         var cells = Set<SIMD2<Int32>>()
         var minXZ = SIMD2<Float>(repeating: .infinity), maxXZ = SIMD2<Float>(repeating: -.infinity)
@@ -154,6 +159,21 @@ struct HorizontalSurfaces {
                                         area: Float(cells.count) * cell * cell, minXZ: minXZ, maxXZ: maxXZ,
                                         seenFromAbove: seenFromAbove)
         return Found(surface: surface, centroid: centroid, members: inliers)
+    }
+
+    /// How many of `voxels` have occupied voxels both 3 to 6 cm above and 3 to 6 cm below them in their column:
+    /// points of a wall, not of a horizontal surface (whose noise stays within a couple of centimetres).
+    static func inWall(_ voxels: [Int], grid: VoxelGrid) -> Int {
+        let near = Swift.max(1, Int((0.03 / grid.size).rounded())), far = Swift.min(near + 3, Swift.max(near, Int((0.06 / grid.size).rounded())))
+        var count = 0
+        for v in voxels {
+            let c = VoxelGrid.unpack(grid.key(at: v))
+            func occupied(_ sign: Int64) -> Bool {
+                (near...far).contains { k in grid.index(VoxelGrid.pack(c.x, c.y &+ sign &* Int64(k), c.z)) != nil }
+            }
+            if occupied(1), occupied(-1) { count += 1 }
+        }
+        return count
     }
 
     /// The floor-plan cell of coordinate `v` (Int32 range: clouds are within +-10 km of the origin).

@@ -1,23 +1,23 @@
 import Glibc
 
-/// A capture written by an iOS RGB-D scanner app: `<id>.json` (metadata), `<id>.depth.zlib` (depth frames),
-/// `<id>.confidence.zlib` (confidence frames) and `<id>.jsonl` (timestamp, RGB intrinsics and camera pose per
-/// frame), found through the metadata. See the README's "Scans" section for the format.
-///
-/// Opening reads the camera info and inflates each stream once to count its whole frames and index it
-/// (`CompressedStream`); frames are then read in any order in bounded memory. Damage keeps what is whole:
-/// a cut stream keeps its whole frames, a corrupt one the frames before the block where inflate failed (see
-/// `CompressedStream` for damage that raw DEFLATE cannot locate), a camera info file cut in its last line
-/// drops that line, and streams or metadata that disagree on the frame count give the shorter count; each
-/// is said in `warnings`. Thread-safe.
+/// An RGB-D capture with camera poses, in any of the formats iPhone users have (`ScanFormat`): the scanner
+/// app's files (`ScannerAppScan`), a Stray Scanner folder (`StrayFolder`) or a nerfstudio-style folder with
+/// depth PNGs (`NerfstudioFolder`). The format is found from what is there; frames are then read in any order
+/// in bounded memory (a PNG frame costs one decode). What was wrong but readable is in `warnings`: damage keeps
+/// what is whole, and a frame that cannot be read is skipped with a warning, never a silent gap. Poses are
+/// camera-to-world in ARKit camera axes whatever the format. Thread-safe.
 public final class Scan: @unchecked Sendable {
+    public let format: ScanFormat
+    /// The scan id (the scanner app's file stem), or the capture folder's name.
     public let scanID: String
     public let directory: String
+    /// The file that lists the frames: the scanner app's `.json`, Stray's `odometry.csv`, `transforms.json`.
     public let metadataPath: String
     /// Frames readable in every stream.
     public let count: Int
     public let depthWidth: Int, depthHeight: Int
-    /// How depth is stored (float16 meters as the iOS app writes, uint16 or float32) and meters per unit.
+    /// How depth is read: as stored by the scanner app (float16 meters, uint16 or float32), float32 meters for
+    /// PNG formats (their uint16 millimetres converted); and meters per unit.
     public let depthFormat: DepthFormat
     public let depthScale: Float
     public let rgbWidth: Int, rgbHeight: Int
@@ -32,117 +32,87 @@ public final class Scan: @unchecked Sendable {
     /// What was wrong but readable, in words.
     public let warnings: [String]
 
-    let depth: CompressedStream
-    let confidence: CompressedStream?
+    let storage: FrameStorage
 
     public var depthFrameBytes: Int { depthWidth * depthHeight * depthFormat.sampleBytes }
     public var confidenceFrameBytes: Int { depthWidth * depthHeight }
-    public var hasConfidence: Bool { confidence != nil }
+    public var hasConfidence: Bool {
+        switch storage {
+        case .streams(_, let confidence): return confidence != nil
+        case .png(let frames): return frames.confidencePaths != nil
+        }
+    }
 
-    /// Opens the scan at `path`: its folder, its metadata `.json`, or any one of its files.
-    public init(path: String) throws(FathomError) {
-        let metadataPath = try Scan.locateMetadata(path)
-        let directory = Scan.directoryName(metadataPath)
-        let name = Scan.baseName(metadataPath)
-        let scanID = String(name.dropLast(".json".count))
-        let metadata = try ScanMetadata.load(metadataPath)
-        // An extension names a file beside the metadata: a '/' would lead out of the folder, a NUL cut the name.
-        func file(_ stream: ScanMetadata.Stream, _ fallback: String) throws(FathomError) -> String {
-            let ext = stream.file_extension ?? fallback
-            guard !ext.isEmpty, !ext.contains("/"), !ext.contains("\0") else {
-                throw FathomError(.format, "'\(metadataPath)': stream \(stream.id ?? fallback) has file_extension \(ext.debugDescription): it must be non-empty, without '/' or NUL")
+    /// Opens the capture at `path`: its folder, or any one of its files (the scanner app's metadata or
+    /// streams, a Stray folder's CSV or PNG files, `transforms.json`).
+    public convenience init(path: String) throws(FathomError) {
+        self.init(try Scan.open(path))
+    }
+
+    init(_ c: ScanContents) {
+        format = c.format
+        scanID = c.scanID
+        directory = c.directory
+        metadataPath = c.metadataPath
+        count = c.timestamps.count
+        depthWidth = c.width
+        depthHeight = c.height
+        depthFormat = c.depthFormat
+        depthScale = c.depthScale
+        rgbWidth = c.rgbWidth
+        rgbHeight = c.rgbHeight
+        timestamps = c.timestamps
+        poses = c.poses
+        intrinsics = c.intrinsics
+        frequency = c.frequency
+        warnings = c.warnings
+        storage = c.storage
+    }
+
+    /// The format found at `path` and what it holds.
+    static func open(_ path: String) throws(FathomError) -> ScanContents {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FathomError(.io, "cannot open '\(path)': \(String(cString: strerror(errno)))") }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            if StrayFolder.holdsCapture(path) { return try StrayFolder.open(path) }
+            let transforms = "\(path)/\(NerfstudioFolder.fileName)"
+            if access(transforms, F_OK) == 0, (try? ScannerAppScan.locateMetadata(path)) == nil {
+                return try NerfstudioFolder.open(transforms)
             }
-            return "\(directory)/\(scanID).\(ext)"
+            return try ScannerAppScan.open(metadataPath: ScannerAppScan.locateMetadata(path))
         }
-
-        guard let depthStream = metadata.depth else {
-            throw FathomError(.format, "'\(metadataPath)' lists no depth stream (type lidar_sensor)")
+        // A file of a Stray folder, or in its depth/ or confidence/ folder.
+        let folder = directoryName(path)
+        if StrayFolder.holdsCapture(folder) { return try StrayFolder.open(folder) }
+        let parent = directoryName(folder)
+        if ["depth", "confidence"].contains(baseName(folder)), StrayFolder.holdsCapture(parent) { return try StrayFolder.open(parent) }
+        let name = baseName(path)
+        if name.hasSuffix(".json"), access(String(path.dropLast(".json".count)) + ".jsonl", F_OK) != 0,
+           name == NerfstudioFolder.fileName || name.hasPrefix("transforms") {
+            return try NerfstudioFolder.open(path)
         }
-        guard let cameraStream = metadata.cameraInfo else {
-            throw FathomError(.format, "'\(metadataPath)' lists no camera info stream (type camera_info, encoding jsonl)")
-        }
-        let (width, height) = try depthStream.size("\(depthStream.id ?? "depth")", in: metadataPath)
-        guard width * height <= ScanMetadata.maxDepthPixels else {
-            throw FathomError(.format, "'\(metadataPath)': the depth resolution \(width) x \(height) has more than \(ScanMetadata.maxDepthPixels) pixels")
-        }
-        let (format, scale) = try Scan.depthEncoding(depthStream, metadataPath)
-        var warnings = [String]()
-        var rgbSize: (width: Int, height: Int)?
-        if let color = metadata.color { rgbSize = try color.size(color.id ?? "color", in: metadataPath) }
-        if rgbSize == nil {
-            warnings.append("the metadata gives no RGB image size (no color_camera stream with a resolution): taken as twice the principal point")
-        }
-
-        let cameraPath = try file(cameraStream, "jsonl")
-        let camera = try CameraInfo.load(cameraPath, rgbSize: rgbSize)
-        guard !camera.timestamps.isEmpty else {
-            let cut = camera.cutLine.map { " (line \($0) is cut short)" } ?? ""
-            throw FathomError(.format, "'\(cameraPath)' holds no camera info line\(cut)")
-        }
-        if let line = camera.cutLine {
-            warnings.append("\(Scan.baseName(cameraPath)): the file is cut: its last line (\(line)) ends early and was dropped")
-        }
-        if camera.repaired > 0 {
-            warnings.append("\(camera.repaired) camera poses were re-orthonormalized (largest deviation from rigid \(camera.worst))")
-        }
-
-        let depthPath = try file(depthStream, "depth.zlib")
-        let depth = try CompressedStream(path: depthPath, recordBytes: width * height * format.sampleBytes)
-        warnings += depth.problems.map { "\(Scan.baseName(depthPath)): \($0)" }
-        var confidence: CompressedStream?
-        if let confidenceStream = metadata.confidence {
-            guard confidenceStream.encoding == nil || confidenceStream.encoding == "uint8_zlib" else {
-                throw FathomError(.format, "'\(metadataPath)': confidence encoding '\(confidenceStream.encoding ?? "")' is not supported (uint8_zlib is)")
-            }
-            let path = try file(confidenceStream, "confidence.zlib")
-            let stream = try CompressedStream(path: path, recordBytes: width * height)
-            warnings += stream.problems.map { "\(Scan.baseName(path)): \($0)" }
-            confidence = stream
-        }
-
-        var counts: [(String, Int)] = [(Scan.baseName(depthPath) + " frames", depth.recordCount),
-                                      (Scan.baseName(cameraPath) + " lines", camera.timestamps.count)]
-        if let confidence { counts.append((Scan.baseName(confidence.path) + " frames", confidence.recordCount)) }
-        for stream in [depthStream, cameraStream] + (metadata.confidence.map { [$0] } ?? []) {
-            if let n = stream.number_of_frames, n >= 0 { counts.append(("metadata number_of_frames of \(stream.id ?? "a stream")", n)) }
-        }
-        let count = counts.map(\.1).min() ?? 0
-        if Set(counts.map(\.1)).count > 1 {
-            warnings.append("frame counts disagree (" + counts.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "): \(count) frames are read")
-        }
-        guard count > 0 else { throw FathomError(.format, "'\(metadataPath)': the scan has no frame in every stream") }
-
-        self.scanID = scanID
-        self.directory = directory
-        self.metadataPath = metadataPath
-        self.count = count
-        self.depthWidth = width
-        self.depthHeight = height
-        self.depthFormat = format
-        self.depthScale = scale
-        self.rgbWidth = camera.intrinsics[0].width
-        self.rgbHeight = camera.intrinsics[0].height
-        self.timestamps = Array(camera.timestamps.prefix(count))
-        self.poses = Array(camera.poses.prefix(count))
-        self.intrinsics = Array(camera.intrinsics.prefix(count))
-        self.frequency = depthStream.frequency
-        self.warnings = warnings
-        self.depth = depth
-        self.confidence = confidence
+        return try ScannerAppScan.open(metadataPath: ScannerAppScan.locateMetadata(path))
     }
 
     /// The stored depth of frame `index` (row by row, width fastest) into `destination` (`depthFrameBytes`).
     public func readDepth(_ index: Int, into destination: UnsafeMutableRawBufferPointer) throws(FathomError) {
         try checkIndex(index)
-        try depth.read(record: index, into: destination)
+        switch storage {
+        case .streams(let depth, _): try depth.read(record: index, into: destination)
+        case .png(let frames): try frames.readDepth(index, into: destination)
+        }
     }
 
     /// The confidence (0 low, 1 medium, 2 high) of frame `index` into `destination` (`confidenceFrameBytes`).
     /// Throws `.noData` when the scan has no confidence stream.
     public func readConfidence(_ index: Int, into destination: UnsafeMutableRawBufferPointer) throws(FathomError) {
         try checkIndex(index)
-        guard let confidence else { throw FathomError(.noData, "the scan has no confidence stream") }
-        try confidence.read(record: index, into: destination)
+        switch storage {
+        case .streams(_, let confidence):
+            guard let confidence else { throw FathomError(.noData, "the scan has no confidence stream") }
+            try confidence.read(record: index, into: destination)
+        case .png(let frames): try frames.readConfidence(index, into: destination)
+        }
     }
 
     /// The intrinsics of frame `index` scaled to the depth grid.
@@ -153,56 +123,6 @@ public final class Scan: @unchecked Sendable {
 
     private func checkIndex(_ index: Int) throws(FathomError) {
         guard index >= 0, index < count else { throw FathomError(.outOfRange, "frame \(index) is out of range 0..<\(count)") }
-    }
-
-    static func depthEncoding(_ stream: ScanMetadata.Stream, _ path: String) throws(FathomError) -> (DepthFormat, Float) {
-        switch stream.encoding ?? "float16_zlib" {
-        case "float16_zlib": return (.float16, 1)
-        case "float32_zlib": return (.float32, 1)
-        case "uint16_zlib":
-            switch stream.depth_unit ?? "mm" {
-            case "mm", "millimeter", "millimeters", "millimetre", "millimetres": return (.uint16, 0.001)
-            case "m", "meter", "meters", "metre", "metres": return (.uint16, 1)
-            case let unit: throw FathomError(.format, "'\(path)': depth_unit '\(unit)' is not supported (mm or m)")
-            }
-        case let encoding:
-            throw FathomError(.format, "'\(path)': depth encoding '\(encoding)' is not supported (float16_zlib, uint16_zlib, float32_zlib)")
-        }
-    }
-
-    /// The metadata file of the scan at `path` (a folder, the metadata, or another file of the scan).
-    static func locateMetadata(_ path: String) throws(FathomError) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw FathomError(.io, "cannot open '\(path)': \(String(cString: strerror(errno)))") }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            let candidates = try metadataCandidates(in: path)
-            guard let only = candidates.first, candidates.count == 1 else {
-                throw FathomError(.format, candidates.isEmpty
-                    ? "'\(path)' holds no scan (a <scan id>.json beside its <scan id>.jsonl)"
-                    : "'\(path)' holds several scans (\(candidates.map(baseName).joined(separator: ", "))): open one by its .json")
-            }
-            return only
-        }
-        let name = baseName(path)
-        if name.hasSuffix(".json") { return path }
-        guard let dot = name.firstIndex(of: "."), dot != name.startIndex else {
-            throw FathomError(.format, "'\(path)' is not a scan file (<scan id>.<extension>)")
-        }
-        return "\(directoryName(path))/\(name[..<dot]).json"
-    }
-
-    /// Every `X.json` in `directory` with an `X.jsonl` beside it.
-    private static func metadataCandidates(in directory: String) throws(FathomError) -> [String] {
-        guard let dir = opendir(directory) else {
-            throw FathomError(.io, "cannot list '\(directory)': \(String(cString: strerror(errno)))")
-        }
-        defer { closedir(dir) }
-        var names = Set<String>()
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            names.insert(name)
-        }
-        return names.filter { $0.hasSuffix(".json") && names.contains($0 + "l") }.sorted().map { "\(directory)/\($0)" }
     }
 
     static func baseName(_ path: String) -> String {

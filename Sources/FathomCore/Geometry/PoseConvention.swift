@@ -1,0 +1,40 @@
+/// How a tool writes a camera pose: which way its camera axes point, and which way the transform goes.
+///
+/// | convention | camera axes | transform | who writes it |
+/// |---|---|---|---|
+/// | `arkit` | x right, y up, looking along -z (OpenGL) | camera-to-world | ARKit, the scanner app's `.jsonl`, transforms.json (instant-ngp, nerfstudio), this library |
+/// | `opencv` | x right, y down, looking along +z | camera-to-world | Stray Scanner's `odometry.csv`, Open3D / Redwood `trajectory.log`, OpenCV |
+/// | `opencvWorldToCamera` | x right, y down, looking along +z | world-to-camera | COLMAP `images.txt`, Open3D's camera `extrinsic` |
+///
+/// The world frame is whatever the tool's is (ARKit's: +y up, gravity-aligned); only the camera's frame changes.
+public enum PoseConvention: UInt32, CaseIterable, Sendable {
+    case arkit = 0
+    case opencv = 1
+    case opencvWorldToCamera = 2
+
+    public var name: String { ["arkit", "opencv", "opencv_world_to_camera"][Int(rawValue)] }
+}
+
+extension Pose {
+    /// This pose, written in `from`'s convention, in `to`'s. Between ARKit and OpenCV camera axes the camera's
+    /// y and z axes turn 180 degrees about x (columns 1 and 2 of the rotation change sign); world-to-camera is the
+    /// inverse of camera-to-world. Between the two camera-to-world conventions the result is exact (signs flip); an
+    /// inverse transposes the rotation exactly and rounds the translation -R^T t once, in float.
+    public func converted(from: PoseConvention, to: PoseConvention) -> Pose {
+        guard from != to else { return self }
+        // To ARKit camera-to-world first, then out.
+        var arkit = self
+        if from == .opencvWorldToCamera { arkit = arkit.inverse }
+        if from != .arkit { arkit = arkit.flippingCameraYZ }
+        switch to {
+        case .arkit: return arkit
+        case .opencv: return arkit.flippingCameraYZ
+        case .opencvWorldToCamera: return arkit.flippingCameraYZ.inverse
+        }
+    }
+
+    /// The pose times diag(1, -1, -1, 1): the same camera with its y and z axes reversed.
+    private var flippingCameraYZ: Pose {
+        Pose(rotation: Matrix3(rotation.c0, -rotation.c1, -rotation.c2), translation: translation)
+    }
+}

@@ -1,0 +1,86 @@
+/// A scan written in another format, so captures move between tools.
+extension Scan {
+    /// Writes every frame of the scan into `directory` as `format` (`.scanner` or `.stray`; nerfstudio is not
+    /// written) and returns the path to open it by (the metadata `.json`, or the Stray folder).
+    ///
+    /// - scanner: the app's files named by the scan id (or "scan" when the id is not a file stem). Depth keeps its
+    ///   stored form; PNG sources (whole millimetres) are written as uint16 millimetres, which read back as the
+    ///   same float32 meters.
+    /// - stray: depth rounded to the millimetre (exact for PNG sources and uint16 millimetre scans), the poses as
+    ///   position and quaternion in OpenCV camera axes (within float rounding of the rotation).
+    /// Timestamps, intrinsics and confidence are kept exactly. `progress(done, total)` returning false stops the
+    /// work (`.invalidState`); the files written so far stay.
+    @discardableResult
+    public func write(to directory: String, format: ScanFormat, progress: ((Int, Int) -> Bool)? = nil) throws(FathomError) -> String {
+        let confidenceBytes = hasConfidence ? confidenceFrameBytes : 0
+        var depth = [Float](repeating: 0, count: (depthFrameBytes + 3) / 4)
+        var confidence = [UInt8](repeating: 0, count: confidenceBytes)
+        let frameCount = depthWidth * depthHeight
+        func read(_ i: Int) throws(FathomError) {
+            try depth.withUnsafeMutableBytes { raw in Result { () throws(FathomError) in try readDepth(i, into: raw) } }.get()
+            if hasConfidence {
+                try confidence.withUnsafeMutableBytes { raw in Result { () throws(FathomError) in try readConfidence(i, into: raw) } }.get()
+            }
+        }
+        func step(_ i: Int) throws(FathomError) {
+            if let progress, !progress(i + 1, count) { throw FathomError(.invalidState, "cancelled at frame \(i + 1) of \(count)") }
+        }
+        switch format {
+        case .scanner:
+            let stem = scanID.isEmpty || scanID.contains(where: { $0 == "/" || $0 == "." || $0 == "\0" }) ? "scan" : scanID
+            let pngSource = { if case .png = storage { return true } else { return false } }()
+            let writer = try ScanWriter(directory: directory, scanID: stem, depthWidth: depthWidth, depthHeight: depthHeight,
+                                        rgbWidth: rgbWidth, rgbHeight: rgbHeight, depthFormat: pngSource ? .uint16 : depthFormat,
+                                        frequency: frequency ?? 60, withConfidence: hasConfidence)
+            var millimetres = [UInt16](repeating: 0, count: pngSource ? frameCount : 0)
+            for i in 0..<count {
+                try read(i)
+                if pngSource {
+                    for k in 0..<frameCount { millimetres[k] = UInt16((depth[k] * 1000).rounded()) }
+                }
+                let appended = (pngSource ? millimetres.withUnsafeBytes { Array($0) } : depth.withUnsafeBytes { Array($0.prefix(depthFrameBytes)) })
+                try appended.withUnsafeBytes { d in
+                    confidence.withUnsafeBytes { c in
+                        Result { () throws(FathomError) in
+                            try writer.append(timestamp: timestamps[i], rgb: intrinsics[i], pose: poses[i], depth: d,
+                                              confidence: hasConfidence ? c : nil)
+                        }
+                    }
+                }.get()
+                try step(i)
+            }
+            try writer.finish()
+            return "\(directory)/\(stem).json"
+        case .stray:
+            let writer = try StrayWriter(directory: directory, depthWidth: depthWidth, depthHeight: depthHeight, withConfidence: hasConfidence)
+            var meters = [Float](repeating: 0, count: frameCount)
+            for i in 0..<count {
+                try read(i)
+                // Stored samples to meters, row by row, as a depth frame reads them (invalid ones as 0).
+                let rgb = intrinsics[i]
+                try depth.withUnsafeBytes { raw in
+                    meters.withUnsafeMutableBufferPointer { out in
+                        Result { () throws(FathomError) in
+                            let frame = try DepthFrame(base: raw.baseAddress!, format: depthFormat, width: depthWidth, height: depthHeight,
+                                                       scale: depthScale, confidence: nil, rgb: rgb)
+                            for j in 0..<depthHeight { frame.readRow(j, into: out.baseAddress! + j * depthWidth) }
+                        }
+                    }
+                }.get()
+                try meters.withUnsafeBufferPointer { m in
+                    confidence.withUnsafeBytes { c in
+                        Result { () throws(FathomError) in
+                            try writer.append(timestamp: timestamps[i], rgb: intrinsics[i], pose: poses[i], meters: m,
+                                              confidence: hasConfidence ? c : nil)
+                        }
+                    }
+                }.get()
+                try step(i)
+            }
+            try writer.finish()
+            return directory
+        case .nerfstudio:
+            throw FathomError(.outOfRange, "scans are written as scanner or stray, not nerfstudio")
+        }
+    }
+}
