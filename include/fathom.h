@@ -1593,7 +1593,7 @@ typedef struct fathom_capture_options {
     uint32_t min_voxel_points;      /**< >= 1, default 2 */
     float floor_threshold;          /**< RANSAC inlier distance, meters, > 0, default 0.02 */
     uint32_t floor_iterations;      /**< 1...100000, default 300 */
-    float floor_max_tilt;           /**< radians in (0, pi/2), default 15 degrees */
+    float floor_max_tilt;           /**< radians in (0, pi/2), default 5 degrees (ARKit's world is gravity-aligned) */
     float object_clearance;         /**< meters, >= 0, default 0.02 */
     float floor_min_area;           /**< m^2, >= 0, default 0.25: least footprint of the floor and the ceiling */
     float orbit_min_span;           /**< radians in [0, 2 pi], default 90 degrees: an object capture's views span this */

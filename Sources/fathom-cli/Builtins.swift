@@ -13,7 +13,7 @@ let builtinGroups: [(title: String, names: [String])] = [
     ("Output", ["print"]),
     ("Numbers and rotations", ["deg", "rad", "sqrt", "abs", "min", "max", "quat", "quat_matrix", "matrix_quat", "qmul", "normalize", "slerp", "angle_between", "rotate"]),
     ("Poses", ["pose", "pose_rows", "pose_columns", "identity", "compose", "inverse", "apply", "apply_dir", "yaw", "distance",
-               "orthonormalize", "rotation", "translation", "rows", "columns"]),
+               "orthonormalize", "rotation", "translation", "rows", "columns", "convert_pose"]),
     ("Cameras", ["intrinsics", "scale_intrinsics", "pixel_ray", "project"]),
     ("Rays and meshes", ["cast_plane", "cast_floor", "cast_sphere", "cast_box", "cast_triangle", "icosphere", "floor_mesh",
                          "load_mesh", "cast", "cast_all", "occluded", "tap_floor"]),
@@ -24,8 +24,8 @@ let builtinGroups: [(title: String, names: [String])] = [
                            "fit_line", "fit_plane", "measure", "measure_mask", "measure_midline", "mask_ends", "measure_ends"]),
     ("Files: point clouds and camera poses", ["read_ply", "write_ply", "read_transforms"]),
     ("Capture guidance", ["look_at", "coverage", "record", "record_orbit", "face_coverage", "next_view", "motion", "move", "walk"]),
-    ("Scans and reports", ["open_scan", "scan_frame", "scan_pose", "scan_warnings", "scan_cloud", "scan_report", "report_box",
-                           "save_report", "demo_scan"]),
+    ("Scans and reports", ["open_scan", "scan_frame", "scan_pose", "scan_warnings", "scan_cloud", "convert_scan", "scan_report",
+                           "report_box", "save_report", "demo_scan"]),
 ]
 
 /// Every global function: these and the depth ones (DepthBuiltins.swift).
@@ -103,6 +103,18 @@ let coreBuiltins: [String: Builtin] = [
     },
     "compose": Builtin(usage: "compose(a, b)", summary: "a * b: pose b followed by a (also written a * b)") { a in
         try a.expect(2...2); return .pose(try a.pose(0, "a") * a.pose(1, "b"))
+    },
+    "convert_pose": Builtin(usage: "convert_pose(p, from, to)",
+                            summary: "a pose in another tool's convention: \"arkit\", \"opencv\" or \"opencv_world_to_camera\"") { a in
+        try a.expect(3...3)
+        func convention(_ i: Int, _ name: String) throws -> PoseConvention {
+            let text = try a.string(i, name)
+            guard let c = PoseConvention.allCases.first(where: { $0.name == text.lowercased() }) else {
+                throw FathomError(.outOfRange, "\(name) must be \"arkit\", \"opencv\" or \"opencv_world_to_camera\", got \"\(text)\"; usage: \(a.usage)")
+            }
+            return c
+        }
+        return .pose(try a.pose(0, "p").converted(from: convention(1, "from"), to: convention(2, "to")))
     },
     "inverse": Builtin(usage: "inverse(p)", summary: "inverse of a rigid pose") { a in
         try a.expect(1...1); return .pose(try a.pose(0, "p").inverse)

@@ -5,7 +5,7 @@ import Glibc
 enum ReportCommand {
     static let usage = """
     usage: fathom report SCAN [--out DIR] [--box FILE]
-             SCAN: a scan's folder, its metadata .json or any of its files; --box: a boundingbox.json to use
+             SCAN: a scan (scanner app, Stray or nerfstudio): its folder or any of its files; --box: a boundingbox.json to use
              (default: the one beside the scan, else the box is estimated); --out: write report.json,
              cloud.ply, object.ply, trajectory.png, coverage.png and speed.png into DIR
            fathom demo [DIR]   write the built-in capture into DIR/scan (default fathom-demo) and report it into DIR/report

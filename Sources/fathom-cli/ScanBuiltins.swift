@@ -1,9 +1,9 @@
 import FathomCore
 import Glibc
 
-/// REPL functions for scans (the scanner app's files) and capture reports.
+/// REPL functions for scans (the scanner app's files, Stray Scanner and nerfstudio folders) and capture reports.
 let scanBuiltins: [String: Builtin] = [
-    "open_scan": Builtin(usage: "open_scan(path)", summary: "opens a scan: its folder, metadata .json or any of its files") { a in
+    "open_scan": Builtin(usage: "open_scan(path)", summary: "opens a scan (scanner app, Stray or nerfstudio): its folder or any of its files") { a in
         try a.expect(1...1)
         return .scan(try Scan(path: a.string(0, "path")))
     },
@@ -31,6 +31,17 @@ let scanBuiltins: [String: Builtin] = [
         try a.expect(1...2)
         let voxel = a.count > 1 ? try a.float(1, "voxel") : 0.01
         return .cloud(Cloud(xyz: try a.scan(0, "scan").pointCloud(voxel: voxel).points))
+    },
+    "convert_scan": Builtin(usage: "convert_scan(scan, dir [, format])",
+                            summary: "writes the scan into dir as \"scanner\" (default) or \"stray\"; gives the path to open") { a in
+        try a.expect(2...3)
+        let scan: Scan
+        if case .string(let path) = a.values[0] { scan = try Scan(path: path) } else { scan = try a.scan(0, "scan") }
+        let name = a.count > 2 ? try a.string(2, "format").lowercased() : "scanner"
+        guard let format = [ScanFormat.scanner, .stray].first(where: { $0.name == name }) else {
+            throw FathomError(.outOfRange, "format must be \"scanner\" or \"stray\", got \"\(name)\"; usage: \(a.usage)")
+        }
+        return .string(try scan.write(to: a.string(1, "dir"), format: format))
     },
     "scan_report": Builtin(usage: "scan_report(scan [, box])", summary: "the capture's measurements: floor, box, path, speed, coverage") { a in
         try a.expect(1...2)
@@ -75,7 +86,7 @@ extension Arguments {
 /// How the REPL shows a scan.
 func describe(_ scan: Scan) -> String {
     let format = ["float32", "float16", "uint16"][Int(scan.depthFormat.rawValue)]
-    return "scan \(scan.scanID): \(scan.count) frames, depth \(scan.depthWidth)x\(scan.depthHeight) \(format)"
+    return "scan \(scan.scanID) (\(scan.format.name)): \(scan.count) frames, depth \(scan.depthWidth)x\(scan.depthHeight) \(format)"
         + "\(scan.hasConfidence ? " with confidence" : ""), RGB \(scan.rgbWidth)x\(scan.rgbHeight)"
         + (scan.warnings.isEmpty ? "" : ", \(scan.warnings.count) warning(s) (scan_warnings)")
 }

@@ -4,6 +4,7 @@ import Glibc
 /// fathom                   the REPL (or a script from piped standard input)
 /// fathom -c 'STATEMENTS'   run statements given on the command line
 /// fathom run FILE [--bail] run a script; --bail stops at the first error
+/// fathom report / convert / demo: batch subcommands
 /// fathom --help | --version
 let usage = """
 usage: fathom                   interactive REPL (reads a script when standard input is not a terminal)
@@ -12,6 +13,7 @@ usage: fathom                   interactive REPL (reads a script when standard i
        fathom run FILE [--bail] run a script; errors print FILE:LINE:COLUMN and the script goes on
                                 (--bail: stop at the first error); exit status 1 if any line failed
        fathom report SCAN [--out DIR] [--box FILE]   a capture's measurements (see fathom report --help)
+       fathom convert SRC DST [--to scanner|stray]   a capture written in another format
        fathom demo [DIR]        write the built-in capture and report it
        fathom --version
 """
@@ -44,6 +46,8 @@ case "run":
     exit(session.errorCount == 0 ? 0 : 1)
 case "report":
     exit(ReportCommand.run(Array(arguments.dropFirst())))
+case "convert":
+    exit(ConvertCommand.run(Array(arguments.dropFirst())))
 case "demo":
     exit(ReportCommand.demo(Array(arguments.dropFirst())))
 case "--version":

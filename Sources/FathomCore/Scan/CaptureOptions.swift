@@ -14,11 +14,12 @@ public struct CaptureOptions: Equatable, Sendable {
     /// Voxels with fewer points are left out of the object (isolated noise).
     public var minVoxelPoints = 2
     /// Horizontal surfaces (floor, table tops, ceiling) are RANSAC planes: inlier distance (meters), iterations,
-    /// seed; a plane within `floorMaxTilt` radians of horizontal counts.
+    /// seed; a plane within `floorMaxTilt` radians of horizontal counts (ARKit's world is gravity-aligned: a floor
+    /// is level within a degree or two).
     public var floorThreshold: Float = 0.02
     public var floorIterations = 300
     public var seed: UInt64 = 1
-    public var floorMaxTilt: Float = 15 * .pi / 180
+    public var floorMaxTilt: Float = 5 * .pi / 180
     /// The floor and the ceiling cover at least this much of the floor plan (m^2, counted in 10 cm cells).
     public var floorMinArea: Float = 0.25
     /// An object capture's views look at one point from at least `orbitMinViews` views spanning `orbitMinSpan`

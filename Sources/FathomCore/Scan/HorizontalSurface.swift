@@ -10,7 +10,8 @@ public struct HorizontalSurface: Equatable, Sendable {
     /// Voxels (fused points) within the plane threshold, and their RMS distance from the plane (meters).
     public var inliers: Int
     public var rms: Float
-    /// The footprint of the inliers on the floor plan: occupied 10 cm x 10 cm cells (m^2), and its x-z bounds.
+    /// The footprint of the inliers on the floor plan: occupied 10 cm x 10 cm cells with at least 3 of their 8
+    /// neighbours occupied (m^2: lines such as a wall's edge count nothing), and its x-z bounds.
     public var area: Float
     public var minXZ: SIMD2<Float>, maxXZ: SIMD2<Float>
     /// Fraction of the inliers' depth samples taken by a camera higher than the sample, 0...1.
@@ -55,7 +56,10 @@ struct HorizontalSurfaces {
     static let cell: Float = 0.1
 
     init(grid: VoxelGrid, centroids: [SIMD3<Float>], options: CaptureOptions) throws(FathomError) {
-        let finite = centroids.indices.filter { centroids[$0].isFinite }
+        // Voxels with points above or below them in their column are walls and the sides of things: left out, so
+        // walls neither hide surfaces nor make one of their own (where the views of the walls end, at the edge of
+        // the field of view, their last voxels line up at one height and fit a horizontal plane too).
+        let finite = centroids.indices.filter { centroids[$0].isFinite && !HorizontalSurfaces.onWall($0, grid: grid) }
         guard finite.count >= 3, let lo = finite.lazy.map({ centroids[$0].y }).min(),
               let hi = finite.lazy.map({ centroids[$0].y }).max(), (hi - lo).isFinite else { return }
         // Bins of 1 cm, fewer and wider over an extreme height range (a cloud's flying points).
@@ -137,9 +141,6 @@ struct HorizontalSurfaces {
             return nil  // a degenerate band (collinear or coincident points) holds no surface
         }
         guard acos(Swift.min(1, abs(plane.normal.y))) <= Double(options.floorMaxTilt) else { return nil }
-        // A band of wall at one height fits a horizontal plane too (where the walls' voxels turn from seen-from-above
-        // to seen-from-below, at the cameras' height); its voxels have wall above and below them.
-        guard 2 * inWall(inliers, grid: grid) <= inliers.count else { return nil }
         var above = 0, samples = 0
         var cells = Set<SIMD2<Int32>>()
         var minXZ = SIMD2<Float>(repeating: .infinity), maxXZ = SIMD2<Float>(repeating: -.infinity)
@@ -155,25 +156,36 @@ struct HorizontalSurfaces {
         let upward = plane.normal.y < 0 ? -plane.normal : plane.normal
         let normal = SIMD3<Float>(seenFromAbove >= 0.5 ? upward : -upward)
         let centroid = SIMD3<Float>(plane.point)
+        // The footprint's area counts the cells with at least 3 of their 8 neighbours occupied: a surface fills an
+        // area, while the edge of the views along the walls (where the walls' voxels end) only draws lines.
+        let filled = cells.filter { c in
+            var neighbours = 0
+            for dx in Int32(-1)...1 { for dz in Int32(-1)...1 where (dx != 0 || dz != 0) && cells.contains(c &+ SIMD2(dx, dz)) { neighbours += 1 } }
+            return neighbours >= 3
+        }
         let surface = HorizontalSurface(height: centroid.y, normal: normal, inliers: inliers.count, rms: Float(plane.rms),
-                                        area: Float(cells.count) * cell * cell, minXZ: minXZ, maxXZ: maxXZ,
+                                        area: Float(filled.count) * cell * cell, minXZ: minXZ, maxXZ: maxXZ,
                                         seenFromAbove: seenFromAbove)
         return Found(surface: surface, centroid: centroid, members: inliers)
     }
 
-    /// How many of `voxels` have occupied voxels both 3 to 6 cm above and 3 to 6 cm below them in their column:
-    /// points of a wall, not of a horizontal surface (whose noise stays within a couple of centimetres).
-    static func inWall(_ voxels: [Int], grid: VoxelGrid) -> Int {
-        let near = Swift.max(1, Int((0.03 / grid.size).rounded())), far = Swift.min(near + 3, Swift.max(near, Int((0.06 / grid.size).rounded())))
-        var count = 0
-        for v in voxels {
-            let c = VoxelGrid.unpack(grid.key(at: v))
-            func occupied(_ sign: Int64) -> Bool {
-                (near...far).contains { k in grid.index(VoxelGrid.pack(c.x, c.y &+ sign &* Int64(k), c.z)) != nil }
+    /// Whether voxel `v` has occupied voxels 3 to 6 cm above or 3 to 6 cm below it, in its column or, for a voxel
+    /// whose own column is empty there, the 8 columns around it (a far wall is sampled every few centimetres): a
+    /// point of a wall or of the side of a thing, not of a horizontal surface (whose noise stays within a couple of
+    /// cm, and whose underside or top is not seen at the same place).
+    static func onWall(_ v: Int, grid: VoxelGrid) -> Bool {
+        let near = Swift.max(1, Int((0.03 / Double(grid.size)).rounded().clampedToSteps))
+        let far = Swift.min(near + 3, Swift.max(near, Int((0.06 / Double(grid.size)).rounded().clampedToSteps)))
+        let c = VoxelGrid.unpack(grid.key(at: v))
+        func occupied(_ dx: Int64, _ dz: Int64) -> Bool {
+            (near...far).contains { k in
+                grid.index(VoxelGrid.pack(c.x &+ dx, c.y &+ Int64(k), c.z &+ dz)) != nil
+                    || grid.index(VoxelGrid.pack(c.x &+ dx, c.y &- Int64(k), c.z &+ dz)) != nil
             }
-            if occupied(1), occupied(-1) { count += 1 }
         }
-        return count
+        if occupied(0, 0) { return true }
+        for dx in Int64(-1)...1 { for dz in Int64(-1)...1 where (dx != 0 || dz != 0) && occupied(dx, dz) { return true } }
+        return false
     }
 
     /// The floor-plan cell of coordinate `v` (Int32 range: clouds are within +-10 km of the origin).
@@ -184,4 +196,9 @@ struct HorizontalSurfaces {
 
 private extension Float {
     func clamped(_ lo: Float, _ hi: Float) -> Float { Swift.min(hi, Swift.max(lo, self)) }
+}
+
+private extension Double {
+    /// Voxel steps of a few centimetres, kept in 0...64 whatever the voxel size (Int() of it cannot trap).
+    var clampedToSteps: Double { Swift.min(64, Swift.max(0, self)) }
 }

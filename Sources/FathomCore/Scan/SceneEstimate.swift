@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a capture saw: the room's floor and ceiling, and when the views circle an object, the surface it stands on
 /// and its box.
 ///
@@ -95,8 +97,10 @@ struct SceneEstimate {
         cluster.reduce(Float.infinity) { Swift.min($0, length(centroids[$1] - focus)) }
     }
 
-    /// The upright box of least footprint around `points`, reaching down to `level`; nil for a flat or one-voxel
-    /// cluster.
+    /// The upright box around `points`, reaching down to `level`; nil for a flat or one-voxel cluster. The yaw is
+    /// the least-footprint box's; each side face and the top are then placed where the points crowd near the
+    /// box's edge (`crowdedFace`), not at the farthest point: drift between the views doubles a surface a
+    /// centimetre or two apart, and the farthest point is the outermost copy.
     static func uprightBox(_ points: [SIMD3<Float>], standingOn level: Float, voxel: Float) throws(FathomError) -> Box? {
         let flat = points.flatMap { [$0.x, $0.y, $0.z] }
         let fitted: Box
@@ -107,10 +111,40 @@ struct SceneEstimate {
         } catch {
             return nil
         }
-        let top = fitted.center.y + fitted.scale.y / 2
+        // Local coordinates: l = R_y(-rotY) (p - centre).
+        let c = cos(fitted.rotY), s = sin(fitted.rotY)
+        let local = points.map { p -> SIMD3<Float> in
+            let d = p - fitted.center
+            return SIMD3(c * d.x - s * d.z, d.y, s * d.x + c * d.z)
+        }
+        let half = fitted.scale / 2
+        // Side faces from the points below the top surface, the top from all.
+        let sides = local.filter { $0.y < half.y - 0.02 }
+        func face(_ values: [Float], _ extreme: Float) -> Float { crowdedFace(values, extreme: extreme) ?? extreme }
+        let xHigh = face(sides.map(\.x), half.x), xLow = -face(sides.map { -$0.x }, half.x)
+        let zHigh = face(sides.map(\.z), half.z), zLow = -face(sides.map { -$0.z }, half.z)
+        let yHigh = face(local.map(\.y), half.y)
+        guard xHigh > xLow, zHigh > zLow else { return nil }
+        let mid = SIMD2((xHigh + xLow) / 2, (zHigh + zLow) / 2)
+        // Back to world: R_y(rotY) (x, z) = (c x + s z, -s x + c z).
+        let centerXZ = SIMD2(fitted.center.x + c * mid.x + s * mid.y, fitted.center.z - s * mid.x + c * mid.y)
+        let top = fitted.center.y + yHigh
         let bottom = Swift.min(level, top - voxel)
-        return try Box(center: SIMD3(fitted.center.x, (top + bottom) / 2, fitted.center.z),
-                       scale: SIMD3(fitted.scale.x, top - bottom, fitted.scale.z), rotY: fitted.rotY, floor: bottom)
+        return try Box(center: SIMD3(centerXZ.x, (top + bottom) / 2, centerXZ.y),
+                       scale: SIMD3(xHigh - xLow, top - bottom, zHigh - zLow), rotY: fitted.rotY, floor: bottom)
+    }
+
+    /// Where `values` (coordinates along one axis, at most `extreme`) crowd within 5 cm inside `extreme`: the mean
+    /// of the values within 1.5 cm of the fullest 5 mm bin there. nil with fewer than 5 values there.
+    static func crowdedFace(_ values: [Float], extreme: Float) -> Float? {
+        let near = values.filter { $0 > extreme - 0.05 }
+        guard near.count >= 5 else { return nil }
+        var bins = [Int](repeating: 0, count: 11)
+        for v in near { bins[gridCell((v - (extreme - 0.05)) / 0.005, count: bins.count)] += 1 }
+        guard let fullest = bins.indices.max(by: { bins[$0] < bins[$1] }) else { return nil }
+        let center = extreme - 0.05 + (Float(fullest) + 0.5) * 0.005
+        let window = near.filter { abs($0 - center) <= 0.015 }
+        return window.isEmpty ? nil : window.reduce(0, +) / Float(window.count)
     }
 
     /// Connected components of `voxels` (26-neighbourhood, one empty voxel of gap allowed).
