@@ -1386,7 +1386,7 @@ typedef enum fathom_scan_format {
  *    (timestamp s, frame, x, y, z, qx, qy, qz, qw camera-to-world in OpenCV camera axes, converted to ARKit's;
  *    per-frame fx, fy, cx, cy when present and not blank), `depth/NNNNNN.png` (16-bit millimetres) and
  *    `confidence/NNNNNN.png`. Depth reads as FLOAT32 meters. Dropped frames (timestamp jumps of more than 1.5
- *    periods) are a warning; a frame whose PNG is missing, cut or of another size, or whose odometry row is
+ *    periods between consecutive frame numbers) are a warning; a frame whose PNG is missing, cut or of another size, or whose odometry row is
  *    unreadable or goes back in time, is skipped with a warning;
  *  - a nerfstudio-style folder: `transforms.json` (as fathom_transforms_load reads it) whose frames carry
  *    `depth_file_path` (16-bit PNG; meters per unit from `depth_unit_scale_factor` or `integer_depth_scale` at
@@ -1508,9 +1508,10 @@ void fathom_scan_writer_destroy(fathom_scan_writer *writer);
 
 /** Writes every frame of `scan` into `directory` (created if missing; files of the same names replaced) as
  *  `format`: FATHOM_SCAN_SCANNER (files named by the scan id, or "scan" when the id is not a file stem; depth in
- *  its stored form, PNG sources as UINT16 millimetres, which read back as the same meters) or FATHOM_SCAN_STRAY
- *  (depth rounded to the millimetre, exact for PNG and millimetre sources; poses as position and quaternion in
- *  OpenCV camera axes, within float rounding; odometry.csv with per-frame intrinsics). Timestamps, intrinsics
+ *  its stored form, PNG sources in millimetres as UINT16 millimetres, which read back as the same meters, other
+ *  PNG sources as FLOAT32 meters) or FATHOM_SCAN_STRAY (depth rounded to the millimetre, exact for millimetre
+ *  sources, 0 beyond 65.535 m; poses as position and quaternion in OpenCV camera axes, within float rounding;
+ *  odometry.csv with per-frame intrinsics). Timestamps, intrinsics
  *  and confidence are kept exactly. FATHOM_SCAN_NERFSTUDIO is FATHOM_ERR_OUT_OF_RANGE. `progress` may be NULL;
  *  cancelled, the files written so far stay. */
 fathom_status fathom_scan_write(const fathom_scan *scan, const char *directory, uint32_t format,

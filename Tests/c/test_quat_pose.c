@@ -6,6 +6,7 @@
  * calls. */
 #include "fathom.h"
 #include "check.h"
+#include "expect.h"
 #include "testmath.h"
 
 #include <math.h>
@@ -655,6 +656,147 @@ static void test_distance(void) {
     CHECK_NEAR(ang, 0, 1e-3);
 }
 
+/* ---- pose conventions ------------------------------------------------------------------------ */
+
+/* A camera turned a quarter about x, then a quarter about y: R_y(90) R_x(90) takes x -> x -> (0, 0, -1),
+ * y -> z -> (1, 0, 0), z -> -y -> (0, -1, 0); at (1, 2, 3). Every element is exact in float. */
+static const float CONV_ARKIT[16] = {0, 0, -1, 0, 1, 0, 0, 0, 0, -1, 0, 0, 1, 2, 3, 1};
+/* The same camera in OpenCV axes: columns 1 and 2 negated, column 0 and the translation as they were. */
+static const float CONV_OPENCV[16] = {0, 0, -1, 0, -1, 0, 0, 0, 0, 1, 0, 0, 1, 2, 3, 1};
+/* World-to-camera: the inverse of the OpenCV pose. Its rotation R has rows (0, -1, 0), (0, 0, 1), (-1, 0, 0)
+ * (not symmetric, so a missing transpose shows); R^T has columns (0, -1, 0), (0, 0, 1), (-1, 0, 0);
+ * R^T t = 1 (0, -1, 0) + 2 (0, 0, 1) + 3 (-1, 0, 0) = (-3, -1, 2), so the translation is (3, 1, -2) (the camera
+ * centre (1, 2, 3) maps to the origin). */
+static const float CONV_W2C[16] = {0, -1, 0, 0, 0, 0, 1, 0, -1, 0, 0, 0, 3, 1, -2, 1};
+
+static fathom_pose pose_of_floats(const float m[16]) {
+    fathom_pose p;
+    memcpy(p.m, m, sizeof p.m);
+    return p;
+}
+
+/* Element by element, exactly (the conversions of these poses involve no rounding); -0 equals 0. */
+static void check_pose_exact(const fathom_pose *got, const float expected[16], int line) {
+    int i, ok = 1;
+    for (i = 0; i < 16; i++) ok = ok && got->m[i] == expected[i];
+    if (ok) {
+        check_pass_();
+    } else {
+        check_fail_(__FILE__, line, "4x4 pose equals the hand-computed one exactly");
+        for (i = 0; i < 16; i++) printf("    m[%d] got %.9g expected %.9g\n", i, (double)got->m[i], (double)expected[i]);
+    }
+}
+
+static void test_poses_convert(void) {
+    const float *const by_convention[3] = {CONV_ARKIT, CONV_OPENCV, CONV_W2C};
+    fathom_pose in[3], out[3], sentinel[3];
+    double rz[9];
+    uint32_t from, to;
+    int i;
+
+    check_section("poses_convert: hand-computed conventions");
+    for (from = 0; from < 3; from++)
+        for (to = 0; to < 3; to++) {
+            fathom_pose p = pose_of_floats(by_convention[from]), q;
+            t_fill(&q, sizeof q);
+            CHECK_OK(fathom_poses_convert(&p, 1, from, to, &q));
+            check_pose_exact(&q, by_convention[to], __LINE__);
+            CHECK(memcmp(p.m, by_convention[from], sizeof p.m) == 0); /* the input is not written */
+        }
+
+    check_section("poses_convert: a batch equals single calls; in place");
+    t_rot_z(T_PI / 2, rz);
+    in[0] = pose_of_floats(CONV_ARKIT);
+    in[1] = t_pose(rz, -1, 0.5, 4);
+    in[2] = pose_of_floats(CONV_OPENCV);
+    for (to = 1; to < 3; to++) {
+        t_fill(out, sizeof out);
+        CHECK_OK(fathom_poses_convert(in, 3, FATHOM_POSE_ARKIT, to, out));
+        for (i = 0; i < 3; i++) {
+            fathom_pose single;
+            CHECK_OK(fathom_poses_convert(&in[i], 1, FATHOM_POSE_ARKIT, to, &single));
+            CHECK(memcmp(&single, &out[i], sizeof single) == 0);
+        }
+    }
+    /* R_z(90) at (-1, 0.5, 4) to OpenCV: columns (0, 1, 0), -(-1, 0, 0), -(0, 0, 1). */
+    {
+        const double e[16] = {0, 1, 0, 0, 1, 0, 0, 0, 0, 0, -1, 0, -1, 0.5, 4, 1};
+        CHECK_OK(fathom_poses_convert(in, 3, FATHOM_POSE_ARKIT, FATHOM_POSE_OPENCV, out));
+        check_pose(&out[1], e, 1e-7, __LINE__);
+    }
+    /* out == poses: the batch converted in place. */
+    memcpy(out, in, sizeof in);
+    CHECK_OK(fathom_poses_convert(out, 3, FATHOM_POSE_ARKIT, FATHOM_POSE_OPENCV_WORLD_TO_CAMERA, out));
+    check_pose_exact(&out[0], CONV_W2C, __LINE__);
+    {
+        fathom_pose separate[3];
+        CHECK_OK(fathom_poses_convert(in, 3, FATHOM_POSE_ARKIT, FATHOM_POSE_OPENCV_WORLD_TO_CAMERA, separate));
+        CHECK(memcmp(separate, out, sizeof separate) == 0);
+    }
+    CHECK_OK(fathom_poses_convert(out, 3, FATHOM_POSE_OPENCV_WORLD_TO_CAMERA, FATHOM_POSE_ARKIT, out));
+    check_pose_exact(&out[0], CONV_ARKIT, __LINE__);
+
+    check_section("poses_convert: count 0, NULLs, unknown conventions");
+    CHECK_OK(fathom_poses_convert(NULL, 0, FATHOM_POSE_ARKIT, FATHOM_POSE_OPENCV, NULL));
+    t_fill(out, sizeof out);
+    CHECK_OK(fathom_poses_convert(in, 0, FATHOM_POSE_OPENCV, FATHOM_POSE_ARKIT, out));
+    CHECK(t_untouched(out, sizeof out)); /* no pose: nothing written */
+    EXPECT(fathom_poses_convert(NULL, 1, FATHOM_POSE_ARKIT, FATHOM_POSE_OPENCV, out), FATHOM_ERR_NULL_POINTER,
+           "fathom_poses_convert", "poses", P_NULL);
+    CHECK(t_untouched(out, sizeof out));
+    EXPECT(fathom_poses_convert(in, 2, FATHOM_POSE_ARKIT, FATHOM_POSE_OPENCV, NULL), FATHOM_ERR_NULL_POINTER,
+           "fathom_poses_convert", "out", P_NULL);
+    EXPECT(fathom_poses_convert(in, 1, 3, FATHOM_POSE_OPENCV, out), FATHOM_ERR_OUT_OF_RANGE, "fathom_poses_convert",
+           "from", "3");
+    EXPECT(fathom_poses_convert(in, 1, FATHOM_POSE_ARKIT, 99, out), FATHOM_ERR_OUT_OF_RANGE, "fathom_poses_convert",
+           "to", "99");
+    EXPECT(fathom_poses_convert(in, 1, 0xFFFFFFFFu, FATHOM_POSE_ARKIT, out), FATHOM_ERR_OUT_OF_RANGE,
+           "fathom_poses_convert", "from", P_ANY);
+    CHECK(t_untouched(out, sizeof out));
+    EXPECT(fathom_poses_convert(NULL, 0, 7, FATHOM_POSE_ARKIT, NULL), FATHOM_ERR_OUT_OF_RANGE, "fathom_poses_convert",
+           "from", "7"); /* with no pose too */
+
+    check_section("poses_convert: a pose that is not rigid names its index and writes nothing");
+    {
+        fathom_pose bad[3], copy[3];
+        bad[0] = pose_of_floats(CONV_ARKIT);
+        bad[1] = pose_of_floats(CONV_ARKIT);
+        bad[1].m[0] = 1.1f; /* column 0 no longer unit */
+        bad[2] = in[1];
+        t_fill(sentinel, sizeof sentinel);
+        memcpy(out, sentinel, sizeof out);
+        EXPECT(fathom_poses_convert(bad, 3, FATHOM_POSE_ARKIT, FATHOM_POSE_OPENCV, out), FATHOM_ERR_NOT_RIGID,
+               "fathom_poses_convert", "poses[1]", P_ANY);
+        CHECK(t_untouched(out, sizeof out)); /* pose 0 was convertible, but nothing is written */
+        /* in place: the poses stay as they were */
+        memcpy(copy, bad, sizeof bad);
+        EXPECT(fathom_poses_convert(bad, 3, FATHOM_POSE_OPENCV, FATHOM_POSE_OPENCV_WORLD_TO_CAMERA, bad),
+               FATHOM_ERR_NOT_RIGID, "fathom_poses_convert", "poses[1]", P_ANY);
+        CHECK(memcmp(copy, bad, sizeof bad) == 0);
+        /* a reflection (determinant -1) at index 2 */
+        bad[1] = pose_of_floats(CONV_OPENCV);
+        bad[2] = pose_of_floats(CONV_ARKIT);
+        bad[2].m[0] = -bad[2].m[0];
+        bad[2].m[1] = -bad[2].m[1];
+        bad[2].m[2] = -bad[2].m[2];
+        EXPECT(fathom_poses_convert(bad, 3, FATHOM_POSE_ARKIT, FATHOM_POSE_ARKIT, out), FATHOM_ERR_NOT_RIGID,
+               "fathom_poses_convert", "poses[2]", P_ANY);
+        CHECK(t_untouched(out, sizeof out));
+        /* a bottom row that is not (0, 0, 0, 1) */
+        bad[2] = pose_of_floats(CONV_ARKIT);
+        bad[2].m[3] = 0.5f;
+        EXPECT(fathom_poses_convert(bad, 3, FATHOM_POSE_OPENCV_WORLD_TO_CAMERA, FATHOM_POSE_OPENCV, out),
+               FATHOM_ERR_NOT_RIGID, "fathom_poses_convert", "poses[2]", P_ANY);
+        CHECK(t_untouched(out, sizeof out));
+        /* a NaN: not finite (the header's rule for every float argument) */
+        bad[2] = pose_of_floats(CONV_ARKIT);
+        bad[2].m[13] = NAN;
+        EXPECT(fathom_poses_convert(bad, 3, FATHOM_POSE_ARKIT, FATHOM_POSE_OPENCV, out), FATHOM_ERR_NOT_FINITE,
+               "fathom_poses_convert", "poses[2]", P_FINITE);
+        CHECK(t_untouched(out, sizeof out));
+    }
+}
+
 int main(void) {
     test_axis_angle();
     test_from_matrix();
@@ -672,5 +814,6 @@ int main(void) {
     test_transform();
     test_yaw();
     test_distance();
+    test_poses_convert();
     return check_summary("test_quat_pose");
 }

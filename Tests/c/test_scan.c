@@ -512,6 +512,345 @@ static void test_damage(void) {
     CHECK(s == NULL);
 }
 
+/* ---- other formats: fathom_scan_write to a Stray folder and back ---------------------------------- */
+
+static char FORMATS_DIR[256];
+
+/* A uint16 millimetre scan: depth 0 (none) at some samples, else 300 ... 4999 mm; the RGB image Stray Scanner's
+ * 1920 x 1440 video (a Stray folder's intrinsics refer to it). */
+static uint16_t mm_of(int f, int i, int j) {
+    if ((2 * i + j + f) % 13 == 0) return 0;
+    return (uint16_t)(300 + (i * 37 + j * 101 + f * 211) % 4700);
+}
+static fathom_intrinsics k_1920(int f) { return t_intr(1500.5f + (float)f, 1502.25f, 961.5f, 719.75f, 1920, 1440); }
+
+static void mm_frame(int f, uint16_t depth[SAMPLES], uint8_t conf[SAMPLES]) {
+    int i, j;
+    for (j = 0; j < H; j++)
+        for (i = 0; i < W; i++) {
+            depth[j * W + i] = mm_of(f, i, j);
+            conf[j * W + i] = conf_of(f, i, j);
+        }
+}
+
+static int write_mm_scan(const char *dir, const char *id) {
+    fathom_scan_writer_options o = small_options();
+    fathom_scan_writer *w = NULL;
+    uint16_t depth[SAMPLES];
+    uint8_t conf[SAMPLES];
+    int f, ok = 1;
+    o.depth_format = FATHOM_DEPTH_UINT16;
+    o.rgb_width = 1920;
+    o.rgb_height = 1440;
+    if (fathom_scan_writer_create(dir, id, &o, &w) != FATHOM_OK) {
+        printf("    fathom_scan_writer_create: %s\n", fathom_last_error());
+        return 0;
+    }
+    for (f = 0; f < N; f++) {
+        fathom_intrinsics k = k_1920(f);
+        fathom_pose p = pose_of(f);
+        mm_frame(f, depth, conf);
+        if (fathom_scan_writer_append(w, time_of(f), &k, &p, depth, sizeof depth, conf, sizeof conf) != FATHOM_OK) {
+            printf("    fathom_scan_writer_append: %s\n", fathom_last_error());
+            ok = 0;
+        }
+    }
+    if (fathom_scan_writer_finish(w) != FATHOM_OK) ok = 0;
+    fathom_scan_writer_destroy(w);
+    return ok;
+}
+
+/* The progress callback's log: every call has done <= total, done counting up by one, the same total. */
+typedef struct progress_log {
+    uint64_t calls, total, stop_at;
+    int bad;
+} progress_log;
+
+static int log_progress(void *user, uint64_t done, uint64_t total) {
+    progress_log *p = (progress_log *)user;
+    p->calls++;
+    if (done > total || done != p->calls || (p->calls > 1 && total != p->total)) p->bad++;
+    p->total = total;
+    return p->stop_at != 0 && done >= p->stop_at ? 7 : 0;
+}
+
+static int file_exists(const char *path) { return access(path, F_OK) == 0; }
+
+/* The per-frame arrays of an opened scan with N frames or fewer, into the caller's arrays. */
+static void read_arrays(const fathom_scan *s, int64_t ts[N], fathom_pose poses[N], fathom_intrinsics ks[N]) {
+    CHECK_OK(fathom_scan_timestamps(s, ts, N));
+    CHECK_OK(fathom_scan_poses(s, poses, N));
+    CHECK_OK(fathom_scan_intrinsics(s, ks, N));
+}
+
+static int pose_near(const fathom_pose *a, const fathom_pose *b, double tol) {
+    int e;
+    for (e = 0; e < 16; e++)
+        if (!(fabs((double)a->m[e] - b->m[e]) <= tol)) return 0;
+    return 1;
+}
+
+static void test_write_stray(void) {
+    char src[300], stray[300], back[300], warning[512];
+    fathom_scan *s = NULL, *t = NULL;
+    fathom_scan_info info;
+    int64_t ts[N];
+    fathom_pose poses[N];
+    fathom_intrinsics ks[N];
+    uint16_t mm[SAMPLES], got_mm[SAMPLES];
+    uint8_t conf[SAMPLES], got_conf[SAMPLES];
+    float meters[SAMPLES];
+    progress_log log = {0, 0, 0, 0};
+    size_t len = 0;
+    uint32_t i, before;
+    int f, k, bad, named_missing = 0, named_cut = 0;
+    struct stat st;
+
+    check_section("fathom_scan_write: a uint16 scan to a Stray folder");
+    snprintf(src, sizeof src, "%s/mm", FORMATS_DIR);
+    snprintf(stray, sizeof stray, "%s/stray", FORMATS_DIR);
+    snprintf(back, sizeof back, "%s/back", FORMATS_DIR);
+    CHECK(write_mm_scan(src, "mm_scan"));
+    CHECK_OK(fathom_scan_open(src, &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.format == FATHOM_SCAN_SCANNER && info.depth_format == FATHOM_DEPTH_UINT16);
+    CHECK_OK(fathom_scan_write(s, stray, FATHOM_SCAN_STRAY, log_progress, &log));
+    CHECK(log.calls == N && log.total == N && log.bad == 0);
+    fathom_scan_close(s);
+    CHECK(file_exists(path_in(stray, "odometry.csv")) && file_exists(path_in(stray, "camera_matrix.csv")));
+    CHECK(file_exists(path_in(stray, "depth/000000.png")) && file_exists(path_in(stray, "depth/000004.png")));
+    CHECK(file_exists(path_in(stray, "confidence/000004.png")) && !file_exists(path_in(stray, "depth/000005.png")));
+
+    check_section("fathom_scan_open: the Stray folder");
+    s = NULL;
+    CHECK_OK(fathom_scan_open(stray, &s));
+    if (!s) return;
+    memset(&info, 0x5A, sizeof info);
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.format == FATHOM_SCAN_STRAY);
+    CHECK(info.frame_count == N);
+    CHECK(info.depth_width == W && info.depth_height == H);
+    CHECK(info.depth_format == FATHOM_DEPTH_FLOAT32 && info.depth_scale == 1.0f);
+    CHECK(info.rgb_width == 1920 && info.rgb_height == 1440);
+    CHECK(info.has_confidence == 1);
+    CHECK(info.warning_count == 0);
+    /* 1 / the median period: the periods are 16666667 + 2000 (0 -> 1, 2 -> 3) and 16666667 - 2000 (1 -> 2,
+     * 3 -> 4); sorted, element 4 / 2 = 2 of them is 16668667 ns. */
+    CHECK_NEAR(info.frequency, 1e9 / 16668667.0, 1e-9);
+    CHECK_OK(fathom_scan_id(s, warning, sizeof warning, &len));
+    CHECK(strcmp(warning, "stray") == 0); /* the folder's name */
+    read_arrays(s, ts, poses, ks);
+    for (f = 0, bad = 0; f < N; f++) {
+        fathom_intrinsics kk = k_1920(f);
+        fathom_pose p = pose_of(f);
+        bad += ts[f] != time_of(f); /* nanoseconds, exactly */
+        bad += !(ks[f].fx == kk.fx && ks[f].fy == kk.fy && ks[f].cx == kk.cx && ks[f].cy == kk.cy);
+        bad += !(ks[f].width == 1920 && ks[f].height == 1440);
+        bad += !pose_near(&poses[f], &p, 1e-6); /* ARKit axes again, within float rounding */
+    }
+    CHECK(bad == 0);
+    for (f = 0, bad = 0; f < N; f++) {
+        mm_frame(f, mm, conf);
+        memset(meters, 0x5A, sizeof meters);
+        memset(got_conf, 0x5A, sizeof got_conf);
+        CHECK_OK(fathom_scan_read_depth(s, (uint64_t)f, meters, sizeof meters));
+        CHECK_OK(fathom_scan_read_confidence(s, (uint64_t)f, got_conf, sizeof got_conf));
+        for (k = 0; k < SAMPLES; k++) bad += meters[k] != (float)mm[k] * 0.001f; /* the header's uint16 * 0.001f */
+        bad += memcmp(got_conf, conf, sizeof conf) != 0;
+    }
+    CHECK(bad == 0);
+    /* by any of its files */
+    {
+        const char *files[4] = {"odometry.csv", "camera_matrix.csv", "depth/000002.png", "confidence/000000.png"};
+        for (k = 0; k < 4; k++) {
+            fathom_scan_info fi;
+            t = NULL;
+            CHECK_OK(fathom_scan_open(path_in(stray, files[k]), &t));
+            CHECK(t && fathom_scan_get_info(t, &fi) == FATHOM_OK && fi.format == FATHOM_SCAN_STRAY && fi.frame_count == N);
+            fathom_scan_close(t);
+        }
+    }
+
+    check_section("fathom_scan_write: the Stray scan back to a scanner-app scan");
+    CHECK_OK(fathom_scan_write(s, back, FATHOM_SCAN_SCANNER, NULL, NULL));
+    fathom_scan_close(s);
+    CHECK(file_exists(path_in(back, "stray.json")) && file_exists(path_in(back, "stray.depth.zlib")));
+    s = NULL;
+    CHECK_OK(fathom_scan_open(back, &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.format == FATHOM_SCAN_SCANNER);
+    CHECK(info.frame_count == N && info.depth_width == W && info.depth_height == H);
+    CHECK(info.depth_format == FATHOM_DEPTH_UINT16 && info.depth_scale == 0.001f); /* PNG sources as millimetres */
+    CHECK(info.has_confidence == 1 && info.warning_count == 0);
+    CHECK(info.rgb_width == 1920 && info.rgb_height == 1440);
+    CHECK_OK(fathom_scan_id(s, warning, sizeof warning, &len));
+    CHECK(strcmp(warning, "stray") == 0);
+    read_arrays(s, ts, poses, ks);
+    for (f = 0, bad = 0; f < N; f++) {
+        fathom_intrinsics kk = k_1920(f);
+        fathom_pose p = pose_of(f);
+        bad += ts[f] != time_of(f);
+        bad += !(ks[f].fx == kk.fx && ks[f].fy == kk.fy && ks[f].cx == kk.cx && ks[f].cy == kk.cy);
+        bad += !pose_near(&poses[f], &p, 1e-6);
+        mm_frame(f, mm, conf);
+        memset(got_mm, 0x5A, sizeof got_mm);
+        CHECK_OK(fathom_scan_read_depth(s, (uint64_t)f, got_mm, sizeof got_mm));
+        CHECK_OK(fathom_scan_read_confidence(s, (uint64_t)f, got_conf, sizeof got_conf));
+        bad += memcmp(got_mm, mm, sizeof mm) != 0; /* the same uint16 samples */
+        bad += memcmp(got_conf, conf, sizeof conf) != 0;
+    }
+    CHECK(bad == 0);
+    fathom_scan_close(s);
+
+    check_section("a Stray folder with a depth PNG missing and one cut: frames skipped, warnings naming them");
+    s = NULL;
+    CHECK_OK(fathom_scan_open(stray, &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    before = info.warning_count;
+    fathom_scan_close(s);
+    CHECK(unlink(path_in(stray, "depth/000001.png")) == 0);
+    CHECK(stat(path_in(stray, "depth/000003.png"), &st) == 0);
+    CHECK(truncate(path_in(stray, "depth/000003.png"), st.st_size / 2) == 0);
+    s = NULL;
+    CHECK_OK(fathom_scan_open(stray, &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.frame_count == N - 2);
+    CHECK(info.warning_count >= before + 2);
+    for (i = 0; i < info.warning_count; i++) {
+        CHECK_OK(fathom_scan_warning(s, i, warning, sizeof warning, &len));
+        CHECK(len == strlen(warning));
+        if (strstr(warning, "depth/000001.png")) named_missing = 1;
+        if (strstr(warning, "depth/000003.png")) named_cut = 1;
+    }
+    CHECK(named_missing && named_cut);
+    /* the frames kept are 0, 2 and 4, with their own data */
+    CHECK_OK(fathom_scan_timestamps(s, ts, N - 2));
+    CHECK(ts[0] == time_of(0) && ts[1] == time_of(2) && ts[2] == time_of(4));
+    mm_frame(2, mm, conf);
+    CHECK_OK(fathom_scan_read_depth(s, 1, meters, sizeof meters));
+    for (k = 0, bad = 0; k < SAMPLES; k++) bad += meters[k] != (float)mm[k] * 0.001f;
+    CHECK(bad == 0);
+    EXPECT(fathom_scan_read_depth(s, N - 2, meters, sizeof meters), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_read_depth",
+           NULL, "range");
+    fathom_scan_close(s);
+}
+
+/* A float16 scan (the test scan, RGB 640 x 480) to Stray: depth rounded to the millimetre; intrinsics and
+ * timestamps "kept exactly" (fathom_scan_write). */
+static void test_write_stray_float16(void) {
+    char stray[300];
+    fathom_scan *s = NULL;
+    fathom_scan_info info;
+    int64_t ts[N];
+    fathom_pose poses[N];
+    fathom_intrinsics ks[N];
+    float meters[SAMPLES];
+    uint8_t conf[SAMPLES], want_conf[SAMPLES];
+    uint16_t unused[SAMPLES];
+    int f, i, j, bad = 0, size_bad = 0;
+
+    check_section("fathom_scan_write: a float16 scan to Stray (depth rounded to the millimetre)");
+    snprintf(stray, sizeof stray, "%s/f16-stray", FORMATS_DIR);
+    CHECK(write_scan(path_in(FORMATS_DIR, "f16"), SCAN_ID, 1));
+    CHECK_OK(fathom_scan_open(path_in(FORMATS_DIR, "f16"), &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_write(s, stray, FATHOM_SCAN_STRAY, NULL, NULL));
+    fathom_scan_close(s);
+    s = NULL;
+    CHECK_OK(fathom_scan_open(stray, &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.format == FATHOM_SCAN_STRAY && info.frame_count == N && info.depth_format == FATHOM_DEPTH_FLOAT32);
+    read_arrays(s, ts, poses, ks);
+    for (f = 0; f < N; f++) {
+        fathom_intrinsics k = k_of(f);
+        bad += ts[f] != time_of(f);
+        bad += !(ks[f].fx == k.fx && ks[f].fy == k.fy && ks[f].cx == k.cx && ks[f].cy == k.cy);
+        size_bad += !(ks[f].width == k.width && ks[f].height == k.height);
+        frame_data(f, unused, want_conf);
+        CHECK_OK(fathom_scan_read_depth(s, (uint64_t)f, meters, sizeof meters));
+        CHECK_OK(fathom_scan_read_confidence(s, (uint64_t)f, conf, sizeof conf));
+        /* 0.5 + n / 64 m is 500 + 15.625 n mm, exact in float; rounded half away from zero as lround does */
+        for (j = 0; j < H; j++)
+            for (i = 0; i < W; i++)
+                bad += meters[j * W + i] != (float)lround(depth_m(f, i, j) * 1000) * 0.001f;
+        bad += memcmp(conf, want_conf, sizeof conf) != 0;
+    }
+    CHECK(bad == 0);
+    /* The header: "Timestamps, intrinsics and confidence are kept exactly". The intrinsics' RGB size is part of
+     * them (640 x 480 here); a Stray folder's intrinsics refer to its 1920 x 1440 video. */
+    CHECK(size_bad == 0);
+    if (size_bad) printf("    the Stray copy's intrinsics are %u x %u, the scan's were 640 x 480\n", ks[0].width, ks[0].height);
+    fathom_scan_close(s);
+}
+
+static void test_write_bad_calls(void) {
+    char dir[300], blocker[300], under_file[320], empty[300];
+    fathom_scan *s = NULL, *sentinel = (fathom_scan *)&s, *opened = NULL;
+    progress_log log = {0, 0, 2, 0};
+    FILE *f;
+
+    check_section("fathom_scan_write: NULLs, formats, cancelling, folders that cannot be made");
+    CHECK_OK(fathom_scan_open(path_in(FORMATS_DIR, "mm"), &opened));
+    if (!opened) return;
+    snprintf(dir, sizeof dir, "%s/bad", FORMATS_DIR);
+    EXPECT(fathom_scan_write(NULL, dir, FATHOM_SCAN_STRAY, NULL, NULL), FATHOM_ERR_NULL_POINTER, "fathom_scan_write",
+           "scan", P_NULL);
+    EXPECT(fathom_scan_write(opened, NULL, FATHOM_SCAN_STRAY, NULL, NULL), FATHOM_ERR_NULL_POINTER, "fathom_scan_write",
+           "directory", P_NULL);
+    EXPECT(fathom_scan_write(opened, dir, FATHOM_SCAN_NERFSTUDIO, NULL, NULL), FATHOM_ERR_OUT_OF_RANGE,
+           "fathom_scan_write", "format", "2");
+    EXPECT(fathom_scan_write(opened, dir, 99, NULL, NULL), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_write", "format", "99");
+    CHECK(!file_exists(dir)); /* refused before anything was written */
+
+    /* cancelled after the second frame: the files written so far stay */
+    EXPECT(fathom_scan_write(opened, dir, FATHOM_SCAN_STRAY, log_progress, &log), FATHOM_ERR_INVALID_STATE,
+           "fathom_scan_write", NULL, "cancel");
+    CHECK(log.calls == 2 && log.total == N && log.bad == 0);
+    CHECK(file_exists(path_in(dir, "depth/000001.png")) && !file_exists(path_in(dir, "depth/000002.png")));
+    log.calls = 0;
+    log.stop_at = 1;
+    EXPECT(fathom_scan_write(opened, path_in(FORMATS_DIR, "bad-scanner"), FATHOM_SCAN_SCANNER, log_progress, &log),
+           FATHOM_ERR_INVALID_STATE, "fathom_scan_write", NULL, "cancel");
+    CHECK(log.calls == 1 && log.total == N && log.bad == 0);
+
+    /* a folder under a regular file, a folder whose parent is missing */
+    snprintf(blocker, sizeof blocker, "%s/a-file", FORMATS_DIR);
+    f = fopen(blocker, "wb");
+    CHECK(f != NULL);
+    if (f) fclose(f);
+    snprintf(under_file, sizeof under_file, "%s/sub", blocker);
+    EXPECT(fathom_scan_write(opened, under_file, FATHOM_SCAN_STRAY, NULL, NULL), FATHOM_ERR_IO, "fathom_scan_write",
+           "a-file/sub", P_ANY);
+    EXPECT(fathom_scan_write(opened, under_file, FATHOM_SCAN_SCANNER, NULL, NULL), FATHOM_ERR_IO, "fathom_scan_write",
+           "a-file/sub", P_ANY);
+    EXPECT(fathom_scan_write(opened, "/nonexistent/fathom/deeper", FATHOM_SCAN_STRAY, NULL, NULL), FATHOM_ERR_IO,
+           "fathom_scan_write", "/nonexistent/fathom/deeper", P_ANY);
+    EXPECT(fathom_scan_write(opened, "/nonexistent/fathom/deeper", FATHOM_SCAN_SCANNER, NULL, NULL), FATHOM_ERR_IO,
+           "fathom_scan_write", "/nonexistent/fathom/deeper", P_ANY);
+    fathom_scan_close(opened);
+
+    check_section("fathom_scan_open: a folder holding no scan of any format");
+    snprintf(empty, sizeof empty, "%s/empty", FORMATS_DIR);
+    CHECK(mkdir(empty, 0755) == 0);
+    s = sentinel;
+    EXPECT(fathom_scan_open(empty, &s), FATHOM_ERR_FORMAT, "fathom_scan_open", "empty", "not a scan");
+    CHECK(s == sentinel);
+    /* one of Stray's two CSV files alone, and an unrelated file */
+    f = fopen(path_in(empty, "camera_matrix.csv"), "wb");
+    if (f) {
+        fputs("1500,0,960\n0,1500,720\n0,0,1\n", f);
+        fclose(f);
+    }
+    CHECK(t_write_file(path_in(empty, "notes.txt"), "hello\n", 6));
+    EXPECT(fathom_scan_open(empty, &s), FATHOM_ERR_FORMAT, "fathom_scan_open", "empty", "not a scan");
+    CHECK(s == sentinel);
+}
+
 int main(void) {
     if (!make_temp_dir(DIR_PATH, sizeof DIR_PATH, "scan-test")) return 1;
     test_round_trip();
@@ -520,5 +859,10 @@ int main(void) {
     test_writer_checks();
     test_damage();
     remove_tree(DIR_PATH);
+    if (!make_temp_dir(FORMATS_DIR, sizeof FORMATS_DIR, "scan-formats")) return 1;
+    test_write_stray();
+    test_write_stray_float16();
+    test_write_bad_calls();
+    remove_tree(FORMATS_DIR);
     return check_summary("test_scan");
 }

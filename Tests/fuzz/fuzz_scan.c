@@ -28,7 +28,7 @@
 #define CACHE 8
 
 static const char *root; /* the per-process temporary directory */
-static char scan_dir[128], writer_dir[128], report_dir[128];
+static char scan_dir[128], writer_dir[128], report_dir[128], convert_dir[128], folder_dir[128];
 
 static const char *const part_names[5] = {SCAN_ID ".json", SCAN_ID ".depth.zlib", SCAN_ID ".confidence.zlib",
                                           SCAN_ID ".jsonl", "boundingbox.json"};
@@ -43,6 +43,8 @@ static void setup(void) {
     fz_path_join(scan_dir, sizeof scan_dir, root, "scan");
     fz_path_join(writer_dir, sizeof writer_dir, root, "w");
     fz_path_join(report_dir, sizeof report_dir, root, "report");
+    fz_path_join(convert_dir, sizeof convert_dir, root, "convert");
+    fz_path_join(folder_dir, sizeof folder_dir, root, "folder");
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -563,6 +565,225 @@ static void report(fz_input *in, scan_state *st) {
     fathom_report_destroy(r);
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Converting: fathom_scan_write to a scanner-app scan or a Stray folder, and the copy read back    */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Conversions write every frame: only for scans of modest size. */
+#define MAX_CONVERT_FRAMES 16
+#define MAX_CONVERT_SAMPLES ((uint64_t)1 << 16)
+/* Frames of a copy compared sample by sample with the scan's. */
+#define COMPARED_FRAMES 4
+
+typedef struct write_progress {
+    uint64_t calls, total, cancel_at;
+    int cancelled;
+} write_progress;
+
+static int write_progress_fn(void *user, uint64_t done, uint64_t total) {
+    write_progress *p = user;
+    p->calls++;
+    if (done > total) fz_broken("fathom_scan_write", "progress done > total");
+    if (done != p->calls) fz_broken("fathom_scan_write", "progress done is not the frames written so far");
+    if (total != p->total) fz_broken("fathom_scan_write", "progress total is not the frame count");
+    if (p->calls == p->cancel_at) {
+        p->cancelled = 1;
+        return -1 - (int)(p->calls % 3);
+    }
+    return 0;
+}
+
+/* IEEE half to float (exact). */
+static float half_to_float(uint16_t h) {
+    int e = (h >> 10) & 31, m = h & 1023;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m + 1024), e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+/* Stored sample k of a frame in meters, as a depth frame reads it. */
+static float sample_meters(const fathom_scan_info *info, const uint8_t *frame, size_t k) {
+    switch (info->depth_format) {
+    case FATHOM_DEPTH_FLOAT16: {
+        uint16_t h;
+        memcpy(&h, frame + 2 * k, 2);
+        return half_to_float(h) * info->depth_scale;
+    }
+    case FATHOM_DEPTH_UINT16: {
+        uint16_t u;
+        memcpy(&u, frame + 2 * k, 2);
+        return (float)u * info->depth_scale;
+    }
+    default: {
+        float f;
+        memcpy(&f, frame + 4 * k, 4);
+        return f * info->depth_scale;
+    }
+    }
+}
+
+/* A Stray folder's depth: the meters rounded to whole millimetres (0 where none, or beyond 65.535 m), which
+ * read back as mm * 0.001f. */
+static float stray_meters(float m) {
+    float mm = roundf(m * 1000.0f);
+    return mm >= 1 && mm <= 65535 ? (float)(uint16_t)mm * 0.001f : 0.0f;
+}
+
+/* The copy written by fathom_scan_write opens in `format` and holds the scan's frames as the header says. */
+static void check_copy(const scan_state *st, uint32_t format, const char *path) {
+    const char *fn = "fathom_scan_write (the copy read back)";
+    const fathom_scan_info *src = &st->info;
+    const int png_source = src->format != FATHOM_SCAN_SCANNER;
+    fathom_scan *copy;
+    fz_poison(&copy, sizeof copy);
+    fathom_status s = FZ(fathom_scan_open, path, &copy);
+    if (s != FATHOM_OK) {
+        fprintf(stderr, "%s\n", fathom_last_error());
+        fz_broken(fn, "the copy does not open");
+    }
+    fathom_scan_info info;
+    if (FZ(fathom_scan_get_info, copy, &info) != FATHOM_OK) fz_broken(fn, "no info");
+    check_info(&info);
+    if (info.format != format) fz_broken(fn, "the copy is not of the format written");
+    if (info.frame_count != src->frame_count) fz_broken(fn, "the copy's frame count differs (a frame was not written)");
+    if (info.depth_width != src->depth_width || info.depth_height != src->depth_height)
+        fz_broken(fn, "the copy's depth grid differs");
+    if (info.has_confidence != src->has_confidence) fz_broken(fn, "confidence was not kept");
+    if (format == FATHOM_SCAN_STRAY) {
+        if (info.depth_format != FATHOM_DEPTH_FLOAT32 || info.depth_scale != 1.0f) fz_broken(fn, "Stray depth is not FLOAT32 meters");
+        /* The header's Stray reader: intrinsics of the 1920 x 1440 video (fathom_scan_write says intrinsics are kept
+         * exactly; the RGB size cannot be, and test_scan.c flags that). */
+        if (info.rgb_width != 1920 || info.rgb_height != 1440) fz_broken(fn, "a Stray folder's RGB image is not 1920 x 1440");
+    } else {
+        uint32_t want_format = png_source ? FATHOM_DEPTH_UINT16 : src->depth_format;
+        float want_scale = png_source ? 0.001f : src->depth_scale;
+        if (info.depth_format != want_format) fz_broken(fn, "the scanner copy's depth is not in the stored form (UINT16 for PNG)");
+        if (info.depth_scale != want_scale) fz_broken(fn, "the scanner copy's depth scale differs (the same meters)");
+        if (info.rgb_width != src->rgb_width || info.rgb_height != src->rgb_height) fz_broken(fn, "the RGB size was not kept");
+    }
+    size_t n = (size_t)src->frame_count;
+    int64_t *ts = fz_malloc(n * sizeof *ts);
+    fathom_pose *poses = fz_malloc(n * sizeof *poses);
+    fathom_intrinsics *ks = fz_malloc(n * sizeof *ks);
+    if (FZ(fathom_scan_timestamps, copy, ts, n) != FATHOM_OK || FZ(fathom_scan_poses, copy, poses, n) != FATHOM_OK ||
+        FZ(fathom_scan_intrinsics, copy, ks, n) != FATHOM_OK)
+        fz_broken(fn, "the per-frame arrays do not read");
+    for (size_t i = 0; i < n; i++) {
+        if (ts[i] != st->timestamps[i]) fz_broken(fn, "a timestamp was not kept exactly");
+        const fathom_intrinsics *a = &ks[i], *b = &st->intrinsics[i];
+        if (a->fx != b->fx || a->fy != b->fy || a->cx != b->cx || a->cy != b->cy) fz_broken(fn, "intrinsics were not kept exactly");
+        if (a->width != info.rgb_width || a->height != info.rgb_height) fz_broken(fn, "intrinsics not of the copy's RGB image");
+        const fathom_pose *p = &poses[i], *q = &st->poses[i];
+        if (p->m[12] != q->m[12] || p->m[13] != q->m[13] || p->m[14] != q->m[14]) fz_broken(fn, "a position was not kept");
+        if (format == FATHOM_SCAN_SCANNER && fathom_pose_check_rigid(q, 0.9e-5f) == FATHOM_OK) {
+            if (memcmp(p->m, q->m, sizeof p->m) != 0) fz_broken(fn, "a pose rigid within 1e-5 was not kept as written");
+        } else {
+            if (fathom_pose_check_rigid(p, 2e-3f) != FATHOM_OK) fz_broken(fn, "a pose of the copy is not rigid");
+            /* Stray: a quaternion in OpenCV axes, "within float rounding". */
+            for (int e = 0; e < 12; e++)
+                if (!(fabsf(p->m[e] - q->m[e]) <= 2e-4f)) fz_broken(fn, "a rotation differs beyond float rounding");
+        }
+    }
+    size_t samples = (size_t)src->depth_width * src->depth_height;
+    size_t db = st->depth_bytes, cdb = samples * sample_bytes(info.depth_format);
+    uint8_t *a = fz_malloc(db), *b = fz_malloc(cdb), *ca = fz_malloc(samples), *cb = fz_malloc(samples);
+    for (size_t i = 0; i < n && i < COMPARED_FRAMES; i++) {
+        if (FZ(fathom_scan_read_depth, st->scan, i, a, db) != FATHOM_OK) fz_broken(fn, "the scan's frame does not read");
+        if (FZ(fathom_scan_read_depth, copy, i, b, cdb) != FATHOM_OK) fz_broken(fn, "a frame of the copy does not read");
+        if (format == FATHOM_SCAN_STRAY) {
+            for (size_t k = 0; k < samples; k++) {
+                float got, want = stray_meters(sample_meters(src, a, k));
+                memcpy(&got, b + 4 * k, 4);
+                if (got != want) fz_broken(fn, "Stray depth is not the meters rounded to the millimetre");
+            }
+        } else if (png_source) {
+            for (size_t k = 0; k < samples; k++) {
+                uint16_t got;
+                memcpy(&got, b + 2 * k, 2);
+                if (got != (uint16_t)roundf(sample_meters(src, a, k) * 1000.0f))
+                    fz_broken(fn, "PNG depth is not written as the same millimetres");
+            }
+        } else if (memcmp(a, b, db) != 0) {
+            fz_broken(fn, "depth was not written in its stored form");
+        }
+        if (src->has_confidence) {
+            if (FZ(fathom_scan_read_confidence, st->scan, i, ca, samples) != FATHOM_OK ||
+                FZ(fathom_scan_read_confidence, copy, i, cb, samples) != FATHOM_OK)
+                fz_broken(fn, "confidence does not read");
+            if (memcmp(ca, cb, samples) != 0) fz_broken(fn, "confidence was not kept exactly");
+        }
+    }
+    free(a);
+    free(b);
+    free(ca);
+    free(cb);
+    free(ts);
+    free(poses);
+    free(ks);
+    fathom_scan_close(copy);
+}
+
+/* fathom_scan_write: a refused call (NULLs, formats, a folder that cannot be made) writes nothing; a valid one
+ * (with progress, cancelled or not) writes a copy that opens as the header says. */
+static void convert(fz_input *in, const scan_state *st) {
+    const char *f = "fathom_scan_write";
+    char path[256];
+    fathom_status s;
+    fz_clear_dir(convert_dir);
+    rmdir(convert_dir);
+    uint8_t bad = fz_u8(in);
+    switch (bad % 8) {
+    case 1:
+        s = FZ(fathom_scan_write, NULL, convert_dir, bad >> 7, NULL, NULL);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken(f, "a NULL scan was not FATHOM_ERR_NULL_POINTER");
+        break;
+    case 2:
+        s = FZ(fathom_scan_write, st->scan, NULL, bad >> 7, NULL, NULL);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken(f, "a NULL directory was not FATHOM_ERR_NULL_POINTER");
+        break;
+    case 3:
+    case 4: {
+        uint32_t format = bad % 8 == 3 ? FATHOM_SCAN_NERFSTUDIO : fz_u32(in);
+        s = FZ(fathom_scan_write, st->scan, convert_dir, format, NULL, NULL);
+        if (format > FATHOM_SCAN_STRAY && s != FATHOM_ERR_OUT_OF_RANGE)
+            fz_broken(f, "a format other than SCANNER or STRAY was not FATHOM_ERR_OUT_OF_RANGE");
+        break;
+    }
+    case 5: {
+        /* a folder under a regular file */
+        fz_path_join(path, sizeof path, root, "convert-file");
+        fz_write_file(path, "x", 1);
+        fz_path_join(path, sizeof path, root, "convert-file/sub");
+        s = FZ(fathom_scan_write, st->scan, path, bad >> 7, NULL, NULL);
+        if (s != FATHOM_ERR_IO) fz_broken(f, "a folder that cannot be made was not FATHOM_ERR_IO");
+        break;
+    }
+    default: s = FATHOM_OK; break;
+    }
+    if (s != FATHOM_OK && s != FATHOM_ERR_IO && access(convert_dir, F_OK) == 0) fz_broken(f, "a refused call wrote files");
+    fz_clear_dir(convert_dir);
+    rmdir(convert_dir);
+
+    uint8_t mode = fz_u8(in);
+    if (!(mode & 1)) return;
+    if (st->info.frame_count > MAX_CONVERT_FRAMES || st->info.frame_count * st->confidence_bytes > MAX_CONVERT_SAMPLES) return;
+    uint32_t format = (mode >> 1) & 1;
+    write_progress p = {0, st->info.frame_count, 0, 0};
+    int with_progress = (mode & 4) != 0;
+    if (with_progress && (mode & 8)) p.cancel_at = 1 + fz_u32(in) % st->info.frame_count;
+    s = FZ(fathom_scan_write, st->scan, convert_dir, format, with_progress ? write_progress_fn : NULL, &p);
+    if (p.cancelled) {
+        if (s != FATHOM_ERR_INVALID_STATE) fz_broken(f, "a cancel did not stop the write with FATHOM_ERR_INVALID_STATE");
+    } else if (s != FATHOM_OK) {
+        fprintf(stderr, "%s\n", fathom_last_error());
+        fz_broken(f, "a valid call on an opened scan failed (the header: writes every frame)");
+    } else {
+        if (with_progress && p.calls != st->info.frame_count) fz_broken(f, "progress was not called after every frame");
+        check_copy(st, format, convert_dir);
+    }
+    fz_clear_dir(convert_dir);
+    rmdir(convert_dir);
+}
+
 /* Everything that reads an opened scan. `expected_id` may be NULL (not checked). */
 static void exercise_scan(fz_input *in, const fathom_scan *scan, const char *expected_id, scan_state *st) {
     memset(st, 0, sizeof *st);
@@ -613,8 +834,11 @@ static void exercise_scan(fz_input *in, const fathom_scan *scan, const char *exp
         if (what & 1) point_cloud(in, st);
         if (what & 2) report(in, st);
     }
-    /* The failed calls above left the scan as it was. */
+    if (what & 4) convert(in, st);
+    /* The failed calls above left the scan as it was. (fathom_scan_info has tail padding after format: poisoned
+     * like st->info, so that memcmp sees the same bytes there.) */
     fathom_scan_info after;
+    fz_poison(&after, sizeof after);
     if (FZ(fathom_scan_get_info, scan, &after) != FATHOM_OK || memcmp(&after, &st->info, sizeof after) != 0)
         fz_broken("fathom_scan_get_info", "the scan's info changed");
     free(st->timestamps);
@@ -959,6 +1183,246 @@ static void writer_mode(fz_input *in) {
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Folder modes: a Stray Scanner folder or a nerfstudio transforms.json with depth PNGs             */
+/* ---------------------------------------------------------------------------------------------- */
+
+#define STRAY_PREFIX "=STRAY=\n"
+#define NERFSTUDIO_PREFIX "=NERFSTUDIO=\n"
+/* Depth (and confidence) PNGs depth/000000.png ... of the frames the harness can make. */
+#define FOLDER_FRAMES 4
+
+typedef struct png_buf {
+    uint8_t *p;
+    size_t n, cap;
+} png_buf;
+
+static void png_put(png_buf *b, const void *src, size_t n) {
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 256;
+        while (cap < b->n + n) cap *= 2;
+        uint8_t *grown = realloc(b->p, cap);
+        if (!grown) abort();
+        b->p = grown;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, src, n);
+    b->n += n;
+}
+
+static void png_u32(png_buf *b, uint32_t v) {
+    uint8_t c[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    png_put(b, c, 4);
+}
+
+static uint32_t crc32_of(const uint8_t *p, size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xFFFFFFFFu;
+}
+
+/* A chunk: length, type, data, CRC of type and data. */
+static void png_chunk(png_buf *b, const char type[4], const uint8_t *data, size_t n) {
+    png_u32(b, (uint32_t)n);
+    size_t start = b->n;
+    png_put(b, type, 4);
+    if (n) png_put(b, data, n);
+    png_u32(b, crc32_of(b->p + start, n + 4));
+}
+
+/* A grayscale PNG (colour type `color`, `bits` per sample) of width x height samples from `samples` (16-bit:
+ * each sample's value; 8-bit: its low byte); the image data is a zlib stream of stored blocks. */
+static void png_encode(png_buf *b, uint32_t width, uint32_t height, uint8_t bits, uint8_t color, const uint16_t *samples) {
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    uint8_t ihdr[13] = {(uint8_t)(width >> 24), (uint8_t)(width >> 16), (uint8_t)(width >> 8), (uint8_t)width,
+                        (uint8_t)(height >> 24), (uint8_t)(height >> 16), (uint8_t)(height >> 8), (uint8_t)height,
+                        bits, color, 0, 0, 0};
+    size_t channels = color == 2 ? 3 : 1, bytes = bits == 16 ? 2 : 1;
+    size_t row = 1 + width * channels * bytes, raw_size = row * height;
+    uint8_t *raw = fz_malloc(raw_size);
+    for (uint32_t y = 0; y < height; y++) {
+        uint8_t *r = raw + y * row;
+        r[0] = 0; /* filter: none */
+        for (uint32_t x = 0; x < width * channels; x++) {
+            uint16_t v = samples[(y * width * channels + x) % (width * height)];
+            if (bytes == 2) {
+                r[1 + 2 * x] = (uint8_t)(v >> 8);
+                r[2 + 2 * x] = (uint8_t)v;
+            } else {
+                r[1 + x] = (uint8_t)v;
+            }
+        }
+    }
+    png_buf z = {0};
+    uint8_t header[2] = {0x78, 0x01};
+    png_put(&z, header, 2);
+    uint32_t s1 = 1, s2 = 0;
+    for (size_t i = 0; i < raw_size; i++) {
+        s1 = (s1 + raw[i]) % 65521;
+        s2 = (s2 + s1) % 65521;
+    }
+    for (size_t at = 0; at < raw_size || at == 0; at += 65535) {
+        size_t len = raw_size - at < 65535 ? raw_size - at : 65535;
+        uint8_t block[5] = {at + len >= raw_size ? 1 : 0, (uint8_t)len, (uint8_t)(len >> 8), (uint8_t)~len, (uint8_t)(~len >> 8)};
+        png_put(&z, block, 5);
+        png_put(&z, raw + at, len);
+        if (raw_size == 0) break;
+    }
+    uint8_t adler[4] = {(uint8_t)(s2 >> 8), (uint8_t)s2, (uint8_t)(s1 >> 8), (uint8_t)s1};
+    png_put(&z, adler, 4);
+    png_put(b, signature, 8);
+    png_chunk(b, "IHDR", ihdr, sizeof ihdr);
+    png_chunk(b, "IDAT", z.p, z.n);
+    png_chunk(b, "IEND", NULL, 0);
+    free(z.p);
+    free(raw);
+}
+
+/* Writes a PNG made from the control bytes to `path`: mostly one of the scan's kind (`bits`-bit grayscale of
+ * width x height), sometimes of another size, depth or colour type, cut short or empty. */
+static void write_made_png(fz_input *in, const char *path, uint32_t width, uint32_t height, uint8_t bits) {
+    uint8_t kind = fz_u8(in);
+    uint8_t color = 0;
+    if (kind >= 200) {
+        switch (kind % 6) {
+        case 0: width += 1; break;
+        case 1: height = 1 + fz_u8(in) % 9; break;
+        case 2: bits = bits == 16 ? 8 : 16; break;
+        case 3: color = 2; break;
+        default: break; /* cut or empty below */
+        }
+    }
+    size_t count = (size_t)width * height;
+    uint16_t *samples = fz_malloc(count * sizeof *samples);
+    uint8_t fill = fz_u8(in);
+    for (size_t i = 0; i < count; i++) {
+        /* One read per statement (see fz_u64). */
+        uint8_t low = fz_u8(in);
+        if (bits == 8) {
+            samples[i] = (fill & 3) == 3 ? low : low % 3; /* confidence: 0, 1, 2, or any byte */
+        } else if (fill & 1) {
+            uint8_t high = fz_u8(in);
+            samples[i] = (uint16_t)(low | high << 8);
+        } else {
+            samples[i] = low < 32 ? 0 : (uint16_t)(300 + fz_u8(in) * 16); /* none, or 0.3 ... 4.4 m */
+        }
+    }
+    png_buf b = {0};
+    png_encode(&b, width, height, bits, color, samples);
+    size_t size = b.n;
+    if (kind >= 200 && kind % 6 == 4) size = fz_u32(in) % b.n; /* cut */
+    if (kind >= 200 && kind % 6 == 5) size = 0;
+    fz_write_file(path, b.p, size);
+    free(b.p);
+    free(samples);
+}
+
+/* The folder modes. Stray: parts 0-4 are camera_matrix.csv, odometry.csv, depth/000000.png,
+ * confidence/000000.png, depth/000001.png. Nerfstudio: part 0 is transforms.json, parts 1-4 depth/000000.png to
+ * depth/000003.png. Control byte 0's bits 0-4 leave part 0-4 out; bit 5 (Stray): no confidence folder; bit 6:
+ * open a file of the folder rather than the folder. Then the harness makes the PNGs of up to FOLDER_FRAMES frames
+ * that no part gave (fz_u8 % 5 of them), of a fuzzed size. An opened scan goes through every reader, and is
+ * converted. */
+static void folder_mode(int stray, const uint8_t *const part[6], const size_t part_size[6], int parts) {
+    fz_input in = {parts == 6 ? part[5] : NULL, parts == 6 ? part_size[5] : 0};
+    uint8_t flags = fz_u8(&in);
+    char path[256], depth_dir[160], conf_dir[160];
+    const int with_confidence = stray && !(flags & 0x20);
+    fz_path_join(depth_dir, sizeof depth_dir, folder_dir, "depth");
+    fz_path_join(conf_dir, sizeof conf_dir, folder_dir, "confidence");
+    mkdir(folder_dir, 0755);
+    mkdir(depth_dir, 0755);
+    if (with_confidence) mkdir(conf_dir, 0755);
+    static const char *const stray_names[5] = {"camera_matrix.csv", "odometry.csv", "depth/000000.png",
+                                               "confidence/000000.png", "depth/000001.png"};
+    static const char *const nerf_names[5] = {"transforms.json", "depth/000000.png", "depth/000001.png",
+                                              "depth/000002.png", "depth/000003.png"};
+    const char *const *names = stray ? stray_names : nerf_names;
+    int given_depth[FOLDER_FRAMES] = {0}, given_conf[FOLDER_FRAMES] = {0};
+    int metadata = 1;
+    for (int i = 0; i < 5; i++) {
+        int present = i < parts - (parts == 6) && !(flags & (1u << i));
+        if (stray && i == 3 && !with_confidence) present = 0;
+        if (!present) {
+            if (i == 0 || (stray && i == 1)) metadata = 0;
+            continue;
+        }
+        fz_path_join(path, sizeof path, folder_dir, names[i]);
+        fz_write_file(path, part[i], part_size[i]);
+        if (stray && i == 2) given_depth[0] = 1;
+        if (stray && i == 3) given_conf[0] = 1;
+        if (stray && i == 4) given_depth[1] = 1;
+        if (!stray && i >= 1) given_depth[i - 1] = 1;
+    }
+    /* The PNGs made by the harness. */
+    uint32_t width = 1 + fz_u8(&in) % 8, height = 1 + fz_u8(&in) % 8;
+    int made = fz_u8(&in) % (FOLDER_FRAMES + 1);
+    for (int k = 0; k < made; k++) {
+        char name[64];
+        if (!given_depth[k]) {
+            snprintf(name, sizeof name, "depth/%06d.png", k);
+            fz_path_join(path, sizeof path, folder_dir, name);
+            write_made_png(&in, path, width, height, 16);
+        }
+        if (with_confidence && !given_conf[k]) {
+            snprintf(name, sizeof name, "confidence/%06d.png", k);
+            fz_path_join(path, sizeof path, folder_dir, name);
+            write_made_png(&in, path, width, height, 8);
+        }
+    }
+
+    const char *open_path = folder_dir;
+    if (flags & 0x40) {
+        uint8_t which = fz_u8(&in) % 3;
+        const char *file = stray ? (which == 0 ? "odometry.csv" : which == 1 ? "camera_matrix.csv" : "depth/000000.png")
+                                 : "transforms.json";
+        fz_path_join(path, sizeof path, folder_dir, file);
+        open_path = path;
+    }
+    fathom_scan *scan;
+    fz_poison(&scan, sizeof scan);
+    fathom_status s = FZ(fathom_scan_open, open_path, &scan);
+    fz_untouched(s, "fathom_scan_open", &scan, sizeof scan);
+    if (s != FATHOM_OK) {
+        /* A folder holding neither format (nor a scanner-app scan) is not a scan. */
+        if (!metadata && open_path == folder_dir &&
+            (s != FATHOM_ERR_FORMAT || !strstr(fathom_last_error(), "not a scan")))
+            fz_broken("fathom_scan_open", "a folder holding no scan was not FATHOM_ERR_FORMAT \"not a scan\"");
+        return;
+    }
+    if (!metadata && open_path == folder_dir) fz_broken("fathom_scan_open", "a folder without its metadata opened");
+    fathom_scan_info info;
+    if (FZ(fathom_scan_get_info, scan, &info) != FATHOM_OK) fz_broken("fathom_scan_get_info", "an opened scan has no info");
+    const char *f = "fathom_scan_open (folder)";
+    if (info.format != (stray ? FATHOM_SCAN_STRAY : FATHOM_SCAN_NERFSTUDIO)) fz_broken(f, "the format is not the folder's");
+    if (info.depth_format != FATHOM_DEPTH_FLOAT32 || info.depth_scale != 1.0f) fz_broken(f, "PNG depth is not FLOAT32 meters");
+    if (stray) {
+        if (info.rgb_width != 1920 || info.rgb_height != 1440) fz_broken(f, "a Stray folder's RGB image is not 1920 x 1440");
+        if (info.has_confidence != (uint32_t)with_confidence) fz_broken(f, "has_confidence is not whether confidence/ exists");
+        /* 16-bit millimetres: every sample is a whole number of millimetres. */
+        size_t samples = (size_t)info.depth_width * info.depth_height;
+        if (samples <= ((size_t)1 << 20)) {
+            float *depth = fz_malloc(samples * 4);
+            if (FZ(fathom_scan_read_depth, scan, 0, depth, samples * 4) == FATHOM_OK) {
+                for (size_t k = 0; k < samples; k++) {
+                    float mm = roundf(depth[k] * 1000.0f);
+                    if (!(mm >= 0 && mm <= 65535 && (float)(uint16_t)mm * 0.001f == depth[k]))
+                        fz_broken(f, "Stray depth is not uint16 millimetres * 0.001f");
+                }
+            }
+            free(depth);
+        }
+    } else if (info.has_confidence) {
+        fz_broken(f, "a nerfstudio scan has confidence");
+    }
+    scan_state st;
+    exercise_scan(&in, scan, NULL, &st);
+    fathom_scan_close(scan);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     setup();
@@ -967,7 +1431,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rmdir(writer_dir);
     fz_clear_dir(report_dir);
     rmdir(report_dir);
+    fz_clear_dir(folder_dir);
+    rmdir(folder_dir);
     mkdir(scan_dir, 0755);
+
+    /* A folder mode's prefix. */
+    int folder = 0;
+    if (size >= sizeof STRAY_PREFIX - 1 && memcmp(data, STRAY_PREFIX, sizeof STRAY_PREFIX - 1) == 0) {
+        folder = 1;
+        data += sizeof STRAY_PREFIX - 1;
+        size -= sizeof STRAY_PREFIX - 1;
+    } else if (size >= sizeof NERFSTUDIO_PREFIX - 1 && memcmp(data, NERFSTUDIO_PREFIX, sizeof NERFSTUDIO_PREFIX - 1) == 0) {
+        folder = 2;
+        data += sizeof NERFSTUDIO_PREFIX - 1;
+        size -= sizeof NERFSTUDIO_PREFIX - 1;
+    }
 
     /* Split: five files, then the control bytes. */
     const uint8_t *part[6] = {0};
@@ -985,6 +1463,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     part[parts] = data + start;
     part_size[parts] = size - start;
     parts++;
+    if (folder) {
+        folder_mode(folder == 1, part, part_size, parts);
+        return 0;
+    }
     fz_input in = {parts == 6 ? part[5] : NULL, parts == 6 ? part_size[5] : 0};
     uint8_t flags = fz_u8(&in);
     if (flags & 0x80) {

@@ -237,7 +237,91 @@ static void quats(fz_input *in, uint8_t which) {
 
 static int rigid(const fathom_pose *p) { return fathom_pose_check_rigid(p, FATHOM_RIGID_TOLERANCE) == FATHOM_OK; }
 
+/* fathom_poses_convert: up to 4 poses (rigid, nudged or any 16 floats), conventions in and out of the enum, NULL
+ * arrays, count 0, in place. On failure `out` is as it was (in place: the poses are unchanged); on success every
+ * pose was rigid, the conventions known, and each result is rigid with the bottom row (0, 0, 0, 1): between
+ * camera-to-world conventions (and to the same one) exactly the pose, columns 1 and 2 negated when the camera axes
+ * change; to or from world-to-camera the rotation transposed exactly (with those signs) and the translation
+ * -R^T t up to float rounding. */
+static void poses_convert(fz_input *in) {
+    const char *f = "fathom_poses_convert";
+    fathom_pose poses[4], copy[4], out[4];
+    size_t count = fz_u8(in) % 5;
+    for (size_t i = 0; i < count; i++) {
+        if (fz_u8(in) < 32) {
+            for (int e = 0; e < 16; e++) poses[i].m[e] = fz_float(in); /* any sixteen floats */
+        } else {
+            poses[i] = fz_pose_nudged(in);
+        }
+    }
+    uint8_t c = fz_u8(in);
+    uint32_t from = c < 240 ? c % 3u : (c & 1 ? 3u + fz_u8(in) : fz_u32(in));
+    c = fz_u8(in);
+    uint32_t to = c < 240 ? c % 3u : (c & 1 ? 3u + fz_u8(in) : fz_u32(in));
+    /* < 0xF0: in place when mode % 4 == 1; 0xF0...: NULL poses; 0xF4...: NULL out; 0xF8...: count 0; 0xFC...: count 0
+     * and both NULL. */
+    uint8_t mode = fz_u8(in);
+    const int in_place = mode < 0xF0 && mode % 4 == 1 && count > 0;
+    const int null_poses = mode >= 0xF0 && (mode < 0xF4 || mode >= 0xFC), null_out = mode >= 0xF4 && (mode < 0xF8 || mode >= 0xFC);
+    const size_t n = mode >= 0xF8 ? 0 : count;
+    memcpy(copy, poses, count * sizeof poses[0]);
+    fathom_pose *dst = in_place ? poses : out;
+    fz_poison(out, sizeof out);
+    fathom_status s = FZ(fathom_poses_convert, null_poses ? NULL : poses, n, from, to, null_out ? NULL : dst);
+    if (in_place) fz_unchanged(s, f, copy, poses, count * sizeof poses[0]);
+    else fz_untouched(s, f, out, sizeof out);
+    if (from > FATHOM_POSE_OPENCV_WORLD_TO_CAMERA || to > FATHOM_POSE_OPENCV_WORLD_TO_CAMERA)
+        fz_need(s == FATHOM_ERR_OUT_OF_RANGE, f, "an unknown convention was not FATHOM_ERR_OUT_OF_RANGE");
+    if (s != FATHOM_OK) {
+        if (s == FATHOM_ERR_NULL_POINTER) fz_need(n > 0 && (null_poses || null_out), f, "FATHOM_ERR_NULL_POINTER without a NULL");
+        return;
+    }
+    fz_need(n == 0 || !(null_poses || null_out), f, "a NULL array was accepted");
+    if (!in_place) fz_untouched_past(f, out + n, (4 - n) * sizeof out[0]); /* nothing past the count */
+    for (size_t i = 0; i < n; i++) {
+        const fathom_pose *p = &copy[i], *q = &dst[i];
+        fz_need(rigid(p), f, "a pose that is not rigid (or not finite) was accepted");
+        /* An inverse's rotation R^T: R R^T - I differs from R^T R - I in second-order terms only. */
+        fz_need(fathom_pose_check_rigid(q, FATHOM_RIGID_TOLERANCE * 1.01f) == FATHOM_OK, f,
+                "a result is not rigid (or not finite)");
+        fz_need(q->m[3] == 0 && q->m[7] == 0 && q->m[11] == 0 && q->m[15] == 1, f, "a result's bottom row is not (0, 0, 0, 1)");
+        if (from == to || (from != FATHOM_POSE_OPENCV_WORLD_TO_CAMERA && to != FATHOM_POSE_OPENCV_WORLD_TO_CAMERA)) {
+            const int flips = (from == FATHOM_POSE_ARKIT) != (to == FATHOM_POSE_ARKIT);
+            for (int r = 0; r < 3; r++) {
+                fz_need(q->m[r] == p->m[r], f, "column 0 changed");
+                fz_need(q->m[4 + r] == (flips ? -p->m[4 + r] : p->m[4 + r]) && q->m[8 + r] == (flips ? -p->m[8 + r] : p->m[8 + r]),
+                        f, "columns 1 and 2 are not the pose's, negated exactly when the camera axes change");
+                fz_need(q->m[12 + r] == p->m[12 + r], f, "a camera-to-world translation changed");
+            }
+        } else {
+            /* One side camera-to-world (c2w), the other world-to-camera (w2c): c2w(r, k) = s_k w2c(k, r), s_k = -1
+             * for k = 1, 2 when the camera-to-world side is ARKit's. The result's translation is -(column r of the
+             * input's rotation in OpenCV axes) . (the input's translation). */
+            const int to_w2c = to == FATHOM_POSE_OPENCV_WORLD_TO_CAMERA;
+            const fathom_pose *c2w = to_w2c ? p : q, *w2c = to_w2c ? q : p;
+            const int arkit = from == FATHOM_POSE_ARKIT || to == FATHOM_POSE_ARKIT;
+            for (int r = 0; r < 3; r++)
+                for (int k = 0; k < 3; k++) {
+                    float a = c2w->m[k * 4 + r], b = w2c->m[r * 4 + k];
+                    fz_need(a == (arkit && k > 0 ? -b : b), f, "the rotation is not the transpose (with the axes' signs)");
+                }
+            for (int r = 0; r < 3; r++) {
+                double sign = to_w2c && arkit && r > 0 ? -1 : 1, t = 0, magnitude = 0;
+                for (int k = 0; k < 3; k++) {
+                    t -= sign * (double)p->m[r * 4 + k] * p->m[12 + k];
+                    magnitude += fabs((double)p->m[r * 4 + k] * p->m[12 + k]);
+                }
+                fz_need(fabs(q->m[12 + r] - t) <= 4e-7 * magnitude + 1e-38, f, "the translation is not -R^T t");
+            }
+        }
+    }
+}
+
 static void poses(fz_input *in, uint8_t which) {
+    if (which >= 24) {
+        poses_convert(in);
+        return;
+    }
     int nul = pick_null(in);
     fathom_status s;
     switch (which % 12) {

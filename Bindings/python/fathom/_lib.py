@@ -731,6 +731,14 @@ CONSTANTS: dict[str, float] = {
     "FATHOM_BOX_GIVEN": 1,
     "FATHOM_BOX_MANIFEST": 2,
     "FATHOM_BOX_FITTED": 3,
+    # fathom_pose_convention
+    "FATHOM_POSE_ARKIT": 0,
+    "FATHOM_POSE_OPENCV": 1,
+    "FATHOM_POSE_OPENCV_WORLD_TO_CAMERA": 2,
+    # fathom_scan_format
+    "FATHOM_SCAN_SCANNER": 0,
+    "FATHOM_SCAN_STRAY": 1,
+    "FATHOM_SCAN_NERFSTUDIO": 2,
     # fathom_report_cloud_kind
     "FATHOM_REPORT_CLOUD": 0,
     "FATHOM_REPORT_OBJECT": 1,

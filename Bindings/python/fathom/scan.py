@@ -258,8 +258,9 @@ class Scan(Handle):
         open the copy by (the scanner metadata ``.json``, or the Stray folder).
 
         Timestamps, intrinsics and confidence are kept exactly; a Stray copy rounds depth to the millimetre (exact
-        for PNG and millimetre sources) and stores poses as quaternions in OpenCV axes (within float rounding);
-        a scanner copy keeps the stored depth (PNG sources as uint16 millimetres, the same meters).
+        for millimetre sources) and stores poses as quaternions in OpenCV axes (within float rounding); a scanner
+        copy keeps the stored depth (millimetre PNG sources as uint16 millimetres, the same meters; PNG sources in
+        other units as float32 meters).
         ``progress(done, total)`` returning False stops the work (:class:`fathom.InvalidStateError`).
         """
         target = enum_member(format, ScanFormat, "format")

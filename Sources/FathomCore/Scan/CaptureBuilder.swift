@@ -97,6 +97,16 @@ public final class CaptureBuilder {
         return tracker
     }
 
+    /// A warning when the cameras' up vectors point down the world's y: the world is not ARKit's gravity-aligned one
+    /// (+y up), as Open3D's, COLMAP's or a Redwood trajectory's are, and floors and ceilings cannot be told apart.
+    static func upright(_ poses: [Pose]) -> [String] {
+        guard !poses.isEmpty else { return [] }
+        let ups = poses.map(\.rotation.c1.y).sorted()
+        guard ups[ups.count / 2] < -0.3 else { return [] }
+        return ["the cameras' up vectors point down the world's y axis: the world is not gravity-aligned with +y up as "
+            + "ARKit's is, so the floor, the ceiling and the support are not to be trusted"]
+    }
+
     /// Words on the estimates a reader should not trust blindly, and on what is missing.
     static func weakEstimates(_ scene: SceneEstimate, given: Bool, options: CaptureOptions) -> [String] {
         var warnings = [String]()
@@ -137,7 +147,7 @@ public final class CaptureBuilder {
         report.objectCapture = scene.objectCapture
         report.objectVoxels = givenBox == nil ? scene.objectVoxels : 0
         report.objectReason = givenBox == nil ? scene.objectReason : nil
-        report.warnings = warnings + CaptureBuilder.weakEstimates(scene, given: givenBox != nil, options: options)
+        report.warnings = warnings + CaptureBuilder.upright(poses) + CaptureBuilder.weakEstimates(scene, given: givenBox != nil, options: options)
         report.cameraPositions = poses.map(\.translation)
         report.captures = captures
         if timestamps.count >= 2 {

@@ -4,10 +4,10 @@ extension Scan {
     /// written) and returns the path to open it by (the metadata `.json`, or the Stray folder).
     ///
     /// - scanner: the app's files named by the scan id (or "scan" when the id is not a file stem). Depth keeps its
-    ///   stored form; PNG sources (whole millimetres) are written as uint16 millimetres, which read back as the
-    ///   same float32 meters.
-    /// - stray: depth rounded to the millimetre (exact for PNG sources and uint16 millimetre scans), the poses as
-    ///   position and quaternion in OpenCV camera axes (within float rounding of the rotation).
+    ///   stored form; PNG sources in millimetres are written as uint16 millimetres, which read back as the same
+    ///   float32 meters, and PNG sources in other units as float32 meters.
+    /// - stray: depth rounded to the millimetre (exact for millimetre sources), 0 (no depth) beyond 65.535 m; the
+    ///   poses as position and quaternion in OpenCV camera axes (within float rounding of the rotation).
     /// Timestamps, intrinsics and confidence are kept exactly. `progress(done, total)` returning false stops the
     /// work (`.invalidState`); the files written so far stay.
     @discardableResult
@@ -28,7 +28,8 @@ extension Scan {
         switch format {
         case .scanner:
             let stem = scanID.isEmpty || scanID.contains(where: { $0 == "/" || $0 == "." || $0 == "\0" }) ? "scan" : scanID
-            let pngSource = { if case .png = storage { return true } else { return false } }()
+            // PNG depth in millimetres goes back to millimetres; other units stay float32 meters.
+            let pngSource = { if case .png(let frames) = storage { return frames.depthScale == 0.001 } else { return false } }()
             let writer = try ScanWriter(directory: directory, scanID: stem, depthWidth: depthWidth, depthHeight: depthHeight,
                                         rgbWidth: rgbWidth, rgbHeight: rgbHeight, depthFormat: pngSource ? .uint16 : depthFormat,
                                         frequency: frequency ?? 60, withConfidence: hasConfidence)
@@ -36,7 +37,11 @@ extension Scan {
             for i in 0..<count {
                 try read(i)
                 if pngSource {
-                    for k in 0..<frameCount { millimetres[k] = UInt16((depth[k] * 1000).rounded()) }
+                    // Whole millimetres read as float32 meters: each rounds back to its integer (at most 65535).
+                    for k in 0..<frameCount {
+                        let mm = (depth[k] * 1000).rounded()
+                        millimetres[k] = mm >= 0 && mm <= 65535 ? UInt16(mm) : 0
+                    }
                 }
                 let appended = (pngSource ? millimetres.withUnsafeBytes { Array($0) } : depth.withUnsafeBytes { Array($0.prefix(depthFrameBytes)) })
                 try appended.withUnsafeBytes { d in

@@ -76,7 +76,7 @@ enum StrayFolder {
             throw FathomError(.format, "'\(directory)': no frame has a readable depth PNG (\(usable.problems.joined(separator: "; ")))")
         }
         let kept = usable.frames
-        let frequency = dropped(timestamps, &warnings)
+        let frequency = dropped(timestamps, frames: frames, &warnings)
         let storage = PNGFrames(depthPaths: kept.map { depthPaths[$0] }, confidencePaths: confidencePaths.map { c in kept.map { c[$0] } },
                                 width: usable.width, height: usable.height, depthScale: 0.001)
         return ScanContents(format: .stray, scanID: Scan.baseName(directory), directory: directory, metadataPath: odometryPath,
@@ -86,18 +86,20 @@ enum StrayFolder {
                             warnings: warnings, storage: .png(storage))
     }
 
-    /// The frame rate (1 / the median period), and a warning naming where frames were dropped.
-    static func dropped(_ timestamps: [Int64], _ warnings: inout [String]) -> Double? {
+    /// The frame rate (1 / the median period), and a warning naming where frames were dropped while recording:
+    /// a period over `gapFactor` times the median between rows of consecutive frame numbers (rows missing from the
+    /// file, or skipped as unreadable, are said elsewhere). `frames` are the file's frame numbers.
+    static func dropped(_ timestamps: [Int64], frames: [Int], _ warnings: inout [String]) -> Double? {
         guard timestamps.count >= 3 else { return nil }
         let periods = zip(timestamps.dropFirst(), timestamps).map { Double($0 &- $1) }
         let median = periods.sorted()[periods.count / 2]
         guard median > 0 else { return nil }
-        let gaps = periods.indices.filter { periods[$0] > gapFactor * median }
+        let gaps = periods.indices.filter { periods[$0] > gapFactor * median && frames[$0 + 1] == frames[$0] + 1 }
         if !gaps.isEmpty {
-            let missing = gaps.reduce(0) { $0 + Int((periods[$1] / median).rounded()) - 1 }
-            let at = gaps.prefix(5).map { "\($0 + 1)" }.joined(separator: ", ") + (gaps.count > 5 ? ", ..." : "")
-            warnings.append("about \(Swift.max(missing, gaps.count)) frames were dropped while recording: the timestamps jump by "
-                + "2 or more frame periods before frames \(at)")
+            let missing = gaps.reduce(0) { $0 + Swift.max(1, Int((periods[$1] / median).rounded()) - 1) }
+            let at = gaps.prefix(5).map { "\(frames[$0 + 1])" }.joined(separator: ", ") + (gaps.count > 5 ? ", ..." : "")
+            warnings.append("about \(missing) frames were dropped while recording: the timestamps jump by more than "
+                + "\(NumberText.fixed(gapFactor, digits: 1)) frame periods before frames \(at)")
         }
         return 1e9 / median
     }
