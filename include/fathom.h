@@ -188,7 +188,7 @@ fathom_status fathom_pose_orthonormalize(const fathom_pose *pose, float max_devi
  *  camera-to-map). */
 fathom_status fathom_pose_compose(const fathom_pose *a, const fathom_pose *b, fathom_pose *out);
 
-/** The inverse of a rigid pose: (R^T, -R^T t). */
+/** The inverse of a rigid pose: (R^T, -R^T t); FATHOM_ERR_NOT_FINITE when -R^T t leaves the float range. */
 fathom_status fathom_pose_invert(const fathom_pose *pose, fathom_pose *out);
 
 /** How a tool writes a camera pose (the world frame is the tool's own; only the camera's axes and the direction
@@ -206,7 +206,8 @@ typedef enum fathom_pose_convention {
 /** `count` rigid poses (may be 0) written in convention `from`, in convention `to` (fathom_pose_convention) into
  *  `out` (`out` may equal `poses`). ARKit <-> OpenCV multiplies by diag(1, -1, -1, 1) on the right (exact);
  *  world-to-camera is the inverse of camera-to-world. FATHOM_ERR_NOT_RIGID names the first pose that is not
- *  rigid (out is then unchanged); FATHOM_ERR_OUT_OF_RANGE for an unknown convention. */
+ *  rigid, FATHOM_ERR_NOT_FINITE the first whose inverse's translation leaves the float range (out is then
+ *  unchanged); FATHOM_ERR_OUT_OF_RANGE for an unknown convention. */
 fathom_status fathom_poses_convert(const fathom_pose *poses, size_t count, uint32_t from, uint32_t to, fathom_pose *out);
 
 /** pose * (p, 1): a point mapped from the pose's local frame to its parent frame. */
@@ -1385,9 +1386,10 @@ typedef enum fathom_scan_format {
  *  - a Stray Scanner folder: `camera_matrix.csv` (RGB intrinsics of the 1920 x 1440 video), `odometry.csv`
  *    (timestamp s, frame, x, y, z, qx, qy, qz, qw camera-to-world in OpenCV camera axes, converted to ARKit's;
  *    per-frame fx, fy, cx, cy when present and not blank), `depth/NNNNNN.png` (16-bit millimetres) and
- *    `confidence/NNNNNN.png`. Depth reads as FLOAT32 meters. Dropped frames (timestamp jumps of more than 1.5
- *    periods between consecutive frame numbers) are a warning; a frame whose PNG is missing, cut or of another size, or whose odometry row is
- *    unreadable or goes back in time, is skipped with a warning;
+ *    `confidence/NNNNNN.png` (a value above 2 is damage and reads as 0, low). Depth reads as FLOAT32 meters.
+ *    Dropped frames (timestamp jumps of more than 1.5 periods between consecutive frame numbers) are a warning;
+ *    a frame whose PNG is missing, cut or of another size (depth grids up to 4194304 pixels), or whose odometry
+ *    row is unreadable or goes back in time, is skipped with a warning;
  *  - a nerfstudio-style folder: `transforms.json` (as fathom_transforms_load reads it) whose frames carry
  *    `depth_file_path` (16-bit PNG; meters per unit from `depth_unit_scale_factor` or `integer_depth_scale` at
  *    the top level, else millimetres, said in a warning). It has no timestamps: frames are taken 1/30 s apart
@@ -1511,7 +1513,9 @@ void fathom_scan_writer_destroy(fathom_scan_writer *writer);
  *  its stored form, PNG sources in millimetres as UINT16 millimetres, which read back as the same meters, other
  *  PNG sources as FLOAT32 meters) or FATHOM_SCAN_STRAY (depth rounded to the millimetre, exact for millimetre
  *  sources, 0 beyond 65.535 m; poses as position and quaternion in OpenCV camera axes, within float rounding;
- *  odometry.csv with per-frame intrinsics). Timestamps, intrinsics
+ *  odometry.csv with per-frame intrinsics, scaled to the 1920 x 1440 video Stray's intrinsics refer to when the
+ *  scan's RGB image has another size; depth grids up to 4096 x 4096; timestamps within +-9e18 ns). Confidence
+ *  values above 2 (damage) are written as 0. Timestamps, intrinsics
  *  and confidence are kept exactly. FATHOM_SCAN_NERFSTUDIO is FATHOM_ERR_OUT_OF_RANGE. `progress` may be NULL;
  *  cancelled, the files written so far stay. */
 fathom_status fathom_scan_write(const fathom_scan *scan, const char *directory, uint32_t format,
@@ -1672,7 +1676,7 @@ typedef struct fathom_report_summary {
     fathom_vec3 floor_normal;               /**< unit, up */
     uint32_t has_focus;                     /**< 1: focus, orbit_views and orbit_span are set */
     fathom_vec3 focus;                      /**< the point nearest every optical axis */
-    uint64_t cloud_points, object_points;   /**< fused cloud, and its points inside the box */
+    uint64_t cloud_points, object_points;   /**< fused cloud, and its points inside the box (grown by a voxel) */
     uint32_t has_trajectory;                /**< 1 with >= 2 frames */
     fathom_trajectory_summary trajectory;
     uint32_t has_coverage;                  /**< 1 when there is a box */
@@ -1714,7 +1718,8 @@ fathom_status fathom_report_json(const fathom_report *report, char *buffer, size
 /** Which cloud of a report. */
 typedef enum fathom_report_cloud_kind {
     FATHOM_REPORT_CLOUD = 0,        /* the fused cloud */
-    FATHOM_REPORT_OBJECT = 1        /* its points inside the box */
+    FATHOM_REPORT_OBJECT = 1        /* its points inside the box grown by one voxel on every side (the object's
+                                       surfaces lie on the box's faces) */
 } fathom_report_cloud_kind;
 
 /** One of the report's clouds as a new point cloud. */

@@ -68,6 +68,7 @@ public func fathom_pose_compose(_ a: UnsafePointer<fathom_pose>?, _ b: UnsafePoi
 public func fathom_pose_invert(_ pose: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
     abiCall("fathom_pose_invert") { () throws(FathomError) in
         let inverse = try rigidPose(pose, "pose").inverse
+        guard inverse.translation.isFinite else { throw FathomError(.notFinite, "pose's inverse has a translation beyond the float range") }
         try required(out, "out").pointee = fathom_pose(inverse)
     }
 }
@@ -83,7 +84,10 @@ public func fathom_poses_convert(_ poses: UnsafePointer<fathom_pose>?, _ count: 
         let input = try elements(poses, count, "poses", copiedAs: fathom_pose.self), output = try required(out, "out")
         // Every pose is checked before any is written, so a refused call leaves out as it was (out may be poses).
         let converted = try input.indices.map { (i) throws(FathomError) -> fathom_pose in
-            fathom_pose(try Pose(columnMajor: floats(input[i]), name: "poses[\(i)]").converted(from: source, to: target))
+            let pose = try Pose(columnMajor: floats(input[i]), name: "poses[\(i)]").converted(from: source, to: target)
+            // An inverse's translation -R^T t can overflow the float range for a position near it.
+            guard pose.translation.isFinite else { throw FathomError(.notFinite, "poses[\(i)] converts to a translation beyond the float range") }
+            return fathom_pose(pose)
         }
         for i in converted.indices { output[i] = converted[i] }
     }

@@ -195,7 +195,8 @@ private func boxErrors(_ box: Box, _ truth: SceneBox) -> (angle: Double, center:
 /// The report's object cloud is the fused cloud's points inside `box`: every object point is inside (or within
 /// 0.1 mm of a face), and the count lies between the cloud points clearly inside and those not clearly outside.
 private func expectObject(_ report: ScanReport, _ box: Box, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let obb = try box.orientedBox()
+    // The object is the cloud inside the box grown by one voxel (1 cm) on every side.
+    let obb = try Box(center: box.center, scale: box.scale + 0.02, rotY: box.rotY).orientedBox()
     let verdicts = (0..<report.cloud.count).map { referenceInside(obb, report.cloud[$0], margin: 1e-4) }
     let strictly = verdicts.filter { $0 == true }.count, loosely = verdicts.filter { $0 != false }.count
     #expect(strictly <= report.object.count && report.object.count <= loosely,
@@ -431,9 +432,10 @@ struct CaptureTests {
     @Test("options: documented defaults, and validate names the first bad setting")
     func optionsValidation() throws {
         let d = CaptureOptions()
-        #expect(d.minConfidence == 2 && d.maxDepth == 3 && d.voxel == 0.01 && d.fuseDistance == 0.05)
+        #expect(d.minConfidence == 2 && d.maxDepth == 5 && d.voxel == 0.01 && d.fuseDistance == 0.05)
         #expect(close(d.fuseAngle, 5 * .pi / 180, 1e-7) && d.minVoxelPoints == 2 && d.floorThreshold == 0.02)
-        #expect(d.floorIterations == 300 && d.seed == 1 && close(d.floorMaxTilt, 15 * .pi / 180, 1e-7))
+        #expect(d.floorIterations == 300 && d.seed == 1 && close(d.floorMaxTilt, 5 * .pi / 180, 1e-7))
+        #expect(d.floorMinArea == 0.25 && close(d.orbitMinSpan, .pi / 2, 1e-7) && d.orbitMinViews == 10)
         #expect(d.objectClearance == 0.02 && d.selectDistance == 0.10 && close(d.selectAngle, 10 * .pi / 180, 1e-7))
         #expect(d.motion == MotionOptions() && d.coverage == CoverageOptions())
         try d.validate()
@@ -551,14 +553,17 @@ struct CaptureTests {
         #expect(report.box == nil && report.boxSource == .none && report.coverage == nil && report.object.count == 0)
         let floor = try #require(report.floor)
         #expect(abs(floor.height) <= 0.005)
-        #expect(report.warnings == ["no object found above the floor near where the cameras look: no box estimated"])
+        // The views circle the target, but nothing stands on the floor there.
+        #expect(report.objectCapture && report.support != nil)
+        #expect(report.warnings == ["no object: nothing stands on the support near the focus"])
         // No depth at all: no floor, another warning.
         let empty = try CaptureBuilder()
         expectError(.noData) { () throws(FathomError) in _ = try empty.report() }
         for n in 0..<3 { try add(empty, Int64(n) * 100_000_000, translation(Float(n), 1, 0), nil) }
         let bare = try empty.report()
         #expect(bare.box == nil && bare.floor == nil && bare.cloud.count == 0 && bare.fusedFrames == 0)
-        #expect(bare.warnings == ["no floor found in the fused depth: no box estimated"])
+        #expect(bare.warnings == ["no floor found: no upward-facing horizontal surface of 0.25 m^2 or more",
+                                  "no object: the views do not circle a point (their optical axes are nearly parallel): not an object capture"])
     }
 
     // MARK: The report's JSON
@@ -612,7 +617,8 @@ struct CaptureTests {
         #expect(j.scanId == "scan \"one\"\n")
         #expect(j.box == nil && j.boxSource == "none" && j.floor == nil && j.focus == nil && j.trajectory == nil && j.coverage == nil)
         #expect(j.frames == 1 && j.duration == 0 && j.cloudPoints == 0 && j.speed.time == [0])
-        #expect(j.warnings == ["a\tb", "no floor found in the fused depth: no box estimated"])
+        #expect(j.warnings == ["a\tb", "no floor found: no upward-facing horizontal surface of 0.25 m^2 or more",
+                               "no object: the views do not circle a point (their optical axes are nearly parallel): not an object capture"])
     }
 
 
@@ -629,7 +635,9 @@ struct CaptureTests {
 
     @Test("a frame whose own min_depth exceeds options.max_depth is added with nothing fused")
     func frameRangeBeyondOptionsRange() throws {
-        let builder = try CaptureBuilder()  // max_depth 3
+        var options = CaptureOptions()
+        options.maxDepth = 3
+        let builder = try CaptureBuilder(options: options)
         let image = DepthImage(width: 8, height: 6, fx: 8, fy: 8, cx: 4, cy: 3, depth: [Float](repeating: 5, count: 48))
         let k = try image.intrinsics()
         try image.depth.withUnsafeBytes { raw in

@@ -51,6 +51,8 @@ private func temporaryFolder() -> String {
 
 private let size = (width: 16, height: 12)
 
+private func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / length(v) }
+
 /// Frame i's millimetres: a ramp with holes (0 = no depth).
 private func millimetres(_ i: Int) -> [UInt16] {
     (0..<size.width * size.height).map { k in k % 7 == 3 ? 0 : UInt16(900 + 13 * k + 101 * i) }
@@ -67,7 +69,7 @@ private func strayFolder(_ n: Int) -> (folder: String, nanoseconds: [Int64], ark
     var nanoseconds = [Int64](), arkit = [Pose]()
     for i in 0..<n {
         let ns = Int64(1_000_123_456_789) + Int64(i + (i >= 5 ? 1 : 0)) * 16_666_667
-        let q = try! Quaternion(axis: normalize(SIMD3(0.2, 1, 0.1)), angle: 0.1 * Float(i))
+        let q = try! Quaternion(axis: unit(SIMD3(0.2, 1, 0.1)), angle: 0.1 * Float(i))
         let t = SIMD3<Float>(0.01 * Float(i), 1.4, -0.02 * Float(i))
         let digits = String(ns % 1_000_000_000)
         odometry += "\(ns / 1_000_000_000).\(String(repeating: "0", count: 9 - digits.count) + digits), \(i), \(t.x), \(t.y), \(t.z), "
@@ -154,6 +156,6 @@ private func confidence(_ scan: Scan, _ i: Int) throws -> [UInt8] {
 
     @Test func aFolderOfNoFormatIsNotAScan() {
         let folder = temporaryFolder()
-        expectError(.format, containing: ["not a scan"]) { _ = try Scan(path: folder) }
+        expectError(.format, containing: ["not a scan"]) { () throws(FathomError) in _ = try Scan(path: folder) }
     }
 }

@@ -9,6 +9,7 @@
 #include "expect.h"
 #include "testmath.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -516,6 +517,38 @@ static void test_compose_invert(void) {
         CHECK_STATUS(fathom_pose_compose(&a, &bad, &out), FATHOM_ERR_NOT_RIGID);
         CHECK_STATUS(fathom_pose_compose(&bad, &a, &out), FATHOM_ERR_NOT_RIGID);
     }
+
+    check_section("pose_invert: an inverse translation beyond the float range is FATHOM_ERR_NOT_FINITE");
+    /* The identity at (FLT_MAX, -FLT_MAX, 1): -R^T t = (-FLT_MAX, FLT_MAX, -1), exactly the float range's ends. */
+    {
+        const double e[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -FLT_MAX, FLT_MAX, -1, 1};
+        a = t_pose(id, FLT_MAX, -FLT_MAX, 1);
+        t_fill(&inv, sizeof inv);
+        CHECK_OK(fathom_pose_invert(&a, &inv));
+        check_pose(&inv, e, 0, __LINE__);
+    }
+    /* R_z(45) (columns (c, c, 0), (-c, c, 0), (0, 0, 1), c = 0.70710677f, rigid within 1e-7) at t = (s, s, 0):
+     * R^T t = (2 c s, 0, 0). For s = 2e38 that is 2.83e38, inside the floats; for s = 3e38 it is 4.24e38, beyond
+     * FLT_MAX = 3.40e38: refused, out as it was. */
+    {
+        const float c = 0.70710677f;
+        const double e[16] = {c, -c, 0, 0, c, c, 0, 0, 0, 0, 1, 0, -2 * (double)c * 2e38f, 0, 0, 1};
+        fathom_pose far;
+        memset(&far, 0, sizeof far);
+        far.m[0] = far.m[1] = c;
+        far.m[4] = -c;
+        far.m[5] = c;
+        far.m[10] = far.m[15] = 1;
+        far.m[12] = far.m[13] = 2e38f;
+        t_fill(&inv, sizeof inv);
+        CHECK_OK(fathom_pose_invert(&far, &inv));
+        check_pose(&inv, e, 2e-7 * 2.83e38, __LINE__); /* the translation to float rounding; the rotation exactly */
+        CHECK(inv.m[0] == c && inv.m[1] == -c && inv.m[4] == c && inv.m[5] == c && inv.m[13] == 0);
+        far.m[12] = far.m[13] = 3e38f;
+        t_fill(&inv, sizeof inv);
+        EXPECT(fathom_pose_invert(&far, &inv), FATHOM_ERR_NOT_FINITE, "fathom_pose_invert", "pose", "range");
+        CHECK(t_untouched(&inv, sizeof inv));
+    }
 }
 
 static void test_transform(void) {
@@ -794,6 +827,66 @@ static void test_poses_convert(void) {
         EXPECT(fathom_poses_convert(bad, 3, FATHOM_POSE_ARKIT, FATHOM_POSE_OPENCV, out), FATHOM_ERR_NOT_FINITE,
                "fathom_poses_convert", "poses[2]", P_FINITE);
         CHECK(t_untouched(out, sizeof out));
+    }
+
+    check_section("poses_convert: an inverse whose translation leaves the float range names its index, writes nothing");
+    {
+        /* poses[1]: R_z(45) (c = 0.70710677f) at (3e38, 3e38, 0). Its inverse's translation is -R^T t = (-4.24e38, 0, 0)
+         * (in OpenCV axes the rotation's columns 1 and 2 change sign, not the size of R^T t's first element), beyond
+         * FLT_MAX; poses[0] and poses[2] convert. */
+        const float c = 0.70710677f;
+        fathom_pose batch[3], copy[3];
+        batch[0] = pose_of_floats(CONV_ARKIT);
+        memset(&batch[1], 0, sizeof batch[1]);
+        batch[1].m[0] = batch[1].m[1] = c;
+        batch[1].m[4] = -c;
+        batch[1].m[5] = c;
+        batch[1].m[10] = batch[1].m[15] = 1;
+        batch[1].m[12] = batch[1].m[13] = 3e38f;
+        batch[2] = pose_of_floats(CONV_OPENCV);
+        for (from = 0; from < 3; from++)
+            for (to = 0; to < 3; to++) {
+                const int inverts = (from == FATHOM_POSE_OPENCV_WORLD_TO_CAMERA) != (to == FATHOM_POSE_OPENCV_WORLD_TO_CAMERA);
+                t_fill(out, sizeof out);
+                if (inverts) {
+                    EXPECT(fathom_poses_convert(batch, 3, from, to, out), FATHOM_ERR_NOT_FINITE, "fathom_poses_convert",
+                           "poses[1]", "range");
+                    CHECK(t_untouched(out, sizeof out)); /* poses[0] converted, but nothing is written */
+                    memcpy(copy, batch, sizeof batch);
+                    EXPECT(fathom_poses_convert(copy, 3, from, to, copy), FATHOM_ERR_NOT_FINITE, "fathom_poses_convert",
+                           "poses[1]", "range");
+                    CHECK(memcmp(copy, batch, sizeof batch) == 0); /* in place: the poses stay as they were */
+                } else {
+                    /* between camera-to-world conventions (or to the same one) nothing is inverted: the translation is
+                     * kept exactly */
+                    CHECK_OK(fathom_poses_convert(batch, 3, from, to, out));
+                    CHECK(out[1].m[12] == 3e38f && out[1].m[13] == 3e38f && out[1].m[14] == 0);
+                    CHECK(out[1].m[0] == c && out[1].m[1] == c);
+                }
+            }
+        /* At 2e38 the inverse's translation, 2.83e38, is inside the floats: converted, to float rounding. The ARKit
+         * pose R_z(45) in OpenCV axes has columns (c, c, 0), (c, -c, 0), (0, 0, -1), so world-to-camera has the rows of
+         * those as columns and translation -(c0 . t, c1 . t, c2 . t) = (-2 c 2e38, 0, 0). */
+        batch[1].m[12] = batch[1].m[13] = 2e38f;
+        t_fill(out, sizeof out);
+        CHECK_OK(fathom_poses_convert(batch, 3, FATHOM_POSE_ARKIT, FATHOM_POSE_OPENCV_WORLD_TO_CAMERA, out));
+        {
+            const double e[16] = {c, c, 0, 0, c, -c, 0, 0, 0, 0, -1, 0, -2 * (double)c * 2e38f, 0, 0, 1};
+            check_pose(&out[1], e, 2e-7 * 2.83e38, __LINE__);
+            CHECK(out[1].m[0] == c && out[1].m[1] == c && out[1].m[4] == c && out[1].m[5] == -c);
+            CHECK(isfinite(out[1].m[12]) && out[1].m[13] == 0 && out[1].m[14] == 0);
+        }
+        check_pose_exact(&out[0], CONV_W2C, __LINE__);
+        /* and the identity at (FLT_MAX, -FLT_MAX, 1) in ARKit axes: in OpenCV axes diag(1, -1, -1), whose inverse's
+         * translation -R^T t = (-FLT_MAX, -FLT_MAX, 1) is exactly at the float range's ends */
+        {
+            static const float at_max[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, FLT_MAX, -FLT_MAX, 1, 1};
+            static const float w2c[16] = {1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, -FLT_MAX, -FLT_MAX, 1, 1};
+            fathom_pose p = pose_of_floats(at_max), q;
+            t_fill(&q, sizeof q);
+            CHECK_OK(fathom_poses_convert(&p, 1, FATHOM_POSE_ARKIT, FATHOM_POSE_OPENCV_WORLD_TO_CAMERA, &q));
+            check_pose_exact(&q, w2c, __LINE__);
+        }
     }
 }
 

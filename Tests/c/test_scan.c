@@ -739,8 +739,9 @@ static void test_write_stray(void) {
     fathom_scan_close(s);
 }
 
-/* A float16 scan (the test scan, RGB 640 x 480) to Stray: depth rounded to the millimetre; intrinsics and
- * timestamps "kept exactly" (fathom_scan_write). */
+/* A float16 scan (the test scan, RGB 640 x 480) to Stray: depth rounded to the millimetre; timestamps kept
+ * exactly; intrinsics scaled to Stray's 1920 x 1440 video (fathom_scan_write): fx * 1920 / 640, cx * 1920 / 640,
+ * fy * 1440 / 480, cy * 1440 / 480, here each exactly 3 times the scan's (500 + f, 502.25, 320.5, 240.25). */
 static void test_write_stray_float16(void) {
     char stray[300];
     fathom_scan *s = NULL;
@@ -751,9 +752,9 @@ static void test_write_stray_float16(void) {
     float meters[SAMPLES];
     uint8_t conf[SAMPLES], want_conf[SAMPLES];
     uint16_t unused[SAMPLES];
-    int f, i, j, bad = 0, size_bad = 0;
+    int f, i, j, bad = 0, k_bad = 0;
 
-    check_section("fathom_scan_write: a float16 scan to Stray (depth rounded to the millimetre)");
+    check_section("fathom_scan_write: a float16 scan to Stray (depth rounded to the millimetre, intrinsics scaled)");
     snprintf(stray, sizeof stray, "%s/f16-stray", FORMATS_DIR);
     CHECK(write_scan(path_in(FORMATS_DIR, "f16"), SCAN_ID, 1));
     CHECK_OK(fathom_scan_open(path_in(FORMATS_DIR, "f16"), &s));
@@ -765,12 +766,13 @@ static void test_write_stray_float16(void) {
     if (!s) return;
     CHECK_OK(fathom_scan_get_info(s, &info));
     CHECK(info.format == FATHOM_SCAN_STRAY && info.frame_count == N && info.depth_format == FATHOM_DEPTH_FLOAT32);
+    CHECK(info.rgb_width == 1920 && info.rgb_height == 1440); /* the video the intrinsics now refer to */
     read_arrays(s, ts, poses, ks);
     for (f = 0; f < N; f++) {
         fathom_intrinsics k = k_of(f);
         bad += ts[f] != time_of(f);
-        bad += !(ks[f].fx == k.fx && ks[f].fy == k.fy && ks[f].cx == k.cx && ks[f].cy == k.cy);
-        size_bad += !(ks[f].width == k.width && ks[f].height == k.height);
+        k_bad += !(ks[f].fx == 3 * k.fx && ks[f].fy == 3 * k.fy && ks[f].cx == 3 * k.cx && ks[f].cy == 3 * k.cy);
+        k_bad += !(ks[f].width == 1920 && ks[f].height == 1440);
         frame_data(f, unused, want_conf);
         CHECK_OK(fathom_scan_read_depth(s, (uint64_t)f, meters, sizeof meters));
         CHECK_OK(fathom_scan_read_confidence(s, (uint64_t)f, conf, sizeof conf));
@@ -781,11 +783,694 @@ static void test_write_stray_float16(void) {
         bad += memcmp(conf, want_conf, sizeof conf) != 0;
     }
     CHECK(bad == 0);
-    /* The header: "Timestamps, intrinsics and confidence are kept exactly". The intrinsics' RGB size is part of
-     * them (640 x 480 here); a Stray folder's intrinsics refer to its 1920 x 1440 video. */
-    CHECK(size_bad == 0);
-    if (size_bad) printf("    the Stray copy's intrinsics are %u x %u, the scan's were 640 x 480\n", ks[0].width, ks[0].height);
+    CHECK(k_bad == 0);
+    if (k_bad) printf("    frame 0's intrinsics read %g %g %g %g of %u x %u\n", ks[0].fx, ks[0].fy, ks[0].cx, ks[0].cy, ks[0].width, ks[0].height);
     fathom_scan_close(s);
+}
+
+/* ---- more of the formats: Stray's intrinsics, timestamps, grid limits, confidence, uint16 meters ---------- */
+
+/* A uint16 scan of `n` frames of a w x h grid (the writer's millimetres) into dir, RGB rgb_w x rgb_h, at `times`
+ * (NULL: time_of) with intrinsics `ks` (NULL: k_any(f) of that RGB size); depth sample k of frame f is
+ * u16_sample(mode, f, k), confidence conf_sample(f, k) when with_conf. Returns 1 on success. */
+static uint16_t u16_sample(int mode, int f, size_t k) {
+    if ((k + 3 * (size_t)f) % 13 == 0) return 0;
+    /* mode 0: 300 ... 4999 (millimetres); mode 1: 1 ... 70 (meters, some beyond Stray's 65.535 m) */
+    return mode == 0 ? (uint16_t)(300 + (k * 37 + (size_t)f * 211) % 4700) : (uint16_t)(1 + (k * 7 + (size_t)f) % 70);
+}
+static uint8_t conf_sample(int f, size_t k) { return (uint8_t)((k + (size_t)f) % 3); }
+static fathom_intrinsics k_any(int f, uint32_t rgb_w, uint32_t rgb_h) {
+    return t_intr(1000.5f + (float)f, 1002.25f, 600.5f, 400.75f, rgb_w, rgb_h);
+}
+
+static int write_u16(const char *dir, const char *id, uint32_t w, uint32_t h, uint32_t rgb_w, uint32_t rgb_h, int n,
+                     const int64_t *times, const fathom_intrinsics *ks, int mode, int with_conf) {
+    fathom_scan_writer_options o;
+    fathom_scan_writer *wr = NULL;
+    size_t samples = (size_t)w * h, k;
+    uint16_t *depth = (uint16_t *)malloc(samples * 2);
+    uint8_t *conf = (uint8_t *)malloc(samples);
+    int f, ok = depth && conf;
+    CHECK_OK(fathom_scan_writer_options_init(&o));
+    o.depth_width = w;
+    o.depth_height = h;
+    o.rgb_width = rgb_w;
+    o.rgb_height = rgb_h;
+    o.depth_format = FATHOM_DEPTH_UINT16;
+    o.with_confidence = (uint32_t)with_conf;
+    if (ok && fathom_scan_writer_create(dir, id, &o, &wr) != FATHOM_OK) {
+        printf("    fathom_scan_writer_create: %s\n", fathom_last_error());
+        ok = 0;
+    }
+    for (f = 0; ok && f < n; f++) {
+        fathom_intrinsics kk = ks ? ks[f] : k_any(f, rgb_w, rgb_h);
+        fathom_pose p = pose_of(f);
+        for (k = 0; k < samples; k++) {
+            depth[k] = u16_sample(mode, f, k);
+            conf[k] = conf_sample(f, k);
+        }
+        if (fathom_scan_writer_append(wr, times ? times[f] : time_of(f), &kk, &p, depth, samples * 2,
+                                      with_conf ? conf : NULL, with_conf ? samples : 0) != FATHOM_OK) {
+            printf("    fathom_scan_writer_append: %s\n", fathom_last_error());
+            ok = 0;
+        }
+    }
+    if (wr && fathom_scan_writer_finish(wr) != FATHOM_OK) ok = 0;
+    fathom_scan_writer_destroy(wr);
+    free(depth);
+    free(conf);
+    return ok;
+}
+
+/* Opens `src` and writes it to `dst` as `format`; the status of fathom_scan_write (progress logged in `log`,
+ * which may be NULL). */
+static fathom_status convert_scan(const char *src, const char *dst, uint32_t format, progress_log *log) {
+    fathom_scan *s = NULL;
+    fathom_status st;
+    if (fathom_scan_open(src, &s) != FATHOM_OK) {
+        printf("    fathom_scan_open(%s): %s\n", src, fathom_last_error());
+        return FATHOM_ERR_IO;
+    }
+    st = fathom_scan_write(s, dst, format, log ? log_progress : NULL, log);
+    fathom_scan_close(s);
+    return st;
+}
+
+/* A whole file (NUL-terminated, malloc'd) or NULL; its size in *size. */
+static char *read_whole(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    char *p;
+    long n;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    p = (char *)malloc((size_t)n + 1);
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    if (p) p[n] = 0;
+    if (size) *size = (size_t)n;
+    return p;
+}
+
+/* PNG files made here: chunks with their CRC-32, image data as a zlib stream of stored blocks. */
+static uint32_t crc32_of(const unsigned char *p, size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    size_t i;
+    int k;
+    for (i = 0; i < n; i++) {
+        c ^= p[i];
+        for (k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xFFFFFFFFu;
+}
+
+static void png_chunk(t_buf *b, const char *type, const unsigned char *data, size_t n) {
+    size_t start;
+    t_buf_u32(b, (uint32_t)n, 1);
+    start = b->n;
+    t_buf_put(b, type, 4);
+    if (n) t_buf_put(b, data, n);
+    t_buf_u32(b, crc32_of(b->p + start, n + 4), 1);
+}
+
+/* Stored DEFLATE blocks of `raw` (the raw stream the scanner app writes, or a zlib stream's body). */
+static void deflate_stored(t_buf *z, const unsigned char *raw, size_t n) {
+    size_t at = 0;
+    do {
+        size_t len = n - at < 65535 ? n - at : 65535;
+        t_buf_u8(z, at + len >= n ? 1 : 0);
+        t_buf_u8(z, (unsigned)(len & 0xFF));
+        t_buf_u8(z, (unsigned)(len >> 8));
+        t_buf_u8(z, (unsigned)(~len & 0xFF));
+        t_buf_u8(z, (unsigned)((~len >> 8) & 0xFF));
+        if (len) t_buf_put(z, raw + at, len);
+        at += len;
+    } while (at < n);
+}
+
+/* A grayscale PNG of w x h samples (`bits` 8 or 16, big-endian); `samples` NULL writes the header and an image
+ * data chunk of one zero byte only (a PNG whose size the reader judges from its header, never decoded). */
+static int write_png(const char *path, uint32_t w, uint32_t h, int bits, const uint16_t *samples) {
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    unsigned char ihdr[13];
+    t_buf b = {NULL, 0, 0}, raw = {NULL, 0, 0}, z = {NULL, 0, 0};
+    uint32_t x, y, s1 = 1, s2 = 0;
+    size_t i;
+    int ok;
+    for (i = 0; i < 4; i++) {
+        ihdr[i] = (unsigned char)(w >> (24 - 8 * i));
+        ihdr[4 + i] = (unsigned char)(h >> (24 - 8 * i));
+    }
+    ihdr[8] = (unsigned char)bits;
+    ihdr[9] = ihdr[10] = ihdr[11] = ihdr[12] = 0;
+    if (samples) {
+        for (y = 0; y < h; y++) {
+            t_buf_u8(&raw, 0); /* filter: none */
+            for (x = 0; x < w; x++) {
+                uint16_t v = samples[(size_t)y * w + x];
+                if (bits == 16) t_buf_u8(&raw, v >> 8);
+                t_buf_u8(&raw, v & 0xFF);
+            }
+        }
+        for (i = 0; i < raw.n; i++) {
+            s1 = (s1 + raw.p[i]) % 65521;
+            s2 = (s2 + s1) % 65521;
+        }
+        t_buf_u8(&z, 0x78);
+        t_buf_u8(&z, 0x01);
+        deflate_stored(&z, raw.p, raw.n);
+        t_buf_u32(&z, (s2 << 16) | s1, 1);
+    } else {
+        t_buf_u8(&z, 0);
+    }
+    t_buf_put(&b, signature, 8);
+    png_chunk(&b, "IHDR", ihdr, sizeof ihdr);
+    png_chunk(&b, "IDAT", z.p, z.n);
+    png_chunk(&b, "IEND", NULL, 0);
+    ok = t_write_file(path, b.p, b.n);
+    t_buf_free(&b);
+    t_buf_free(&raw);
+    t_buf_free(&z);
+    return ok;
+}
+
+/* The n-th number (from 0) of a camera_matrix.csv's nine, or NAN. */
+static double matrix_number(const char *text, int n) {
+    const char *p = text;
+    char *end;
+    double v = NAN;
+    int i;
+    for (i = 0; i <= n; i++) {
+        while (*p == ',' || *p == '\n' || *p == '\r' || *p == ' ') p++;
+        v = strtod(p, &end);
+        if (end == p) return NAN;
+        p = end;
+    }
+    return v;
+}
+
+/* Stray's intrinsics are its 1920 x 1440 video's: a scan of another RGB size is scaled (fx * 1920 / w,
+ * cx * 1920 / w, fy * 1440 / h, cy * 1440 / h); a copy of it back to a scanner-app scan keeps them. */
+static void test_stray_intrinsics(void) {
+    char src[300], stray[300], back[300], *text;
+    fathom_scan *s = NULL;
+    fathom_scan_info info;
+    int64_t ts[N];
+    fathom_pose poses[N];
+    fathom_intrinsics ks[N], kk[N], back_ks[N];
+    int f, bad = 0;
+
+    check_section("fathom_scan_write to Stray: RGB 1280 x 720 intrinsics scaled by 1.5 and 2 (exact)");
+    snprintf(src, sizeof src, "%s/rgb720", FORMATS_DIR);
+    snprintf(stray, sizeof stray, "%s/rgb720-stray", FORMATS_DIR);
+    snprintf(back, sizeof back, "%s/rgb720-back", FORMATS_DIR);
+    for (f = 0; f < N; f++) kk[f] = t_intr(700.5f + (float)f, 702.25f, 640.5f, 360.25f, 1280, 720);
+    CHECK(write_u16(src, "rgb720", 8, 6, 1280, 720, N, NULL, kk, 0, 1));
+    CHECK_OK(convert_scan(src, stray, FATHOM_SCAN_STRAY, NULL));
+    CHECK_OK(fathom_scan_open(stray, &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.frame_count == N && info.rgb_width == 1920 && info.rgb_height == 1440);
+    read_arrays(s, ts, poses, ks);
+    /* 1920 / 1280 = 1.5 and 1440 / 720 = 2: (700.5 + f) * 1.5, 702.25 * 2 = 1404.5, 640.5 * 1.5 = 960.75,
+     * 360.25 * 2 = 720.5, every one exact in float */
+    for (f = 0; f < N; f++) {
+        bad += !(ks[f].fx == (700.5f + (float)f) * 1.5f && ks[f].fy == 1404.5f && ks[f].cx == 960.75f && ks[f].cy == 720.5f);
+        bad += !(ks[f].width == 1920 && ks[f].height == 1440);
+        bad += ts[f] != time_of(f);
+    }
+    CHECK(bad == 0);
+    fathom_scan_close(s);
+    /* camera_matrix.csv: the first frame's intrinsics, of the video */
+    text = read_whole(path_in(stray, "camera_matrix.csv"), NULL);
+    CHECK(text != NULL);
+    if (text) {
+        CHECK(matrix_number(text, 0) == 1050.75 && matrix_number(text, 2) == 960.75);
+        CHECK(matrix_number(text, 4) == 1404.5 && matrix_number(text, 5) == 720.5);
+        CHECK(matrix_number(text, 1) == 0 && matrix_number(text, 3) == 0 && matrix_number(text, 8) == 1);
+        free(text);
+    }
+
+    check_section("the Stray copy back to a scanner-app scan: 1920 x 1440 with the scaled intrinsics, exactly");
+    CHECK_OK(convert_scan(stray, back, FATHOM_SCAN_SCANNER, NULL));
+    s = NULL;
+    CHECK_OK(fathom_scan_open(back, &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.rgb_width == 1920 && info.rgb_height == 1440);
+    read_arrays(s, ts, poses, back_ks);
+    for (f = 0, bad = 0; f < N; f++)
+        bad += memcmp(&back_ks[f], &ks[f], sizeof ks[f]) != 0;
+    CHECK(bad == 0);
+    fathom_scan_close(s);
+
+    check_section("fathom_scan_write to Stray: RGB 1000 x 750, fx * 1920 / 1000 to float rounding");
+    snprintf(src, sizeof src, "%s/rgb750", FORMATS_DIR);
+    snprintf(stray, sizeof stray, "%s/rgb750-stray", FORMATS_DIR);
+    for (f = 0; f < N; f++) kk[f] = t_intr(777.7f + (float)f, 779.3f, 500.1f, 375.3f, 1000, 750);
+    CHECK(write_u16(src, "rgb750", 8, 6, 1000, 750, N, NULL, kk, 0, 0));
+    CHECK_OK(convert_scan(src, stray, FATHOM_SCAN_STRAY, NULL));
+    s = NULL;
+    CHECK_OK(fathom_scan_open(stray, &s));
+    if (!s) return;
+    read_arrays(s, ts, poses, ks);
+    for (f = 0, bad = 0; f < N; f++) {
+        /* the header's formula in double; the library's float arithmetic is within two roundings of it */
+        bad += !(fabs(ks[f].fx - (double)kk[f].fx * 1920 / 1000) <= 2.5e-7 * ks[f].fx);
+        bad += !(fabs(ks[f].cx - (double)kk[f].cx * 1920 / 1000) <= 2.5e-7 * ks[f].cx);
+        bad += !(fabs(ks[f].fy - (double)kk[f].fy * 1440 / 750) <= 2.5e-7 * ks[f].fy);
+        bad += !(fabs(ks[f].cy - (double)kk[f].cy * 1440 / 750) <= 2.5e-7 * ks[f].cy);
+        bad += !(ks[f].width == 1920 && ks[f].height == 1440);
+    }
+    CHECK(bad == 0);
+    fathom_scan_close(s);
+
+    check_section("fathom_scan_write to Stray: RGB 1920 x 1440 intrinsics kept exactly (nothing to scale)");
+    snprintf(src, sizeof src, "%s/rgb1440", FORMATS_DIR);
+    snprintf(stray, sizeof stray, "%s/rgb1440-stray", FORMATS_DIR);
+    for (f = 0; f < N; f++) kk[f] = t_intr(1493.1839f + (float)f, 1497.3f, 961.1f, 719.3f, 1920, 1440);
+    CHECK(write_u16(src, "rgb1440", 8, 6, 1920, 1440, N, NULL, kk, 0, 0));
+    CHECK_OK(convert_scan(src, stray, FATHOM_SCAN_STRAY, NULL));
+    s = NULL;
+    CHECK_OK(fathom_scan_open(stray, &s));
+    if (!s) return;
+    read_arrays(s, ts, poses, ks);
+    for (f = 0, bad = 0; f < N; f++) bad += memcmp(&ks[f], &kk[f], sizeof ks[f]) != 0;
+    CHECK(bad == 0);
+    fathom_scan_close(s);
+}
+
+/* Writes a Stray odometry.csv (no per-frame intrinsics: camera_matrix.csv's) of `rows` rows into dir: row r is
+ * timestamp cell times[r], frame r, position x_cells[r] (NULL: "0.1"), 1.4, -0.5, the identity quaternion.
+ * Cells are given with their lengths (they may hold a NUL byte). */
+typedef struct cell {
+    const char *text;
+    size_t length;
+} cell;
+#define CELL(s) {s, sizeof(s) - 1}
+
+static int write_odometry(const char *dir, int rows, const cell *times, const cell *x_cells) {
+    t_buf b = {NULL, 0, 0};
+    char tail[96];
+    int r, ok;
+    t_buf_str(&b, "timestamp, frame, x, y, z, qx, qy, qz, qw\n");
+    for (r = 0; r < rows; r++) {
+        t_buf_put(&b, times[r].text, times[r].length);
+        snprintf(tail, sizeof tail, ", %06d, ", r);
+        t_buf_str(&b, tail);
+        if (x_cells && x_cells[r].text) t_buf_put(&b, x_cells[r].text, x_cells[r].length);
+        else t_buf_str(&b, "0.1");
+        t_buf_str(&b, ", 1.4, -0.5, 0, 0, 0, 1\n");
+    }
+    ok = t_write_file(path_in(dir, "odometry.csv"), b.p, b.n);
+    t_buf_free(&b);
+    return ok;
+}
+
+/* Every warning of `s` has no NUL before its length; returns 1 when one holds both `a` and `b`. */
+static int warned(const fathom_scan *s, const char *a, const char *b) {
+    fathom_scan_info info;
+    char text[1024];
+    size_t len = 0;
+    uint32_t i;
+    int found = 0;
+    if (fathom_scan_get_info(s, &info) != FATHOM_OK) return 0;
+    for (i = 0; i < info.warning_count; i++) {
+        if (fathom_scan_warning(s, i, text, sizeof text, &len) != FATHOM_OK) continue;
+        CHECK(strlen(text) == len); /* no NUL byte inside a warning */
+        if (strstr(text, a) && (!b || strstr(text, b))) found = 1;
+    }
+    return found;
+}
+
+/* Timestamps: equal ones are allowed in Stray copies (the writer refuses only decreasing ones; the reader skips
+ * only rows going back in time); |t| >= 9e18 ns is FATHOM_ERR_OUT_OF_RANGE for Stray, the frames before it
+ * written; a cell holding a NUL byte is not a number. */
+static void test_stray_timestamps(void) {
+    char src[300], stray[300], odo[300];
+    fathom_scan *s = NULL;
+    fathom_scan_info info;
+    int64_t ts[N];
+    fathom_pose poses[N];
+    fathom_intrinsics ks[N];
+    progress_log log = {0, 0, 0, 0};
+    int f, bad = 0;
+    const int64_t T = 1000000000123LL, D = 16666667;
+
+    check_section("fathom_scan_write to Stray: equal timestamps are written and read back");
+    {
+        const int64_t equal[N] = {T, T, T + D, T + 2 * D, T + 3 * D};
+        snprintf(src, sizeof src, "%s/equal", FORMATS_DIR);
+        snprintf(stray, sizeof stray, "%s/equal-stray", FORMATS_DIR);
+        CHECK(write_u16(src, "equal", 8, 6, 1920, 1440, N, equal, NULL, 0, 1));
+        CHECK_OK(convert_scan(src, stray, FATHOM_SCAN_STRAY, NULL));
+        CHECK_OK(fathom_scan_open(stray, &s));
+        if (!s) return;
+        CHECK_OK(fathom_scan_get_info(s, &info));
+        CHECK(info.frame_count == N);
+        CHECK(info.warning_count == 0);
+        /* the periods 0, D, D, D: the median is D */
+        CHECK_NEAR(info.frequency, 1e9 / (double)D, 1e-9);
+        read_arrays(s, ts, poses, ks);
+        for (f = 0; f < N; f++) bad += ts[f] != equal[f];
+        CHECK(bad == 0);
+        fathom_scan_close(s);
+    }
+
+    check_section("a Stray odometry.csv: a row going back in time is skipped with a warning, an equal one kept");
+    snprintf(odo, sizeof odo, "%s/odometry", FORMATS_DIR);
+    CHECK_OK(convert_scan(path_in(FORMATS_DIR, "mm"), odo, FATHOM_SCAN_STRAY, NULL));
+    {
+        /* rows 0 ... 4 at 1.0, 1.1, 1.05 (back: skipped), 1.1 (equal to the last row kept), 1.2 s */
+        const cell times[N] = {CELL("1.0"), CELL("1.1"), CELL("1.05"), CELL("1.1"), CELL("1.2")};
+        CHECK(write_odometry(odo, N, times, NULL));
+        s = NULL;
+        CHECK_OK(fathom_scan_open(odo, &s));
+        if (!s) return;
+        CHECK_OK(fathom_scan_get_info(s, &info));
+        CHECK(info.frame_count == N - 1);
+        CHECK(warned(s, "odometry.csv", "1.05"));
+        read_arrays(s, ts, poses, ks);
+        CHECK(ts[0] == 1000000000LL && ts[1] == 1100000000LL && ts[2] == 1100000000LL && ts[3] == 1200000000LL);
+        /* the frames kept are the files' 0, 1, 3 and 4: frame 3's depth is the mm scan's frame 3 */
+        {
+            uint16_t mm[SAMPLES];
+            uint8_t conf[SAMPLES];
+            float meters[SAMPLES];
+            int k;
+            mm_frame(3, mm, conf);
+            CHECK_OK(fathom_scan_read_depth(s, 2, meters, sizeof meters));
+            for (k = 0, bad = 0; k < SAMPLES; k++) bad += meters[k] != (float)mm[k] * 0.001f;
+            CHECK(bad == 0);
+        }
+        fathom_scan_close(s);
+    }
+
+    check_section("a Stray odometry.csv: cells holding a NUL byte are not numbers (rows skipped, warnings escape them)");
+    {
+        /* row 2's x cell is "0", NUL, "5"; row 3's timestamp cell is "1.3", NUL */
+        const cell times[N] = {CELL("1.0"), CELL("1.1"), CELL("1.2"), CELL("1.3\0"), CELL("1.4")};
+        const cell xs[N] = {{NULL, 0}, {NULL, 0}, CELL("0\0" "5"), {NULL, 0}, {NULL, 0}};
+        CHECK(write_odometry(odo, N, times, xs));
+        s = NULL;
+        CHECK_OK(fathom_scan_open(odo, &s));
+        if (!s) return;
+        CHECK_OK(fathom_scan_get_info(s, &info));
+        CHECK(info.frame_count == N - 2);
+        /* the first row skipped is quoted, its NUL escaped (no NUL byte in any warning: warned checks that) */
+        CHECK(warned(s, "odometry.csv", "\\0"));
+        read_arrays(s, ts, poses, ks);
+        CHECK(ts[0] == 1000000000LL && ts[1] == 1100000000LL && ts[2] == 1400000000LL);
+        fathom_scan_close(s);
+    }
+
+    check_section("fathom_scan_write to Stray: a timestamp of 9e18 ns or more is FATHOM_ERR_OUT_OF_RANGE, earlier frames stay");
+    {
+        const int64_t far[N] = {T, T + D, 9000000000000000000LL, INT64_MAX, INT64_MAX};
+        snprintf(src, sizeof src, "%s/far", FORMATS_DIR);
+        snprintf(stray, sizeof stray, "%s/far-stray", FORMATS_DIR);
+        CHECK(write_u16(src, "far", 8, 6, 1920, 1440, N, far, NULL, 0, 1));
+        EXPECT(convert_scan(src, stray, FATHOM_SCAN_STRAY, &log), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_write",
+               "timestamp", "9e18");
+        CHECK(log.calls == 2 && log.total == N && log.bad == 0); /* like a cancel after frame 1 */
+        CHECK(file_exists(path_in(stray, "depth/000000.png")) && file_exists(path_in(stray, "depth/000001.png")));
+        CHECK(file_exists(path_in(stray, "confidence/000001.png")));
+        CHECK(!file_exists(path_in(stray, "depth/000002.png")) && !file_exists(path_in(stray, "confidence/000002.png")));
+        /* a scanner-app copy holds them */
+        CHECK_OK(convert_scan(src, path_in(FORMATS_DIR, "far-scanner"), FATHOM_SCAN_SCANNER, NULL));
+        s = NULL;
+        CHECK_OK(fathom_scan_open(path_in(FORMATS_DIR, "far-scanner"), &s));
+        if (s) {
+            CHECK_OK(fathom_scan_timestamps(s, ts, N));
+            CHECK(memcmp(ts, far, sizeof far) == 0);
+            fathom_scan_close(s);
+        }
+    }
+    {
+        const int64_t low[2] = {-9000000000000000000LL, 0};
+        const int64_t lowest[2] = {INT64_MIN + 1, 0};
+        snprintf(src, sizeof src, "%s/low", FORMATS_DIR);
+        snprintf(stray, sizeof stray, "%s/low-stray", FORMATS_DIR);
+        CHECK(write_u16(src, "low", 8, 6, 1920, 1440, 2, low, NULL, 0, 1));
+        EXPECT(convert_scan(src, stray, FATHOM_SCAN_STRAY, NULL), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_write",
+               "timestamp", "9e18");
+        CHECK(!file_exists(path_in(stray, "depth/000000.png")));
+        snprintf(src, sizeof src, "%s/lowest", FORMATS_DIR);
+        snprintf(stray, sizeof stray, "%s/lowest-stray", FORMATS_DIR);
+        CHECK(write_u16(src, "lowest", 8, 6, 1920, 1440, 2, lowest, NULL, 0, 1));
+        EXPECT(convert_scan(src, stray, FATHOM_SCAN_STRAY, NULL), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_write",
+               "timestamp", "9e18");
+        CHECK(!file_exists(path_in(stray, "depth/000000.png")));
+    }
+
+    check_section("fathom_scan_write to Stray: timestamps just inside +-9e18 ns read back exactly");
+    {
+        const int64_t inside[2] = {-8999999999999000000LL, 8999999999999000000LL};
+        snprintf(src, sizeof src, "%s/inside", FORMATS_DIR);
+        snprintf(stray, sizeof stray, "%s/inside-stray", FORMATS_DIR);
+        CHECK(write_u16(src, "inside", 8, 6, 1920, 1440, 2, inside, NULL, 0, 1));
+        CHECK_OK(convert_scan(src, stray, FATHOM_SCAN_STRAY, NULL));
+        s = NULL;
+        CHECK_OK(fathom_scan_open(stray, &s));
+        if (s) {
+            CHECK_OK(fathom_scan_get_info(s, &info));
+            CHECK(info.frame_count == 2 && info.warning_count == 0);
+            CHECK_OK(fathom_scan_timestamps(s, ts, N));
+            CHECK(ts[0] == inside[0] && ts[1] == inside[1]);
+            fathom_scan_close(s);
+        }
+    }
+}
+
+/* Stray writes depth grids up to 4096 x 4096; a PNG depth grid of more than 4194304 pixels is a skipped frame. */
+static void test_stray_grid_limits(void) {
+    char src[300], stray[300];
+    fathom_scan *s = NULL;
+    fathom_scan_info info;
+
+    check_section("fathom_scan_write to Stray: a depth grid wider or taller than 4096 is FATHOM_ERR_OUT_OF_RANGE");
+    snprintf(src, sizeof src, "%s/wide", FORMATS_DIR);
+    snprintf(stray, sizeof stray, "%s/wide-stray", FORMATS_DIR);
+    CHECK(write_u16(src, "wide", 4097, 1, 1920, 1440, 2, NULL, NULL, 0, 1));
+    EXPECT(convert_scan(src, stray, FATHOM_SCAN_STRAY, NULL), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_write",
+           "depth width", "4096");
+    CHECK(!file_exists(stray)); /* refused before anything was written */
+    CHECK_OK(convert_scan(src, path_in(FORMATS_DIR, "wide-scanner"), FATHOM_SCAN_SCANNER, NULL)); /* Stray's limit */
+    snprintf(src, sizeof src, "%s/tall", FORMATS_DIR);
+    snprintf(stray, sizeof stray, "%s/tall-stray", FORMATS_DIR);
+    CHECK(write_u16(src, "tall", 2, 4097, 1920, 1440, 1, NULL, NULL, 0, 0));
+    EXPECT(convert_scan(src, stray, FATHOM_SCAN_STRAY, NULL), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_write",
+           "depth height", "4096");
+    CHECK(!file_exists(stray));
+
+    check_section("fathom_scan_write to Stray: 4096 x 1024 (4194304 pixels, at both limits) is written and read");
+    snprintf(src, sizeof src, "%s/edge", FORMATS_DIR);
+    snprintf(stray, sizeof stray, "%s/edge-stray", FORMATS_DIR);
+    CHECK(write_u16(src, "edge", 4096, 1024, 1920, 1440, 1, NULL, NULL, 0, 0));
+    CHECK_OK(convert_scan(src, stray, FATHOM_SCAN_STRAY, NULL));
+    CHECK_OK(fathom_scan_open(stray, &s));
+    if (s) {
+        float *meters = (float *)malloc((size_t)4096 * 1024 * 4);
+        size_t k;
+        int bad = 0;
+        CHECK_OK(fathom_scan_get_info(s, &info));
+        CHECK(info.frame_count == 1 && info.depth_width == 4096 && info.depth_height == 1024 && info.warning_count == 0);
+        CHECK(meters != NULL);
+        if (meters) {
+            CHECK_OK(fathom_scan_read_depth(s, 0, meters, (size_t)4096 * 1024 * 4));
+            for (k = 0; k < (size_t)4096 * 1024; k++) bad += meters[k] != (float)u16_sample(0, 0, k) * 0.001f;
+            CHECK(bad == 0);
+            free(meters);
+        }
+        fathom_scan_close(s);
+    }
+
+    check_section("a Stray depth PNG of 4096 x 1025 (more than 4194304 pixels) is a skipped frame");
+    snprintf(stray, sizeof stray, "%s/big-png", FORMATS_DIR);
+    CHECK_OK(convert_scan(path_in(FORMATS_DIR, "mm"), stray, FATHOM_SCAN_STRAY, NULL));
+    CHECK(write_png(path_in(stray, "depth/000000.png"), 4096, 1025, 16, NULL));
+    CHECK(write_png(path_in(stray, "confidence/000000.png"), 4096, 1025, 8, NULL));
+    s = NULL;
+    CHECK_OK(fathom_scan_open(stray, &s));
+    if (s) {
+        int64_t ts[N];
+        CHECK_OK(fathom_scan_get_info(s, &info));
+        CHECK(info.frame_count == N - 1 && info.depth_width == W && info.depth_height == H);
+        CHECK(warned(s, "depth/000000.png", NULL));
+        CHECK_OK(fathom_scan_timestamps(s, ts, N));
+        CHECK(ts[0] == time_of(1));
+        fathom_scan_close(s);
+    }
+    /* as the only frames: nothing readable */
+    snprintf(stray, sizeof stray, "%s/big-only", FORMATS_DIR);
+    CHECK_OK(convert_scan(path_in(FORMATS_DIR, "mm"), stray, FATHOM_SCAN_STRAY, NULL));
+    {
+        int f;
+        char name[64];
+        for (f = 0; f < N; f++) {
+            snprintf(name, sizeof name, "depth/%06d.png", f);
+            CHECK(write_png(path_in(stray, name), 4096, 1025, 16, NULL));
+        }
+    }
+    s = NULL;
+    EXPECT(fathom_scan_open(stray, &s), FATHOM_ERR_FORMAT, "fathom_scan_open", "depth/000000.png", P_ANY);
+    CHECK(s == NULL);
+}
+
+/* Confidence above 2 is damage: it reads as 0 from a Stray PNG, and fathom_scan_write writes it as 0 in both
+ * formats. */
+static uint8_t damaged_conf(int f, size_t k) {
+    static const uint8_t values[7] = {0, 1, 2, 3, 7, 200, 255};
+    return values[(k + 2 * (size_t)f) % 7];
+}
+
+static void test_confidence_damage(void) {
+    char src[300], stray[300], back[300];
+    unsigned char raw[N * SAMPLES];
+    uint8_t conf[SAMPLES];
+    uint16_t samples[SAMPLES];
+    t_buf z = {NULL, 0, 0};
+    fathom_scan *s = NULL;
+    size_t k;
+    int f, i, bad = 0;
+
+    check_section("a Stray confidence PNG holding values above 2: they read as 0");
+    snprintf(stray, sizeof stray, "%s/conf-png", FORMATS_DIR);
+    CHECK_OK(convert_scan(path_in(FORMATS_DIR, "mm"), stray, FATHOM_SCAN_STRAY, NULL));
+    for (k = 0; k < SAMPLES; k++) samples[k] = damaged_conf(1, k);
+    CHECK(write_png(path_in(stray, "confidence/000001.png"), W, H, 8, samples));
+    CHECK_OK(fathom_scan_open(stray, &s));
+    if (!s) return;
+    memset(conf, 0x5A, sizeof conf);
+    CHECK_OK(fathom_scan_read_confidence(s, 1, conf, sizeof conf));
+    for (k = 0; k < SAMPLES; k++) bad += conf[k] != (samples[k] > 2 ? 0 : samples[k]);
+    CHECK(bad == 0);
+    /* written again: the values read */
+    snprintf(back, sizeof back, "%s/conf-png-back", FORMATS_DIR);
+    CHECK_OK(fathom_scan_write(s, back, FATHOM_SCAN_SCANNER, NULL, NULL));
+    fathom_scan_close(s);
+    s = NULL;
+    CHECK_OK(fathom_scan_open(back, &s));
+    if (s) {
+        uint8_t got[SAMPLES];
+        CHECK_OK(fathom_scan_read_confidence(s, 1, got, sizeof got));
+        CHECK(memcmp(got, conf, sizeof got) == 0);
+        fathom_scan_close(s);
+    }
+
+    check_section("fathom_scan_write: a scanner-app scan's confidence above 2 is written as 0 (scanner and Stray)");
+    snprintf(src, sizeof src, "%s/conf-stream", FORMATS_DIR);
+    CHECK(write_mm_scan(src, "conf_stream"));
+    /* the confidence stream replaced by raw DEFLATE (as the app writes it) of values 0, 1, 2, 3, 7, 200, 255 */
+    for (f = 0; f < N; f++)
+        for (k = 0; k < SAMPLES; k++) raw[(size_t)f * SAMPLES + k] = damaged_conf(f, k);
+    deflate_stored(&z, raw, sizeof raw);
+    CHECK(t_write_file(path_in(src, "conf_stream.confidence.zlib"), z.p, z.n));
+    t_buf_free(&z);
+    for (i = 0; i < 2; i++) {
+        const uint32_t format = i == 0 ? FATHOM_SCAN_SCANNER : FATHOM_SCAN_STRAY;
+        snprintf(back, sizeof back, "%s/conf-stream-%d", FORMATS_DIR, i);
+        CHECK_OK(convert_scan(src, back, format, NULL));
+        s = NULL;
+        CHECK_OK(fathom_scan_open(back, &s));
+        if (!s) continue;
+        for (f = 0, bad = 0; f < N; f++) {
+            memset(conf, 0x5A, sizeof conf);
+            CHECK_OK(fathom_scan_read_confidence(s, (uint64_t)f, conf, sizeof conf));
+            for (k = 0; k < SAMPLES; k++) {
+                uint8_t v = damaged_conf(f, k);
+                bad += conf[k] != (v > 2 ? 0 : v);
+            }
+        }
+        CHECK(bad == 0);
+        fathom_scan_close(s);
+    }
+}
+
+/* Depth in its stored form for a scanner-app copy: uint16 millimetres stay uint16 millimetres; uint16 in other
+ * units (meters: depth_unit "m", scale 1) become FLOAT32 meters, the same meters. */
+static void test_uint16_units(void) {
+    char src[300], dst[300], *json, *at;
+    fathom_scan *s = NULL;
+    fathom_scan_info info;
+    float meters[48];
+    uint16_t u[48];
+    size_t size = 0, k;
+    int f, bad = 0;
+
+    check_section("fathom_scan_write: a uint16 millimetre scan to a scanner-app scan stays uint16 millimetres");
+    snprintf(dst, sizeof dst, "%s/mm-scanner", FORMATS_DIR);
+    CHECK_OK(convert_scan(path_in(FORMATS_DIR, "mm"), dst, FATHOM_SCAN_SCANNER, NULL));
+    CHECK_OK(fathom_scan_open(dst, &s));
+    if (s) {
+        uint16_t mm[SAMPLES], got[SAMPLES];
+        uint8_t conf[SAMPLES];
+        CHECK_OK(fathom_scan_get_info(s, &info));
+        CHECK(info.depth_format == FATHOM_DEPTH_UINT16 && info.depth_scale == 0.001f);
+        for (f = 0; f < N; f++) {
+            mm_frame(f, mm, conf);
+            CHECK_OK(fathom_scan_read_depth(s, (uint64_t)f, got, sizeof got));
+            bad += memcmp(got, mm, sizeof mm) != 0;
+        }
+        CHECK(bad == 0);
+        fathom_scan_close(s);
+    }
+
+    check_section("fathom_scan_write: a uint16 scan in meters to a scanner-app scan is FLOAT32 meters");
+    snprintf(src, sizeof src, "%s/metres", FORMATS_DIR);
+    CHECK(write_u16(src, "metres", 8, 6, 1920, 1440, N, NULL, NULL, 1, 1));
+    json = read_whole(path_in(src, "metres.json"), &size);
+    CHECK(json != NULL);
+    if (!json) return;
+    at = strstr(json, "\"depth_unit\":\"mm\"");
+    CHECK(at != NULL);
+    if (at) {
+        memmove(at + 15, at + 16, strlen(at + 16) + 1); /* "mm" -> "m" */
+        CHECK(t_write_file(path_in(src, "metres.json"), json, size - 1));
+    }
+    free(json);
+    s = NULL;
+    CHECK_OK(fathom_scan_open(src, &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.depth_format == FATHOM_DEPTH_UINT16 && info.depth_scale == 1.0f);
+    fathom_scan_close(s);
+    snprintf(dst, sizeof dst, "%s/metres-scanner", FORMATS_DIR);
+    CHECK_OK(convert_scan(src, dst, FATHOM_SCAN_SCANNER, NULL));
+    s = NULL;
+    CHECK_OK(fathom_scan_open(dst, &s));
+    if (s) {
+        CHECK_OK(fathom_scan_get_info(s, &info));
+        CHECK(info.depth_format == FATHOM_DEPTH_FLOAT32 && info.depth_scale == 1.0f);
+        CHECK(info.frame_count == N && info.has_confidence == 1);
+        for (f = 0, bad = 0; f < N; f++) {
+            memset(meters, 0x5A, sizeof meters);
+            CHECK_OK(fathom_scan_read_depth(s, (uint64_t)f, meters, sizeof meters));
+            for (k = 0; k < 48; k++) bad += meters[k] != (float)u16_sample(1, f, k); /* n meters * 1 */
+        }
+        CHECK(bad == 0);
+        fathom_scan_close(s);
+    }
+    check_section("fathom_scan_write: the uint16 meters to Stray (whole meters in millimetres, 0 beyond 65.535 m)");
+    snprintf(dst, sizeof dst, "%s/metres-stray", FORMATS_DIR);
+    CHECK_OK(convert_scan(src, dst, FATHOM_SCAN_STRAY, NULL));
+    s = NULL;
+    CHECK_OK(fathom_scan_open(dst, &s));
+    if (s) {
+        for (f = 0, bad = 0; f < N; f++) {
+            CHECK_OK(fathom_scan_read_depth(s, (uint64_t)f, meters, sizeof meters));
+            for (k = 0; k < 48; k++) {
+                u[k] = u16_sample(1, f, k);
+                bad += meters[k] != (u[k] <= 65 ? (float)(u[k] * 1000) * 0.001f : 0.0f);
+            }
+        }
+        CHECK(bad == 0);
+        fathom_scan_close(s);
+    }
 }
 
 static void test_write_bad_calls(void) {
@@ -862,6 +1547,11 @@ int main(void) {
     if (!make_temp_dir(FORMATS_DIR, sizeof FORMATS_DIR, "scan-formats")) return 1;
     test_write_stray();
     test_write_stray_float16();
+    test_stray_intrinsics();
+    test_stray_timestamps();
+    test_stray_grid_limits();
+    test_confidence_damage();
+    test_uint16_units();
     test_write_bad_calls();
     remove_tree(FORMATS_DIR);
     return check_summary("test_scan");

@@ -11,7 +11,22 @@
  *  - Writer mode: a scan made by fathom_scan_writer_* from fuzzed options and frames (refused ones included)
  *    is opened back: what the writer accepted reads back (timestamps, intrinsics, stored depth and confidence
  *    bytes, poses exactly when rigid within 1e-5), then goes through the readers as above.
- * Seeds are whole scans written by the library's writer (and damaged copies of them).
+ *  - Folder modes, when the input begins with "=STRAY=\n" or "=NERFSTUDIO=\n" (then the parts and control bytes
+ *    as above): a Stray Scanner folder (camera_matrix.csv, odometry.csv, depth/000000.png,
+ *    confidence/000000.png, depth/000001.png) or a nerfstudio folder (transforms.json, depth/000000.png to
+ *    depth/000003.png), with PNGs of further frames made by the harness from control bytes (of the scan's kind
+ *    mostly; sometimes of another size, depth or colour type, cut or empty). A folder without its metadata is
+ *    "not a scan"; an opened one is of its format, FLOAT32 meters (Stray's whole millimetres), and goes through
+ *    the readers as above.
+ * Every opened scan of modest size may also be converted (fathom_scan_write) to a scanner-app scan or a Stray
+ * folder: refused arguments write nothing, a cancel stops it, a grid wider or taller than 4096 is refused for
+ * Stray before anything is written, a timestamp of 9e18 ns or more (either sign) stops a Stray write with
+ * FATHOM_ERR_OUT_OF_RANGE after the frames before it, and a copy written opens in its format with the scan's
+ * frames, timestamps (equal ones included), intrinsics (a Stray copy's scaled to its 1920 x 1440 video),
+ * positions and confidence (above 2 written as 0), its depth as the header says (uint16 in other units than
+ * millimetres as FLOAT32 meters in a scanner-app copy). Stray confidence reads 0, 1 or 2.
+ * Seeds are whole scans written by the library's writer (and damaged copies of them), and Stray folders written
+ * by fathom_scan_write.
  */
 #define _XOPEN_SOURCE 700
 #include "fuzz.h"
@@ -183,6 +198,26 @@ static void check_info(const fathom_scan_info *info) {
         fz_broken(f, "depth_scale is neither 1 nor 0.001 (for uint16)");
     if (info->rgb_width < 1 || info->rgb_height < 1) fz_broken(f, "an RGB image of no pixels");
     if (info->has_confidence > 1) fz_broken(f, "has_confidence not 0 or 1");
+    /* A scanner-app scan's metadata of more pixels does not open; a Stray PNG of more pixels is a skipped frame. */
+    if (info->format != FATHOM_SCAN_NERFSTUDIO && (uint64_t)info->depth_width * info->depth_height > 4194304)
+        fz_broken(f, "a depth grid of more than 4194304 pixels");
+    if (info->format > FATHOM_SCAN_NERFSTUDIO) fz_broken(f, "format out of the enum");
+}
+
+/* The same info, field by field (fathom_scan_info has tail padding after format, which memcmp would compare). */
+static int same_info(const fathom_scan_info *a, const fathom_scan_info *b) {
+    return a->frame_count == b->frame_count && a->depth_width == b->depth_width && a->depth_height == b->depth_height &&
+           a->depth_format == b->depth_format && memcmp(&a->depth_scale, &b->depth_scale, sizeof a->depth_scale) == 0 &&
+           a->rgb_width == b->rgb_width && a->rgb_height == b->rgb_height && a->has_confidence == b->has_confidence &&
+           a->warning_count == b->warning_count && memcmp(&a->frequency, &b->frequency, sizeof a->frequency) == 0 &&
+           a->format == b->format;
+}
+
+/* Confidence read from a Stray folder: 0, 1 or 2 (a PNG value above 2 is damage and reads as 0). */
+static void stray_confidence(const fathom_scan_info *info, const uint8_t *conf, size_t n, const char *function) {
+    if (info->format != FATHOM_SCAN_STRAY) return;
+    for (size_t k = 0; k < n; k++)
+        if (conf[k] > 2) fz_broken(function, "Stray confidence above 2 did not read as 0");
 }
 
 /* The per-frame arrays: a capacity one short first (nothing written), then enough. */
@@ -247,6 +282,12 @@ static void read_arrays(fz_input *in, scan_state *st) {
     }
 }
 
+/* A frame in range of an opened scan reads, except that a PNG frame is decoded only when read (the header): its
+ * data may then be bad (FATHOM_ERR_FORMAT) or its file gone (FATHOM_ERR_IO). */
+static int read_may_fail(const scan_state *st, fathom_status s) {
+    return st->info.format != FATHOM_SCAN_SCANNER && (s == FATHOM_ERR_FORMAT || s == FATHOM_ERR_IO);
+}
+
 static void read_frames(fz_input *in, scan_state *st) {
     const fathom_scan *scan = st->scan;
     const uint64_t count = st->info.frame_count;
@@ -280,7 +321,7 @@ static void read_frames(fz_input *in, scan_state *st) {
             if (s == FATHOM_OK) {
                 fz_untouched(1, "fathom_scan_read_depth", buf + db, extra);
                 cache_check(&st->depth_cache, index, buf, db, "fathom_scan_read_depth");
-            } else if (in_range && !(op & 0x40 && op & 0x80)) {
+            } else if (in_range && !(op & 0x40 && op & 0x80) && !read_may_fail(st, s)) {
                 fz_broken("fathom_scan_read_depth", "a frame in range of an opened scan did not read");
             }
             free(buf);
@@ -301,12 +342,15 @@ static void read_frames(fz_input *in, scan_state *st) {
             if (s == FATHOM_OK && !in_range) fz_broken("fathom_scan_read_confidence", "an index out of range was accepted");
             if (s == FATHOM_OK && !st->info.has_confidence)
                 fz_broken("fathom_scan_read_confidence", "a scan without confidence read some");
-            if (s != FATHOM_OK && in_range && st->info.has_confidence)
+            if (s != FATHOM_OK && in_range && st->info.has_confidence && !read_may_fail(st, s))
                 fz_broken("fathom_scan_read_confidence", "a frame in range of an opened scan did not read");
             if (s == FATHOM_ERR_NO_DATA && st->info.has_confidence)
                 fz_broken("fathom_scan_read_confidence", "FATHOM_ERR_NO_DATA with a confidence stream");
             fz_untouched(s, "fathom_scan_read_confidence", buf, cb);
-            if (s == FATHOM_OK) cache_check(&st->confidence_cache, index, buf, cb, "fathom_scan_read_confidence");
+            if (s == FATHOM_OK) {
+                stray_confidence(&st->info, buf, cb, "fathom_scan_read_confidence");
+                cache_check(&st->confidence_cache, index, buf, cb, "fathom_scan_read_confidence");
+            }
             free(buf);
         } else {
             if (!readable) continue;
@@ -348,11 +392,14 @@ static void read_frames(fz_input *in, scan_state *st) {
                 if (memcmp(&frame.intrinsics, &st->intrinsics[i], sizeof frame.intrinsics) != 0)
                     fz_broken(f, "the frame's intrinsics differ from fathom_scan_intrinsics");
                 cache_check(&st->depth_cache, index, depth, db, f);
-                if (frame.confidence) cache_check(&st->confidence_cache, index, conf, cb, f);
+                if (frame.confidence) {
+                    stray_confidence(&st->info, conf, cb, f);
+                    cache_check(&st->confidence_cache, index, conf, cb, f);
+                }
                 else if (conf) fz_untouched(1, f, conf, ccap);
                 if (!misaligned && dmode != 2) fz_untouched(1, f, dbuf + db, 1);
             } else {
-                if (in_range && depth && !misaligned && dcap >= db && !null_out && !(conf && ccap < cb))
+                if (in_range && depth && !misaligned && dcap >= db && !null_out && !(conf && ccap < cb) && !read_may_fail(st, s))
                     fz_broken(f, "a valid frame read failed");
                 fz_untouched(s, f, dbuf, db + 1);
                 fz_untouched(s, f, cbuf, ccap);
@@ -628,11 +675,26 @@ static float stray_meters(float m) {
     return mm >= 1 && mm <= 65535 ? (float)(uint16_t)mm * 0.001f : 0.0f;
 }
 
+/* A Stray copy's intrinsic `got` of the scan's `value` for an RGB side `from` pixels long: scaled to Stray's video
+ * side `to` (fx * 1920 / w, cx * 1920 / w, fy * 1440 / h, cy * 1440 / h), within two float roundings of the exact
+ * value (and a few subnormal steps of it). */
+static int scaled_to_video(float got, float value, uint32_t to, uint32_t from) {
+    double want = (double)value * to / from;
+    return fabs((double)got - want) <= 2.5e-7 * fabs(want) + 1e-44;
+}
+
+/* Uint16 depth in other units than millimetres (a scanner-app scan's depth_unit "m"): a scanner-app copy holds it
+ * as FLOAT32 meters. */
+static int uint16_not_mm(const fathom_scan_info *info) {
+    return info->format == FATHOM_SCAN_SCANNER && info->depth_format == FATHOM_DEPTH_UINT16 && info->depth_scale != 0.001f;
+}
+
 /* The copy written by fathom_scan_write opens in `format` and holds the scan's frames as the header says. */
 static void check_copy(const scan_state *st, uint32_t format, const char *path) {
     const char *fn = "fathom_scan_write (the copy read back)";
     const fathom_scan_info *src = &st->info;
     const int png_source = src->format != FATHOM_SCAN_SCANNER;
+    const int video_size = src->rgb_width == 1920 && src->rgb_height == 1440;
     fathom_scan *copy;
     fz_poison(&copy, sizeof copy);
     fathom_status s = FZ(fathom_scan_open, path, &copy);
@@ -650,14 +712,23 @@ static void check_copy(const scan_state *st, uint32_t format, const char *path) 
     if (info.has_confidence != src->has_confidence) fz_broken(fn, "confidence was not kept");
     if (format == FATHOM_SCAN_STRAY) {
         if (info.depth_format != FATHOM_DEPTH_FLOAT32 || info.depth_scale != 1.0f) fz_broken(fn, "Stray depth is not FLOAT32 meters");
-        /* The header's Stray reader: intrinsics of the 1920 x 1440 video (fathom_scan_write says intrinsics are kept
-         * exactly; the RGB size cannot be, and test_scan.c flags that). */
+        /* Stray's intrinsics are its 1920 x 1440 video's: another RGB size is scaled to it (checked per frame below). */
         if (info.rgb_width != 1920 || info.rgb_height != 1440) fz_broken(fn, "a Stray folder's RGB image is not 1920 x 1440");
     } else {
-        uint32_t want_format = png_source ? FATHOM_DEPTH_UINT16 : src->depth_format;
-        float want_scale = png_source ? 0.001f : src->depth_scale;
-        if (info.depth_format != want_format) fz_broken(fn, "the scanner copy's depth is not in the stored form (UINT16 for PNG)");
-        if (info.depth_scale != want_scale) fz_broken(fn, "the scanner copy's depth scale differs (the same meters)");
+        /* PNG sources: millimetres as UINT16 millimetres (Stray's always), other units as FLOAT32 meters; a scanner-app
+         * scan's depth in its stored form, read as the same meters. */
+        if (png_source) {
+            if (info.depth_format == FATHOM_DEPTH_UINT16 ? info.depth_scale != 0.001f
+                                                         : info.depth_format != FATHOM_DEPTH_FLOAT32 || info.depth_scale != 1.0f)
+                fz_broken(fn, "a PNG source's scanner copy is neither UINT16 millimetres nor FLOAT32 meters");
+            if (src->format == FATHOM_SCAN_STRAY && info.depth_format != FATHOM_DEPTH_UINT16)
+                fz_broken(fn, "a Stray folder's millimetres were not written as UINT16 millimetres");
+        } else if (uint16_not_mm(src)) {
+            if (info.depth_format != FATHOM_DEPTH_FLOAT32 || info.depth_scale != 1.0f)
+                fz_broken(fn, "uint16 depth in other units than millimetres was not written as FLOAT32 meters");
+        } else if (info.depth_format != src->depth_format || info.depth_scale != src->depth_scale) {
+            fz_broken(fn, "the scanner copy's depth is not in its stored form of the same scale");
+        }
         if (info.rgb_width != src->rgb_width || info.rgb_height != src->rgb_height) fz_broken(fn, "the RGB size was not kept");
     }
     size_t n = (size_t)src->frame_count;
@@ -670,7 +741,13 @@ static void check_copy(const scan_state *st, uint32_t format, const char *path) 
     for (size_t i = 0; i < n; i++) {
         if (ts[i] != st->timestamps[i]) fz_broken(fn, "a timestamp was not kept exactly");
         const fathom_intrinsics *a = &ks[i], *b = &st->intrinsics[i];
-        if (a->fx != b->fx || a->fy != b->fy || a->cx != b->cx || a->cy != b->cy) fz_broken(fn, "intrinsics were not kept exactly");
+        if (format == FATHOM_SCAN_STRAY && !video_size) {
+            if (!scaled_to_video(a->fx, b->fx, 1920, src->rgb_width) || !scaled_to_video(a->cx, b->cx, 1920, src->rgb_width) ||
+                !scaled_to_video(a->fy, b->fy, 1440, src->rgb_height) || !scaled_to_video(a->cy, b->cy, 1440, src->rgb_height))
+                fz_broken(fn, "a Stray copy's intrinsics are not the scan's scaled to the 1920 x 1440 video");
+        } else if (a->fx != b->fx || a->fy != b->fy || a->cx != b->cx || a->cy != b->cy) {
+            fz_broken(fn, "intrinsics were not kept exactly");
+        }
         if (a->width != info.rgb_width || a->height != info.rgb_height) fz_broken(fn, "intrinsics not of the copy's RGB image");
         const fathom_pose *p = &poses[i], *q = &st->poses[i];
         if (p->m[12] != q->m[12] || p->m[13] != q->m[13] || p->m[14] != q->m[14]) fz_broken(fn, "a position was not kept");
@@ -695,12 +772,17 @@ static void check_copy(const scan_state *st, uint32_t format, const char *path) 
                 memcpy(&got, b + 4 * k, 4);
                 if (got != want) fz_broken(fn, "Stray depth is not the meters rounded to the millimetre");
             }
-        } else if (png_source) {
+        } else if (png_source && info.depth_format == FATHOM_DEPTH_UINT16) {
             for (size_t k = 0; k < samples; k++) {
                 uint16_t got;
                 memcpy(&got, b + 2 * k, 2);
-                if (got != (uint16_t)roundf(sample_meters(src, a, k) * 1000.0f))
-                    fz_broken(fn, "PNG depth is not written as the same millimetres");
+                if ((float)got * 0.001f != sample_meters(src, a, k)) fz_broken(fn, "millimetres do not read back as the same meters");
+            }
+        } else if (uint16_not_mm(src)) {
+            for (size_t k = 0; k < samples; k++) {
+                float got;
+                memcpy(&got, b + 4 * k, 4);
+                if (got != sample_meters(src, a, k)) fz_broken(fn, "uint16 depth does not read back as the same FLOAT32 meters");
             }
         } else if (memcmp(a, b, db) != 0) {
             fz_broken(fn, "depth was not written in its stored form");
@@ -709,7 +791,9 @@ static void check_copy(const scan_state *st, uint32_t format, const char *path) 
             if (FZ(fathom_scan_read_confidence, st->scan, i, ca, samples) != FATHOM_OK ||
                 FZ(fathom_scan_read_confidence, copy, i, cb, samples) != FATHOM_OK)
                 fz_broken(fn, "confidence does not read");
-            if (memcmp(ca, cb, samples) != 0) fz_broken(fn, "confidence was not kept exactly");
+            /* kept exactly, except that a value above 2 (damage) is written as 0 */
+            for (size_t k = 0; k < samples; k++)
+                if (cb[k] != (ca[k] > 2 ? 0 : ca[k])) fz_broken(fn, "confidence was not kept (values above 2 as 0)");
         }
     }
     free(a);
@@ -767,17 +851,61 @@ static void convert(fz_input *in, const scan_state *st) {
     if (!(mode & 1)) return;
     if (st->info.frame_count > MAX_CONVERT_FRAMES || st->info.frame_count * st->confidence_bytes > MAX_CONVERT_SAMPLES) return;
     uint32_t format = (mode >> 1) & 1;
-    write_progress p = {0, st->info.frame_count, 0, 0};
+    const uint64_t count = st->info.frame_count;
+    /* What the header says the write does, frame by frame in order: a Stray grid wider or taller than 4096 is
+     * refused before anything is written; a PNG scan's frame is decoded when read, and one that does not read stops
+     * the write with that read's status; a Stray frame whose timestamp is 9e18 ns or more from 0 stops it with
+     * FATHOM_ERR_OUT_OF_RANGE. The frames before the one that stops it stay written, progress called after each. */
+    const int too_large = format == FATHOM_SCAN_STRAY && (st->info.depth_width > 4096 || st->info.depth_height > 4096);
+    uint64_t stop_at = count;
+    fathom_status stop_status = FATHOM_OK;
+    if (!too_large) {
+        uint8_t *buf = fz_malloc(st->depth_bytes > st->confidence_bytes ? st->depth_bytes : st->confidence_bytes);
+        for (uint64_t i = 0; i < count && stop_status == FATHOM_OK; i++) {
+            if (st->info.format != FATHOM_SCAN_SCANNER) {
+                stop_status = FZ(fathom_scan_read_depth, st->scan, i, buf, st->depth_bytes);
+                if (stop_status == FATHOM_OK && st->info.has_confidence)
+                    stop_status = FZ(fathom_scan_read_confidence, st->scan, i, buf, st->confidence_bytes);
+            }
+            const int64_t t = st->timestamps[i];
+            if (stop_status == FATHOM_OK && format == FATHOM_SCAN_STRAY && (t >= 9000000000000000000LL || t <= -9000000000000000000LL))
+                stop_status = FATHOM_ERR_OUT_OF_RANGE;
+            if (stop_status != FATHOM_OK) stop_at = i;
+        }
+        free(buf);
+    }
+    write_progress p = {0, count, 0, 0};
     int with_progress = (mode & 4) != 0;
-    if (with_progress && (mode & 8)) p.cancel_at = 1 + fz_u32(in) % st->info.frame_count;
+    if (with_progress && (mode & 8)) p.cancel_at = 1 + fz_u32(in) % count;
     s = FZ(fathom_scan_write, st->scan, convert_dir, format, with_progress ? write_progress_fn : NULL, &p);
-    if (p.cancelled) {
+    if (too_large) {
+        if (s != FATHOM_ERR_OUT_OF_RANGE) fz_broken(f, "a Stray write of a grid wider or taller than 4096 was not FATHOM_ERR_OUT_OF_RANGE");
+        if (p.calls != 0 || access(convert_dir, F_OK) == 0) fz_broken(f, "a refused Stray write (grid over 4096) wrote files");
+    } else if (p.cancelled) {
         if (s != FATHOM_ERR_INVALID_STATE) fz_broken(f, "a cancel did not stop the write with FATHOM_ERR_INVALID_STATE");
+        if (p.cancel_at > stop_at) fz_broken(f, "the write went on past the frame that stops it");
+    } else if (stop_status != FATHOM_OK) {
+        if (s != stop_status) {
+            fprintf(stderr, "%s\n", fathom_last_error());
+            fz_broken(f, "a write stopped by a frame (a PNG that does not read, a Stray timestamp beyond 9e18 ns) failed otherwise");
+        }
+        if (with_progress && p.calls != stop_at) fz_broken(f, "progress was not called after each frame before the one that stops the write");
+        if (format == FATHOM_SCAN_STRAY) {
+            /* the frames before it stay written; the one that stops it is not */
+            char name[32];
+            for (uint64_t i = 0; i <= stop_at; i++) {
+                snprintf(name, sizeof name, "depth/%06llu.png", (unsigned long long)i);
+                fz_path_join(path, sizeof path, convert_dir, name);
+                if ((access(path, F_OK) == 0) != (i < stop_at))
+                    fz_broken(f, i < stop_at ? "a frame before the one that stopped a Stray write is not written"
+                                             : "the frame that stopped a Stray write was written");
+            }
+        }
     } else if (s != FATHOM_OK) {
         fprintf(stderr, "%s\n", fathom_last_error());
         fz_broken(f, "a valid call on an opened scan failed (the header: writes every frame)");
     } else {
-        if (with_progress && p.calls != st->info.frame_count) fz_broken(f, "progress was not called after every frame");
+        if (with_progress && p.calls != count) fz_broken(f, "progress was not called after every frame");
         check_copy(st, format, convert_dir);
     }
     fz_clear_dir(convert_dir);
@@ -835,11 +963,11 @@ static void exercise_scan(fz_input *in, const fathom_scan *scan, const char *exp
         if (what & 2) report(in, st);
     }
     if (what & 4) convert(in, st);
-    /* The failed calls above left the scan as it was. (fathom_scan_info has tail padding after format: poisoned
-     * like st->info, so that memcmp sees the same bytes there.) */
+    /* The failed calls above left the scan as it was (compared field by field: the struct's tail padding is no
+     * part of the info). */
     fathom_scan_info after;
     fz_poison(&after, sizeof after);
-    if (FZ(fathom_scan_get_info, scan, &after) != FATHOM_OK || memcmp(&after, &st->info, sizeof after) != 0)
+    if (FZ(fathom_scan_get_info, scan, &after) != FATHOM_OK || !same_info(&after, &st->info))
         fz_broken("fathom_scan_get_info", "the scan's info changed");
     free(st->timestamps);
     free(st->poses);

@@ -757,10 +757,11 @@ static void capture_options(fz_input *in, fathom_capture_options *o) {
     fathom_coverage_options co;
     FZ(fathom_motion_options_init, &mo);
     FZ(fathom_coverage_options_init, &co);
-    if (o->min_confidence != 2 || o->max_depth != 3 || !near_float(o->voxel, 0.01f) || !near_float(o->fuse_distance, 0.05f) ||
+    if (o->min_confidence != 2 || o->max_depth != 5 || !near_float(o->voxel, 0.01f) || !near_float(o->fuse_distance, 0.05f) ||
         !near_float(o->fuse_angle, 5 * FZ_PI_F / 180) || o->min_voxel_points != 2 || !near_float(o->floor_threshold, 0.02f) ||
-        o->floor_iterations != 300 || !near_float(o->floor_max_tilt, 15 * FZ_PI_F / 180) ||
-        !near_float(o->object_clearance, 0.02f) || !near_float(o->select_distance, 0.1f) ||
+        o->floor_iterations != 300 || !near_float(o->floor_max_tilt, 5 * FZ_PI_F / 180) ||
+        !near_float(o->object_clearance, 0.02f) || !near_float(o->floor_min_area, 0.25f) ||
+        !near_float(o->orbit_min_span, 90 * FZ_PI_F / 180) || o->orbit_min_views != 10 || !near_float(o->select_distance, 0.1f) ||
         !near_float(o->select_angle, 10 * FZ_PI_F / 180) || o->seed != 1 || memcmp(&o->motion, &mo, sizeof mo) != 0 ||
         memcmp(&o->coverage, &co, sizeof co) != 0)
         fz_broken("fathom_capture_options_init", "the defaults are not the documented ones");
@@ -786,6 +787,11 @@ static void capture_options(fz_input *in, fathom_capture_options *o) {
         o->select_angle = fz_u8(in) < 200 ? fz_u8(in) / 256.0f : fz_float(in);
     }
     if (more & 2) o->seed = fz_u64(in);
+    if (more & 16) {
+        o->floor_min_area = fz_u8(in) < 200 ? fz_u8(in) / 64.0f : fz_float(in);
+        o->orbit_min_span = fz_u8(in) < 200 ? fz_u8(in) / 32.0f : fz_float(in);
+        o->orbit_min_views = fz_u8(in) < 200 ? fz_u8(in) % 20 : fz_u32(in);
+    }
     if (more & 4) motion_options(in, &o->motion);
     if (more & 8) coverage_options(in, &o->coverage);
 }

@@ -1,10 +1,13 @@
-/* Fuzz target: the value functions (quaternions, poses, cameras, primitive casts, tags, labels, tap flows,
- * trajectories, status names and versions). One selector byte picks the function; its arguments come from the
+/* Fuzz target: the value functions (quaternions, poses, pose conventions, cameras, primitive casts, tags, labels,
+ * tap flows, trajectories, status names and versions, the RANSAC and batch options' defaults). One selector byte
+ * picks the function (poses with which >= 24: fathom_poses_convert); its arguments come from the
  * rest of the bytes: rigid and slightly or wildly non-rigid poses, non-finite and huge floats, NULL pointers
  * (where the header allows them, and where it does not), bad enums, small and exact capacities. Besides the
  * header's general promises, where it states a result exactly (a range, a miss's fields, a count, an anchor
  * rule), the harness checks it. */
 #include "fuzz.h"
+
+#include <float.h>
 
 /* Picks which pointer argument of a call is NULL (FZ_ARG): usually none, else one of the first eight. */
 static int pick_null(fz_input *in) { return fz_pick_null(in, 232, 8); }
@@ -237,21 +240,47 @@ static void quats(fz_input *in, uint8_t which) {
 
 static int rigid(const fathom_pose *p) { return fathom_pose_check_rigid(p, FATHOM_RIGID_TOLERANCE) == FATHOM_OK; }
 
-/* fathom_poses_convert: up to 4 poses (rigid, nudged or any 16 floats), conventions in and out of the enum, NULL
- * arrays, count 0, in place. On failure `out` is as it was (in place: the poses are unchanged); on success every
- * pose was rigid, the conventions known, and each result is rigid with the bottom row (0, 0, 0, 1): between
- * camera-to-world conventions (and to the same one) exactly the pose, columns 1 and 2 negated when the camera axes
- * change; to or from world-to-camera the rotation transposed exactly (with those signs) and the translation
- * -R^T t up to float rounding. */
+/* Where a rigid pose's inverse translation -R^T t lies against the float range, from the exact (double) value of
+ * each element, the dot product of a column of R with t: 1 when some element is beyond FLT_MAX by more than the
+ * rounding of the float computation (it must leave the range: FATHOM_ERR_NOT_FINITE), -1 when every element is
+ * inside by more than that (it must not), 0 in between. The camera axes' signs do not change these sizes. */
+static int inverse_beyond_floats(const fathom_pose *p) {
+    int beyond = -1;
+    for (int r = 0; r < 3; r++) {
+        double t = 0, magnitude = 0;
+        for (int k = 0; k < 3; k++) {
+            t -= (double)p->m[r * 4 + k] * p->m[12 + k];
+            magnitude += fabs((double)p->m[r * 4 + k] * p->m[12 + k]);
+        }
+        double slack = 4e-7 * magnitude;
+        if (fabs(t) > (double)FLT_MAX + slack) return 1;
+        if (fabs(t) >= (double)FLT_MAX - slack) beyond = 0;
+    }
+    return beyond;
+}
+
+/* fathom_poses_convert: up to 4 poses (rigid, nudged or any 16 floats, some far out), conventions in and out of
+ * the enum, NULL arrays, count 0, in place. On failure `out` is as it was (in place: the poses are unchanged);
+ * FATHOM_ERR_NOT_RIGID only with a pose that is not rigid, FATHOM_ERR_NOT_FINITE only with one that is not finite
+ * or (for a conversion that inverts) whose inverse's translation leaves the float range, and valid arguments fail
+ * only that way. On success every pose was rigid, the conventions known, no inverse left the float range, and each
+ * result is rigid with the bottom row (0, 0, 0, 1): between camera-to-world conventions (and to the same one)
+ * exactly the pose, columns 1 and 2 negated when the camera axes change; to or from world-to-camera the rotation
+ * transposed exactly (with those signs) and the translation -R^T t up to float rounding. */
 static void poses_convert(fz_input *in) {
     const char *f = "fathom_poses_convert";
     fathom_pose poses[4], copy[4], out[4];
     size_t count = fz_u8(in) % 5;
     for (size_t i = 0; i < count; i++) {
-        if (fz_u8(in) < 32) {
+        uint8_t kind = fz_u8(in);
+        if (kind < 32) {
             for (int e = 0; e < 16; e++) poses[i].m[e] = fz_float(in); /* any sixteen floats */
         } else {
             poses[i] = fz_pose_nudged(in);
+            if (kind >= 224) {
+                /* far out: a translation near the float range's end, whose inverse may leave it */
+                for (int e = 12; e < 15; e++) poses[i].m[e] = (fz_u8(in) & 1 ? -1 : 1) * (float)(fz_u8(in) + 1) * (FLT_MAX / 256);
+            }
         }
     }
     uint8_t c = fz_u8(in);
@@ -270,12 +299,34 @@ static void poses_convert(fz_input *in) {
     fathom_status s = FZ(fathom_poses_convert, null_poses ? NULL : poses, n, from, to, null_out ? NULL : dst);
     if (in_place) fz_unchanged(s, f, copy, poses, count * sizeof poses[0]);
     else fz_untouched(s, f, out, sizeof out);
-    if (from > FATHOM_POSE_OPENCV_WORLD_TO_CAMERA || to > FATHOM_POSE_OPENCV_WORLD_TO_CAMERA)
-        fz_need(s == FATHOM_ERR_OUT_OF_RANGE, f, "an unknown convention was not FATHOM_ERR_OUT_OF_RANGE");
+    const int known = from <= FATHOM_POSE_OPENCV_WORLD_TO_CAMERA && to <= FATHOM_POSE_OPENCV_WORLD_TO_CAMERA;
+    const int inverts = known && (from == FATHOM_POSE_OPENCV_WORLD_TO_CAMERA) != (to == FATHOM_POSE_OPENCV_WORLD_TO_CAMERA);
+    if (!known) fz_need(s == FATHOM_ERR_OUT_OF_RANGE, f, "an unknown convention was not FATHOM_ERR_OUT_OF_RANGE");
+    /* Of the poses given: any not rigid (or not finite), any whose inverse surely leaves (may leave) the floats. */
+    int any_not_rigid = 0, any_not_finite = 0, any_beyond = 0, any_maybe = 0;
+    for (size_t i = 0; i < n; i++) {
+        const fathom_pose *p = &copy[i];
+        int finite = 1;
+        for (int e = 0; e < 16; e++) finite &= isfinite(p->m[e]) != 0;
+        any_not_finite |= !finite;
+        if (!rigid(p)) {
+            any_not_rigid = 1;
+        } else if (inverts) {
+            int b = inverse_beyond_floats(p);
+            any_beyond |= b == 1;
+            any_maybe |= b >= 0;
+        }
+    }
     if (s != FATHOM_OK) {
         if (s == FATHOM_ERR_NULL_POINTER) fz_need(n > 0 && (null_poses || null_out), f, "FATHOM_ERR_NULL_POINTER without a NULL");
+        if (s == FATHOM_ERR_NOT_RIGID) fz_need(any_not_rigid, f, "FATHOM_ERR_NOT_RIGID with every pose rigid");
+        if (s == FATHOM_ERR_NOT_FINITE)
+            fz_need(any_not_finite || any_maybe, f, "FATHOM_ERR_NOT_FINITE with every pose finite and every inverse inside the floats");
+        if (known && !(n > 0 && (null_poses || null_out)) && !any_not_rigid && !any_maybe)
+            fz_broken(f, "valid arguments (rigid poses, inverses inside the floats) were refused");
         return;
     }
+    fz_need(!any_beyond, f, "an inverse whose translation leaves the float range was accepted");
     fz_need(n == 0 || !(null_poses || null_out), f, "a NULL array was accepted");
     if (!in_place) fz_untouched_past(f, out + n, (4 - n) * sizeof out[0]); /* nothing past the count */
     for (size_t i = 0; i < n; i++) {
@@ -426,11 +477,38 @@ static void poses(fz_input *in, uint8_t which) {
         break;
     }
     case 7: {
+        /* FATHOM_ERR_NOT_FINITE exactly when the inverse's translation -R^T t leaves the float range; a success is
+         * (R^T, -R^T t): the transpose exactly, the translation to float rounding. */
+        const char *f = "fathom_pose_invert";
         fathom_pose p = fz_pose_nudged(in), out;
+        if (fz_u8(in) >= 192)
+            for (int e = 12; e < 15; e++) p.m[e] = (fz_u8(in) & 1 ? -1 : 1) * (float)(fz_u8(in) + 1) * (FLT_MAX / 256);
         fz_poison(&out, sizeof out);
         s = FZ(fathom_pose_invert, FZ_ARG(0, &p), FZ_ARG(1, &out));
-        fz_untouched(s, "fathom_pose_invert", &out, sizeof out);
-        fz_null_refused(s, nul, 2, "fathom_pose_invert");
+        fz_untouched(s, f, &out, sizeof out);
+        fz_null_refused(s, nul, 2, f);
+        if (nul == 0 || nul == 1) break;
+        if (!rigid(&p)) {
+            fz_need(s != FATHOM_OK, f, "a pose that is not rigid (or not finite) was accepted");
+            break;
+        }
+        int beyond = inverse_beyond_floats(&p);
+        if (s != FATHOM_OK) {
+            fz_need(s == FATHOM_ERR_NOT_FINITE, f, "a rigid pose was refused otherwise than FATHOM_ERR_NOT_FINITE");
+            fz_need(beyond >= 0, f, "FATHOM_ERR_NOT_FINITE for an inverse whose translation is inside the floats");
+            break;
+        }
+        fz_need(beyond <= 0, f, "an inverse whose translation leaves the float range was accepted");
+        fz_need(out.m[3] == 0 && out.m[7] == 0 && out.m[11] == 0 && out.m[15] == 1, f, "the bottom row is not (0, 0, 0, 1)");
+        for (int r = 0; r < 3; r++) {
+            double t = 0, magnitude = 0;
+            for (int k = 0; k < 3; k++) {
+                fz_need(out.m[k * 4 + r] == p.m[r * 4 + k], f, "the rotation is not the transpose");
+                t -= (double)p.m[r * 4 + k] * p.m[12 + k];
+                magnitude += fabs((double)p.m[r * 4 + k] * p.m[12 + k]);
+            }
+            fz_need(isfinite(out.m[12 + r]) && fabs(out.m[12 + r] - t) <= 4e-7 * magnitude + 1e-38, f, "the translation is not -R^T t");
+        }
         break;
     }
     case 8: {
@@ -1213,6 +1291,23 @@ static void names(fz_input *in) {
             "fathom_version", "not MAJOR.MINOR.PATCH of the header");
     fz_need(fathom_version_number() == FATHOM_VERSION_NUMBER, "fathom_version_number", "not FATHOM_VERSION_NUMBER");
     fz_need(fathom_last_error() != NULL, "fathom_last_error", "NULL");
+    /* The options initializers that no other target calls: the header's defaults, NULL refused. */
+    if (k & 1) {
+        fathom_ransac_options r;
+        fz_poison(&r, sizeof r);
+        fz_need(FZ(fathom_ransac_options_init, &r) == FATHOM_OK && r.threshold == 0.01 && r.iterations == 1000 &&
+                    r.reserved == 0 && r.seed == 0,
+                "fathom_ransac_options_init", "the defaults are not the header's");
+        fz_need(FZ(fathom_ransac_options_init, NULL) == FATHOM_ERR_NULL_POINTER, "fathom_ransac_options_init",
+                "NULL was not FATHOM_ERR_NULL_POINTER");
+    } else {
+        fathom_batch_options b;
+        fz_poison(&b, sizeof b);
+        fz_need(FZ(fathom_batch_options_init, &b) == FATHOM_OK && b.tmin == 0 && isinf(b.tmax) && b.tmax > 0 && b.threads == 0,
+                "fathom_batch_options_init", "the defaults are not the header's");
+        fz_need(FZ(fathom_batch_options_init, NULL) == FATHOM_ERR_NULL_POINTER, "fathom_batch_options_init",
+                "NULL was not FATHOM_ERR_NULL_POINTER");
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

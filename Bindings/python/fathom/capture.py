@@ -41,6 +41,7 @@ import numpy as np
 from ._arrays import pose_struct
 from ._defaults import default_field, library_defaults
 from ._handle import Handle
+from ._progress import with_progress
 from ._lib import (
     BoxStruct,
     CaptureOpaque,
@@ -64,7 +65,6 @@ from .box import Box
 from .camera import _intrinsics
 from .coverage import Coverage, CoverageOptions, CoverageSummary
 from .depth import DepthFrame
-from .errors import InvalidStateError
 from .geometry import PoseLike
 from .motion import MotionOptions, MotionState, TrajectorySummary
 from .pointcloud import PointCloud
@@ -597,21 +597,6 @@ def scan_report(
         with Scan.open(scan) as opened:
             return scan_report(opened, box, options, progress, **overrides)
     o = _options(options, overrides)
-    raised: list[BaseException] = []
-
-    def call(_user: Any, done: int, total: int) -> int:
-        try:
-            return 0 if progress(done, total) is not False else 1  # type: ignore[misc]
-        except BaseException as exc:  # noqa: BLE001 - re-raised after the library returns
-            raised.append(exc)
-            return 1
-
-    callback = ProgressFn(call) if progress is not None else ProgressFn()
     out = _ReportPtr()
-    try:
-        _scan_report(scan, byref(o._to_c()), _box_arg(box), callback, None, byref(out))
-    except InvalidStateError:
-        if raised:
-            raise raised[0] from None
-        raise
+    with_progress(progress, lambda callback: _scan_report(scan, byref(o._to_c()), _box_arg(box), callback, None, byref(out)))
     return ScanReport._take(out)

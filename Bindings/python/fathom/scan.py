@@ -46,6 +46,7 @@ import numpy as np
 
 from ._arrays import pose_struct, poses_column_major
 from ._handle import Handle
+from ._progress import with_progress
 from ._lib import (
     DepthFrameStruct,
     IntrinsicsPtr,
@@ -264,22 +265,7 @@ class Scan(Handle):
         ``progress(done, total)`` returning False stops the work (:class:`fathom.InvalidStateError`).
         """
         target = enum_member(format, ScanFormat, "format")
-        raised: list[BaseException] = []
-
-        def call(_user: Any, done: int, total: int) -> int:
-            try:
-                return 0 if progress(done, total) is not False else 1  # type: ignore[misc]
-            except BaseException as exc:  # noqa: BLE001 - re-raised after the library returns
-                raised.append(exc)
-                return 1
-
-        callback = ProgressFn(call) if progress is not None else ProgressFn()
-        try:
-            _scan_write(self._handle(), path_bytes(directory), int(target), callback, None)
-        except Exception:
-            if raised:
-                raise raised[0] from None
-            raise
+        with_progress(progress, lambda callback: _scan_write(self._handle(), path_bytes(directory), int(target), callback, None))
         folder = os.fsdecode(directory)
         if target == ScanFormat.STRAY:
             return folder

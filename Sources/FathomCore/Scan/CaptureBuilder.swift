@@ -155,7 +155,8 @@ public final class CaptureBuilder {
         }
         report.selected = try Trajectory.select(poses: poses, minDistance: options.selectDistance, minAngle: options.selectAngle)
         if let box {
-            report.object = try cloud.inside(box.orientedBox())
+            // Grown by a voxel: the object's surfaces lie on the box's faces, half their points just outside.
+            report.object = try cloud.inside(Box(center: box.center, scale: box.scale + 2 * options.voxel, rotY: box.rotY).orientedBox())
             let tracker = try coverage(of: box)
             report.coverage = CoverageReport(tracker)
         }

@@ -36,7 +36,8 @@ struct PNGFrames: Sendable {
                     }
                     let expected = size ?? (header.width, header.height)
                     guard header.width == expected.width, header.height == expected.height, header.width >= 1, header.height >= 1,
-                          header.width <= PNGImage.maxSide, header.height <= PNGImage.maxSide else {
+                          header.width <= PNGImage.maxSide, header.height <= PNGImage.maxSide,
+                          header.width * header.height <= ScanMetadata.maxDepthPixels else {
                         wrong.append("\(path) (\(header.width) x \(header.height), not \(expected.width) x \(expected.height))")
                         ok = false
                         break
@@ -100,7 +101,8 @@ struct PNGFrames: Sendable {
         }
     }
 
-    /// Frame `index`'s confidence into `destination` (width * height bytes); `.noData` without confidence files.
+    /// Frame `index`'s confidence into `destination` (width * height bytes); `.noData` without confidence files. A
+    /// value above 2 is damage (ARKit writes 0, 1 or 2) and reads as 0, low.
     func readConfidence(_ index: Int, into destination: UnsafeMutableRawBufferPointer) throws(FathomError) {
         guard let confidencePaths else { throw FathomError(.noData, "the scan has no confidence frames") }
         let path = confidencePaths[index]
@@ -109,5 +111,6 @@ struct PNGFrames: Sendable {
             Result { () throws(FathomError) in try PNGImage.decodeGray(png, width: width, height: height, bitDepth: 8, into: destination) }
         }
         if case .failure(let error) = decoded { throw FathomError(error.kind, "'\(path)': \(error.message)") }
+        for k in 0..<width * height where destination[k] > 2 { destination[k] = 0 }
     }
 }

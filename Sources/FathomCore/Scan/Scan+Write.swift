@@ -8,18 +8,21 @@ extension Scan {
     ///   float32 meters, and PNG sources in other units as float32 meters.
     /// - stray: depth rounded to the millimetre (exact for millimetre sources), 0 (no depth) beyond 65.535 m; the
     ///   poses as position and quaternion in OpenCV camera axes (within float rounding of the rotation).
-    /// Timestamps, intrinsics and confidence are kept exactly. `progress(done, total)` returning false stops the
+    /// Timestamps, intrinsics and confidence are kept exactly (confidence above 2, damage, is written as 0; Stray
+    /// intrinsics are scaled to its 1920 x 1440 video when the RGB image has another size). `progress(done, total)` returning false stops the
     /// work (`.invalidState`); the files written so far stay.
     @discardableResult
     public func write(to directory: String, format: ScanFormat, progress: ((Int, Int) -> Bool)? = nil) throws(FathomError) -> String {
         let confidenceBytes = hasConfidence ? confidenceFrameBytes : 0
-        var depth = [Float](repeating: 0, count: (depthFrameBytes + 3) / 4)
+        var depth = [Float](repeating: 0, count: Swift.max(depthWidth * depthHeight, (depthFrameBytes + 3) / 4))
         var confidence = [UInt8](repeating: 0, count: confidenceBytes)
         let frameCount = depthWidth * depthHeight
         func read(_ i: Int) throws(FathomError) {
             try depth.withUnsafeMutableBytes { raw in Result { () throws(FathomError) in try readDepth(i, into: raw) } }.get()
             if hasConfidence {
                 try confidence.withUnsafeMutableBytes { raw in Result { () throws(FathomError) in try readConfidence(i, into: raw) } }.get()
+                // A value above 2 is damage: written as 0 (low), as the PNG reader reads it.
+                for k in confidence.indices where confidence[k] > 2 { confidence[k] = 0 }
             }
         }
         func step(_ i: Int) throws(FathomError) {
@@ -28,10 +31,13 @@ extension Scan {
         switch format {
         case .scanner:
             let stem = scanID.isEmpty || scanID.contains(where: { $0 == "/" || $0 == "." || $0 == "\0" }) ? "scan" : scanID
-            // PNG depth in millimetres goes back to millimetres; other units stay float32 meters.
+            // PNG depth in millimetres goes back to millimetres; other units stay float32 meters, and so does uint16
+            // depth in other units than millimetres (the app's files say only "mm").
             let pngSource = { if case .png(let frames) = storage { return frames.depthScale == 0.001 } else { return false } }()
+            let asMeters = !pngSource && depthFormat == .uint16 && depthScale != 0.001
             let writer = try ScanWriter(directory: directory, scanID: stem, depthWidth: depthWidth, depthHeight: depthHeight,
-                                        rgbWidth: rgbWidth, rgbHeight: rgbHeight, depthFormat: pngSource ? .uint16 : depthFormat,
+                                        rgbWidth: rgbWidth, rgbHeight: rgbHeight,
+                                        depthFormat: pngSource ? .uint16 : (asMeters ? .float32 : depthFormat),
                                         frequency: frequency ?? 60, withConfidence: hasConfidence)
             var millimetres = [UInt16](repeating: 0, count: pngSource ? frameCount : 0)
             for i in 0..<count {
@@ -43,7 +49,17 @@ extension Scan {
                         millimetres[k] = mm >= 0 && mm <= 65535 ? UInt16(mm) : 0
                     }
                 }
-                let appended = (pngSource ? millimetres.withUnsafeBytes { Array($0) } : depth.withUnsafeBytes { Array($0.prefix(depthFrameBytes)) })
+                if asMeters {
+                    // uint16 samples times their scale, in place from the end (a float is wider than a uint16).
+                    depth.withUnsafeMutableBytes { raw in
+                        for k in stride(from: frameCount - 1, through: 0, by: -1) {
+                            let v = raw.load(fromByteOffset: 2 * k, as: UInt16.self)
+                            raw.storeBytes(of: Float(v) * depthScale, toByteOffset: 4 * k, as: Float.self)
+                        }
+                    }
+                }
+                let bytes = pngSource ? 2 * frameCount : (asMeters ? 4 * frameCount : depthFrameBytes)
+                let appended = pngSource ? millimetres.withUnsafeBytes { Array($0) } : depth.withUnsafeBytes { Array($0.prefix(bytes)) }
                 try appended.withUnsafeBytes { d in
                     confidence.withUnsafeBytes { c in
                         Result { () throws(FathomError) in

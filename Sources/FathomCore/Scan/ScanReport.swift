@@ -59,7 +59,8 @@ public struct ScanReport: Sendable {
     public var objectVoxels = 0
     /// Why no object was estimated, nil when one was (or the box was given).
     public var objectReason: String?
-    /// The fused cloud (voxel means) and its points inside the box.
+    /// The fused cloud (voxel means) and its points inside the box grown by one voxel on every side (the object's
+    /// surfaces lie on the box's faces).
     public var cloud: PointCloud
     public var object: PointCloud = PointCloud(unchecked: [])
     public var trajectory: Trajectory.Summary?

@@ -34,7 +34,7 @@ enum StrayFolder {
         for row in 0..<table.rows.count {
             do throws(FathomError) {
                 let ns = try table.nanoseconds(row, "timestamp")
-                if let last = timestamps.last, ns <= last {
+                if let last = timestamps.last, ns < last {
                     throw FathomError(.outOfRange, "timestamp \(StrayWriter.seconds(ns)) s does not follow the row before's")
                 }
                 let frame = try table.number(row, "frame")
@@ -168,8 +168,9 @@ struct CSVTable {
     /// The number in `row`'s `name` cell, nil when the column is absent or the cell blank.
     func optionalNumber(_ row: Int, _ name: String) throws(FathomError) -> Double? {
         guard let c = columns[name], c < rows[row].count, !rows[row][c].isEmpty else { return nil }
-        guard let v = Double(rows[row][c]), v.isFinite else {
-            throw FathomError(.format, "column \(name) holds '\(rows[row][c].prefix(40))', not a finite number")
+        // Double() reads a C string: a NUL would end the number early.
+        guard !rows[row][c].contains("\0"), let v = Double(rows[row][c]), v.isFinite else {
+            throw FathomError(.format, "column \(name) holds \(String(rows[row][c].prefix(40)).debugDescription), not a finite number")
         }
         return v
     }

@@ -3,9 +3,9 @@ import Glibc
 /// Writes a Stray Scanner folder, as `StrayFolder` reads it: `camera_matrix.csv` (the first frame's RGB
 /// intrinsics), `odometry.csv` in the newer layout (per frame timestamp in seconds with 9 decimals, so
 /// nanoseconds read back exactly; frame number; position; quaternion in OpenCV camera axes; the frame's fx,
-/// fy, cx, cy), `depth/NNNNNN.png` (16-bit, millimetres: depth rounded to the millimetre, 0 where there is
-/// none or it is beyond 65.535 m) and, with confidence, `confidence/NNNNNN.png`. There is no video. Not
-/// thread-safe.
+/// fy, cx, cy, scaled to the 1920 x 1440 video when the RGB image has another size), `depth/NNNNNN.png` (16-bit,
+/// millimetres: depth rounded to the millimetre, 0 where there is none or it is beyond 65.535 m) and, with
+/// confidence, `confidence/NNNNNN.png`. There is no video. Timestamps may repeat, not go back. Not thread-safe.
 public final class StrayWriter {
     public let directory: String
     public let depthWidth: Int, depthHeight: Int
@@ -33,13 +33,16 @@ public final class StrayWriter {
     }
 
     /// Appends a frame: `meters` holds depthWidth * depthHeight depths in meters (row by row), `confidence` as many
-    /// bytes 0...2 (nil exactly when the writer has no confidence). Timestamps (nanoseconds) must increase.
+    /// bytes 0...2 (nil exactly when the writer has no confidence). Timestamps (nanoseconds) must not decrease.
     public func append(timestamp: Int64, rgb: Intrinsics, pose: Pose, meters: UnsafeBufferPointer<Float>,
                        confidence: UnsafeRawBufferPointer?) throws(FathomError) {
         let n = depthWidth * depthHeight
         guard meters.count == n else { throw FathomError(.outOfRange, "depth holds \(meters.count) samples, a frame is \(n)") }
-        if let last = lastTimestamp, timestamp <= last {
-            throw FathomError(.outOfRange, "timestamp \(timestamp) does not follow the previous frame's \(last)")
+        if let last = lastTimestamp, timestamp < last {
+            throw FathomError(.outOfRange, "timestamp \(timestamp) is earlier than the previous frame's \(last)")
+        }
+        guard abs(timestamp) < StrayWriter.timestampLimit else {
+            throw FathomError(.outOfRange, "timestamp \(timestamp) ns is beyond the +-9e18 ns a Stray odometry.csv is read with")
         }
         guard (confidence != nil) == hasConfidence else {
             throw FathomError(.invalidState, hasConfidence ? "confidence must be given" : "the writer was made without confidence")
@@ -60,13 +63,16 @@ public final class StrayWriter {
             try FileIO.write(try PNGImage.encodeGray(confidence, width: depthWidth, height: depthHeight, bitDepth: 8),
                              to: "\(directory)/confidence/\(name)")
         }
+        // Stray's intrinsics are the 1920 x 1440 video's: another RGB size is scaled to it.
+        let k = rgb.width == StrayFolder.rgbWidth && rgb.height == StrayFolder.rgbHeight
+            ? rgb : try rgb.scaled(width: StrayFolder.rgbWidth, height: StrayFolder.rgbHeight)
         let opencv = pose.converted(from: .arkit, to: .opencv)
         let q = Quaternion(rotation: opencv.rotation)
         let t = opencv.translation
         let cells = [StrayWriter.seconds(timestamp), String(name.dropLast(4))]
-            + [t.x, t.y, t.z, q.vector.x, q.vector.y, q.vector.z, q.vector.w, rgb.fx, rgb.fy, rgb.cx, rgb.cy].map(NumberText.float)
+            + [t.x, t.y, t.z, q.vector.x, q.vector.y, q.vector.z, q.vector.w, k.fx, k.fy, k.cx, k.cy].map(NumberText.float)
         odometry += cells.joined(separator: ", ") + "\n"
-        if firstIntrinsics == nil { firstIntrinsics = rgb }
+        if firstIntrinsics == nil { firstIntrinsics = k }
         lastTimestamp = timestamp
         count += 1
     }
@@ -78,6 +84,9 @@ public final class StrayWriter {
         let matrix = [[k.fx, 0, k.cx], [0, k.fy, k.cy], [0, 0, 1]].map { $0.map(NumberText.float).joined(separator: ",") }
         try FileIO.write(Array((matrix.joined(separator: "\n") + "\n").utf8), to: "\(directory)/\(StrayFolder.cameraMatrix)")
     }
+
+    /// Timestamps (ns) a Stray folder holds: the reader takes seconds below 9e9.
+    static let timestampLimit: Int64 = 9_000_000_000_000_000_000
 
     static func frameName(_ i: Int) -> String {
         let digits = String(i)
