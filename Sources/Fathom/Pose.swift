@@ -59,16 +59,22 @@ public func fathom_pose_orthonormalize(_ pose: UnsafePointer<fathom_pose>?, _ ma
 @_cdecl("fathom_pose_compose")
 public func fathom_pose_compose(_ a: UnsafePointer<fathom_pose>?, _ b: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
     abiCall("fathom_pose_compose") { () throws(FathomError) in
-        let product = try rigidPose(a, "a") * rigidPose(b, "b")
-        try required(out, "out").pointee = fathom_pose(product)
+        let pa = try rigidPose(a, "a"), pb = try rigidPose(b, "b")
+        // R_a t_b + t_a in double precision, rounded once: the float sums could overflow where the result fits.
+        let t = SIMD3<Double>(pb.translation)
+        func row(_ r: Int) -> Double {
+            Double(pa.rotation.c0[r]) * t.x + Double(pa.rotation.c1[r]) * t.y + Double(pa.rotation.c2[r]) * t.z + Double(pa.translation[r])
+        }
+        let translation = SIMD3<Float>(Float(row(0)), Float(row(1)), Float(row(2)))
+        guard translation.isFinite else { throw FathomError(.notFinite, "a * b has a translation beyond the float range") }
+        try required(out, "out").pointee = fathom_pose(Pose(rotation: pa.rotation * pb.rotation, translation: translation))
     }
 }
 
 @_cdecl("fathom_pose_invert")
 public func fathom_pose_invert(_ pose: UnsafePointer<fathom_pose>?, _ out: UnsafeMutablePointer<fathom_pose>?) -> fathom_status {
     abiCall("fathom_pose_invert") { () throws(FathomError) in
-        let inverse = try rigidPose(pose, "pose").inverse
-        guard inverse.translation.isFinite else { throw FathomError(.notFinite, "pose's inverse has a translation beyond the float range") }
+        let inverse = try rigidPose(pose, "pose").exactInverse()
         try required(out, "out").pointee = fathom_pose(inverse)
     }
 }
@@ -84,10 +90,10 @@ public func fathom_poses_convert(_ poses: UnsafePointer<fathom_pose>?, _ count: 
         let input = try elements(poses, count, "poses", copiedAs: fathom_pose.self), output = try required(out, "out")
         // Every pose is checked before any is written, so a refused call leaves out as it was (out may be poses).
         let converted = try input.indices.map { (i) throws(FathomError) -> fathom_pose in
-            let pose = try Pose(columnMajor: floats(input[i]), name: "poses[\(i)]").converted(from: source, to: target)
-            // An inverse's translation -R^T t can overflow the float range for a position near it.
-            guard pose.translation.isFinite else { throw FathomError(.notFinite, "poses[\(i)] converts to a translation beyond the float range") }
-            return fathom_pose(pose)
+            let pose = try Pose(columnMajor: floats(input[i]), name: "poses[\(i)]")
+            do throws(FathomError) { return fathom_pose(try pose.converted(from: source, to: target)) } catch {
+                throw FathomError(error.kind, "poses[\(i)]: \(error.message)")
+            }
         }
         for i in converted.indices { output[i] = converted[i] }
     }

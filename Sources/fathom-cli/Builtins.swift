@@ -114,7 +114,8 @@ let coreBuiltins: [String: Builtin] = [
             }
             return c
         }
-        return .pose(try a.pose(0, "p").converted(from: convention(1, "from"), to: convention(2, "to")))
+        let p = try a.pose(0, "p"), from = try convention(1, "from"), to = try convention(2, "to")
+        return .pose(try p.converted(from: from, to: to))
     },
     "inverse": Builtin(usage: "inverse(p)", summary: "inverse of a rigid pose") { a in
         try a.expect(1...1); return .pose(try a.pose(0, "p").inverse)

@@ -140,21 +140,27 @@ private func walk(pitch: Float, _ n: Int = 60) -> [Pose] {
 }
 
 @Suite struct PoseConventionTests {
-    @Test func arkitAndOpenCVDifferByTheCameraYAndZ() {
+    @Test func arkitAndOpenCVDifferByTheCameraYAndZ() throws {
         let q = try! Quaternion(axis: SIMD3(0, 1, 0), angle: .pi / 2)
         let arkit = Pose(rotation: q.matrix, translation: SIMD3(1, 2, 3))
-        let opencv = arkit.converted(from: .arkit, to: .opencv)
+        let opencv = try arkit.converted(from: .arkit, to: .opencv)
         #expect(opencv.rotation.c0 == arkit.rotation.c0 && opencv.rotation.c1 == -arkit.rotation.c1 && opencv.rotation.c2 == -arkit.rotation.c2)
         #expect(opencv.translation == arkit.translation)
         // World-to-camera: maps the camera centre to the origin and the optical axis (-z in ARKit) to +z.
-        let w2c = arkit.converted(from: .arkit, to: .opencvWorldToCamera)
+        let w2c = try arkit.converted(from: .arkit, to: .opencvWorldToCamera)
         #expect(close(w2c.apply(point: SIMD3(1, 2, 3)), .zero, 1e-6))
         #expect(close(w2c.apply(direction: arkit.apply(direction: SIMD3(0, 0, -1))), SIMD3(0, 0, 1), 1e-6))
         for from in PoseConvention.allCases {
             for to in PoseConvention.allCases {
-                let back = arkit.converted(from: .arkit, to: from).converted(from: from, to: to).converted(from: to, to: .arkit)
+                let back = try arkit.converted(from: .arkit, to: from).converted(from: from, to: to).converted(from: to, to: .arkit)
                 #expect(close(back.rotation, arkit.rotation, 1e-6) && close(back.translation, arkit.translation, 1e-5))
             }
         }
+        // Near the float limit: 45 degrees about z at (a, a, 0) has -R^T t = (-sqrt(2) a, 0, 0): found for
+        // a = 2.4e38 (3.394e38 fits a float), refused for a = 2.5e38 (3.536e38 does not).
+        let turn = try Quaternion(axis: SIMD3(0, 0, 1), angle: .pi / 4).matrix
+        let inverse = try Pose(rotation: turn, translation: SIMD3(2.4e38, 2.4e38, 0)).exactInverse()
+        #expect(abs(inverse.translation.x / -3.3941125e38 - 1) < 1e-6 && abs(inverse.translation.y) < 1e32)
+        expectError(.notFinite) { () throws(FathomError) in _ = try Pose(rotation: turn, translation: SIMD3(2.5e38, 2.5e38, 0)).exactInverse() }
     }
 }

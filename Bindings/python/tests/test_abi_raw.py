@@ -262,6 +262,7 @@ class Args:
             "fathom_pose_orthonormalize": lambda: [pose(), 0.01, byref(PoseStruct())],
             "fathom_pose_compose": lambda: [pose(), pose(), byref(PoseStruct())],
             "fathom_pose_invert": lambda: [pose(), byref(PoseStruct())],
+            "fathom_poses_convert": lambda: [pose(), 1, 0, 1, byref(PoseStruct())],
             "fathom_pose_transform_point": lambda: [pose(), V, byref(Vec3())],
             "fathom_pose_transform_direction": lambda: [pose(), V, byref(Vec3())],
             "fathom_pose_transform_points": lambda: [pose(), pts(), 8, 12, out_f(24)],
@@ -432,6 +433,7 @@ class Args:
         k = IntrinsicsStruct(500, 500, 320, 240, 640, 480)
         return {
             "fathom_scan_open": lambda: [path, new_out(_lib.ScanPtr, self.scans)],
+            "fathom_scan_write": lambda: [scan, str(self.tmp / "abi_stray").encode(), 1, _lib.ProgressFn(), None],
             "fathom_scan_get_info": lambda: [scan, byref(_lib.ScanInfoStruct())],
             "fathom_scan_id": lambda: [scan, (c_char * 64)(), 64, byref(c_size_t())],
             "fathom_scan_warning": lambda: [scan, 0, (c_char * 512)(), 512, byref(c_size_t())],

@@ -50,7 +50,7 @@ enum StrayFolder {
                     k = try Intrinsics(fx: Float(fx), fy: Float(fy), cx: Float(cx), cy: Float(cy), width: rgbWidth, height: rgbHeight)
                 }
                 timestamps.append(ns)
-                poses.append(opencv.converted(from: .opencv, to: .arkit))
+                poses.append(try opencv.converted(from: .opencv, to: .arkit))
                 intrinsics.append(k)
                 frames.append(Int(frame))
             } catch {
@@ -149,19 +149,25 @@ struct CSVTable {
         return value
     }
 
-    /// Seconds in `row`'s `name` cell as nanoseconds: exact for decimals of up to 9 places, else rounded.
+    /// Seconds in `row`'s `name` cell as nanoseconds: exact for decimals of up to 9 places that fit int64, else
+    /// the number rounded (within +-9e9 s).
     func nanoseconds(_ row: Int, _ name: String) throws(FathomError) -> Int64 {
         let seconds = try number(row, name)
+        if let c = columns[name], let exact = CSVTable.exactNanoseconds(rows[row][c]) { return exact }
         guard abs(seconds) < 9e9 else { throw FathomError(.outOfRange, "\(name) \(seconds) s is beyond int64 nanoseconds") }
-        guard let c = columns[name] else { return Int64((seconds * 1e9).rounded()) }
-        let text = rows[row][c], negative = text.hasPrefix("-")
-        let digits = negative ? text.dropFirst() : text
-        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let whole = Int64(parts[0]), parts.count == 1 || (parts[1].count <= 9 && parts[1].allSatisfy(\.isNumber)),
-              let fraction = parts.count == 2 ? Int64(parts[1] + String(repeating: "0", count: 9 - parts[1].count)) : 0 else {
-            return Int64((seconds * 1e9).rounded())
-        }
-        let ns = whole * 1_000_000_000 + fraction
+        return Int64((seconds * 1e9).rounded())
+    }
+
+    /// `[-]digits[.up to 9 digits]` as nanoseconds, nil for another form or a value beyond int64.
+    static func exactNanoseconds(_ text: Substring) -> Int64? {
+        let negative = text.hasPrefix("-")
+        let parts = (negative ? text.dropFirst() : text).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, !parts[0].isEmpty, parts.allSatisfy({ $0.allSatisfy { $0 >= "0" && $0 <= "9" } }),
+              parts.count == 1 || parts[1].count <= 9, let whole = Int64(parts[0]) else { return nil }
+        let fraction = parts.count == 2 ? Int64(parts[1] + String(repeating: "0", count: 9 - parts[1].count)) ?? 0 : 0
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: 1_000_000_000)
+        let (ns, overflow2) = scaled.addingReportingOverflow(fraction)
+        guard !overflow, !overflow2 else { return nil }
         return negative ? -ns : ns
     }
 

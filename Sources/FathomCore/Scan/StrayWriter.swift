@@ -41,7 +41,7 @@ public final class StrayWriter {
         if let last = lastTimestamp, timestamp < last {
             throw FathomError(.outOfRange, "timestamp \(timestamp) is earlier than the previous frame's \(last)")
         }
-        guard abs(timestamp) < StrayWriter.timestampLimit else {
+        guard timestamp > -StrayWriter.timestampLimit, timestamp < StrayWriter.timestampLimit else {
             throw FathomError(.outOfRange, "timestamp \(timestamp) ns is beyond the +-9e18 ns a Stray odometry.csv is read with")
         }
         guard (confidence != nil) == hasConfidence else {
@@ -50,6 +50,10 @@ public final class StrayWriter {
         if let confidence, let bad = confidence.firstIndex(where: { $0 > 2 }) {
             throw FathomError(.outOfRange, "confidence[\(bad)] is \(confidence[bad]), must be 0, 1 or 2")
         }
+        // Stray's intrinsics are the 1920 x 1440 video's: another RGB size is scaled to it (checked before any file
+        // is written: a focal length near the float limit can scale past it).
+        let k = rgb.width == StrayFolder.rgbWidth && rgb.height == StrayFolder.rgbHeight
+            ? rgb : try rgb.scaled(width: StrayFolder.rgbWidth, height: StrayFolder.rgbHeight)
         let millimetres = meters.map { m -> UInt16 in
             let mm = (m * 1000).rounded()
             return mm >= 1 && mm <= 65535 ? UInt16(mm) : 0
@@ -63,10 +67,7 @@ public final class StrayWriter {
             try FileIO.write(try PNGImage.encodeGray(confidence, width: depthWidth, height: depthHeight, bitDepth: 8),
                              to: "\(directory)/confidence/\(name)")
         }
-        // Stray's intrinsics are the 1920 x 1440 video's: another RGB size is scaled to it.
-        let k = rgb.width == StrayFolder.rgbWidth && rgb.height == StrayFolder.rgbHeight
-            ? rgb : try rgb.scaled(width: StrayFolder.rgbWidth, height: StrayFolder.rgbHeight)
-        let opencv = pose.converted(from: .arkit, to: .opencv)
+        let opencv = try pose.converted(from: .arkit, to: .opencv)
         let q = Quaternion(rotation: opencv.rotation)
         let t = opencv.translation
         let cells = [StrayWriter.seconds(timestamp), String(name.dropLast(4))]
