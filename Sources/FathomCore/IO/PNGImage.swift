@@ -66,8 +66,8 @@ enum PNGImage {
         guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else { throw FathomError(.io, "libspng could not allocate an encoder") }
         defer { spng_ctx_free(context) }
         try check(spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1))
-        // zlib level 1 and the Paeth filter only: depth maps are smooth, so Paeth predicts them well, and the files
-        // are written about five times faster than at libspng's defaults for a few percent more bytes.
+        // zlib level 1 and the Paeth filter only: depth maps are smooth, so Paeth predicts them well, and neither the
+        // search over every filter per row nor zlib's slower levels is paid for (bench/README.md, stray.py).
         try check(spng_set_option(context, SPNG_IMG_COMPRESSION_LEVEL, 1))
         try check(spng_set_option(context, SPNG_FILTER_CHOICE, Int32(SPNG_FILTER_CHOICE_PAETH.rawValue)))
         var ihdr = spng_ihdr(width: UInt32(width), height: UInt32(height), bit_depth: UInt8(bitDepth),
