@@ -1516,8 +1516,10 @@ void fathom_scan_writer_destroy(fathom_scan_writer *writer);
  *  odometry.csv with per-frame intrinsics, scaled to the 1920 x 1440 video Stray's intrinsics refer to when the
  *  scan's RGB image has another size; depth grids up to 4096 x 4096; timestamps within +-9e18 ns). Confidence
  *  values above 2 (damage) are written as 0. Timestamps, intrinsics
- *  and confidence are kept exactly. FATHOM_SCAN_NERFSTUDIO is FATHOM_ERR_OUT_OF_RANGE. `progress` may be NULL;
- *  cancelled, the files written so far stay. */
+ *  and confidence are kept exactly. FATHOM_SCAN_NERFSTUDIO is FATHOM_ERR_OUT_OF_RANGE. A frame that cannot be
+ *  written (its PNG does not read; for Stray, a timestamp beyond +-9e18 ns, FATHOM_ERR_OUT_OF_RANGE, or intrinsics
+ *  that scale past the float range, FATHOM_ERR_NOT_FINITE / FATHOM_ERR_OUT_OF_RANGE) stops the write with its
+ *  status. `progress` may be NULL; stopped or cancelled, the frames written so far stay. */
 fathom_status fathom_scan_write(const fathom_scan *scan, const char *directory, uint32_t format,
                                 fathom_progress_fn progress, void *user);
 

@@ -810,6 +810,20 @@ static void check_copy(const scan_state *st, uint32_t format, const char *path) 
 
 /* fathom_scan_write: a refused call (NULLs, formats, a folder that cannot be made) writes nothing; a valid one
  * (with progress, cancelled or not) writes a copy that opens as the header says. */
+/* The status of a Stray write for a frame's RGB intrinsics, scaled to the 1920 x 1440 video as the header says
+ * (sx = 1920 / width, sy = 1440 / height in float; fx and fy finite and > 0, then cx and cy finite). */
+static fathom_status stray_intrinsics_status(const fathom_intrinsics *k) {
+    if (k->width == 1920 && k->height == 1440) return FATHOM_OK;
+    const float sx = 1920.0f / (float)k->width, sy = 1440.0f / (float)k->height;
+    const float fx = k->fx * sx, fy = k->fy * sy, cx = k->cx * sx, cy = k->cy * sy;
+    if (!isfinite(fx)) return FATHOM_ERR_NOT_FINITE;
+    if (!(fx > 0)) return FATHOM_ERR_OUT_OF_RANGE;
+    if (!isfinite(fy)) return FATHOM_ERR_NOT_FINITE;
+    if (!(fy > 0)) return FATHOM_ERR_OUT_OF_RANGE;
+    if (!isfinite(cx) || !isfinite(cy)) return FATHOM_ERR_NOT_FINITE;
+    return FATHOM_OK;
+}
+
 static void convert(fz_input *in, const scan_state *st) {
     const char *f = "fathom_scan_write";
     char path[256];
@@ -860,7 +874,8 @@ static void convert(fz_input *in, const scan_state *st) {
     /* What the header says the write does, frame by frame in order: a Stray grid wider or taller than 4096 is
      * refused before anything is written; a PNG scan's frame is decoded when read, and one that does not read stops
      * the write with that read's status; a Stray frame whose timestamp is 9e18 ns or more from 0 stops it with
-     * FATHOM_ERR_OUT_OF_RANGE. The frames before the one that stops it stay written, progress called after each. */
+     * FATHOM_ERR_OUT_OF_RANGE, and one whose intrinsics scale past the float range with their status. The frames
+     * before the one that stops it stay written, progress called after each. */
     const int too_large = format == FATHOM_SCAN_STRAY && (st->info.depth_width > 4096 || st->info.depth_height > 4096);
     uint64_t stop_at = count;
     fathom_status stop_status = FATHOM_OK;
@@ -875,6 +890,7 @@ static void convert(fz_input *in, const scan_state *st) {
             const int64_t t = st->timestamps[i];
             if (stop_status == FATHOM_OK && format == FATHOM_SCAN_STRAY && (t >= 9000000000000000000LL || t <= -9000000000000000000LL))
                 stop_status = FATHOM_ERR_OUT_OF_RANGE;
+            if (stop_status == FATHOM_OK && format == FATHOM_SCAN_STRAY) stop_status = stray_intrinsics_status(&st->intrinsics[i]);
             if (stop_status != FATHOM_OK) stop_at = i;
         }
         free(buf);
@@ -892,7 +908,8 @@ static void convert(fz_input *in, const scan_state *st) {
     } else if (stop_status != FATHOM_OK) {
         if (s != stop_status) {
             fprintf(stderr, "%s\n", fathom_last_error());
-            fz_broken(f, "a write stopped by a frame (a PNG that does not read, a Stray timestamp beyond 9e18 ns) failed otherwise");
+            fz_broken(f, "a write stopped by a frame (a PNG that does not read, a Stray timestamp beyond 9e18 ns or intrinsics "
+                         "beyond the float range) failed otherwise");
         }
         if (with_progress && p.calls != stop_at) fz_broken(f, "progress was not called after each frame before the one that stops the write");
         if (format == FATHOM_SCAN_STRAY) {
