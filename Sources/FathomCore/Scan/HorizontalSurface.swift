@@ -100,7 +100,8 @@ struct HorizontalSurfaces {
         var prefix = [Int](repeating: 0, count: n + 1)
         for i in 0..<n { prefix[i + 1] = prefix[i] + Int(histogram[i]) }
         func sum(_ a: Int, _ b: Int) -> Int { prefix[Swift.min(n, Swift.max(0, b + 1))] - prefix[Swift.min(n, Swift.max(0, a))] }
-        let w = Swift.max(1, Int((threshold / bin).rounded()))
+        // In bins, at most the histogram's length (a threshold of any size converts to Int without a trap).
+        let w = Swift.max(1, Int(Swift.min(threshold / bin, Float(n)).rounded()))
         let near = Int((backgroundNear / bin).rounded()), far = Int((backgroundFar / bin).rounded())
         var score = [Float](repeating: 0, count: n)
         for i in 0..<n {
