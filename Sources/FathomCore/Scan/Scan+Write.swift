@@ -77,17 +77,16 @@ extension Scan {
             var meters = [Float](repeating: 0, count: frameCount)
             for i in 0..<count {
                 try read(i)
-                // Stored samples to meters, row by row, as a depth frame reads them (invalid ones as 0).
-                let rgb = intrinsics[i]
-                try depth.withUnsafeBytes { raw in
-                    meters.withUnsafeMutableBufferPointer { out in
-                        Result { () throws(FathomError) in
-                            let frame = try DepthFrame(base: raw.baseAddress!, format: depthFormat, width: depthWidth, height: depthHeight,
-                                                       scale: depthScale, confidence: nil, rgb: rgb)
-                            for j in 0..<depthHeight { frame.readRow(j, into: out.baseAddress! + j * depthWidth) }
+                // Stored samples to meters (the writer stores 0 for what is not a depth in whole millimetres).
+                depth.withUnsafeBytes { raw in
+                    for k in 0..<frameCount {
+                        switch depthFormat {
+                        case .float32: meters[k] = raw.load(fromByteOffset: 4 &* k, as: Float.self) * depthScale
+                        case .float16: meters[k] = Float(raw.load(fromByteOffset: 2 &* k, as: Float16.self)) * depthScale
+                        case .uint16: meters[k] = Float(raw.load(fromByteOffset: 2 &* k, as: UInt16.self)) * depthScale
                         }
                     }
-                }.get()
+                }
                 try meters.withUnsafeBufferPointer { m in
                     confidence.withUnsafeBytes { c in
                         Result { () throws(FathomError) in
