@@ -4,10 +4,10 @@
 /// end. `Scan.report` is this builder fed from the files, so both give the same numbers.
 ///
 /// Depth is fused into a voxel grid (samples of enough confidence within `maxDepth`, from frames that moved
-/// or turned enough since the last fused one). The box is the one given, or else estimated from the
-/// cloud: the floor (RANSAC), the point the cameras look at (nearest every optical axis), the cluster of
-/// voxels above the floor nearest that point, and its upright box reaching down to the floor. Coverage
-/// counts the views the app would have captured: the motion tracker's automatic captures.
+/// or turned enough since the last fused one), each voxel counting the samples seen from above. The scene
+/// estimates (`SceneEstimate`): the floor, the ceiling and, on an object capture, the support and the object's
+/// box; the box given wins. Coverage counts the views the app would have captured: the motion tracker's
+/// automatic captures.
 /// Not thread-safe: one thread at a time.
 public final class CaptureBuilder {
     public let options: CaptureOptions
