@@ -337,3 +337,20 @@ def save_json(name: str, data: dict) -> Path:
 
 if __name__ == "__main__":
     print_machine()
+
+
+def finish(name: str, report: dict, results: dict, problems: list[str]) -> int:
+    """The end of a benchmark: the load average, the raw numbers saved as out/<name>.json, the problems listed;
+    the exit status (1 with problems, or with STRICT=1 and a missed bar)."""
+    print(f"\nLoad average at end: {load_average()}")
+    report["targets"] = results
+    report["problems"] = problems
+    print(f"raw numbers: {save_json(name, report)}")
+    if problems:
+        print("PROBLEMS:")
+        for p in problems:
+            print(f"  {p}")
+        return 1
+    if strict() and any(v is False for v in results.values()):
+        return 1
+    return 0

@@ -900,18 +900,7 @@ def main(argv=None) -> int:
             shutil.rmtree(folder, ignore_errors=True)
             print(f"(deleted {folder})")
 
-    print(f"\nLoad average at end: {bl.load_average()}")
-    report["targets"] = results
-    report["problems"] = problems
-    print(f"raw numbers: {bl.save_json('stray', report)}")
-    if problems:
-        print("PROBLEMS:")
-        for p in problems:
-            print(f"  {p}")
-        return 1
-    if bl.strict() and any(v is False for v in results.values()):
-        return 1
-    return 0
+    return bl.finish("stray", report, results, problems)
 
 
 if __name__ == "__main__":

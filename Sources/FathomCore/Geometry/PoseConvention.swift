@@ -12,7 +12,13 @@ public enum PoseConvention: UInt32, CaseIterable, Sendable {
     case opencv = 1
     case opencvWorldToCamera = 2
 
-    public var name: String { ["arkit", "opencv", "opencv_world_to_camera"][Int(rawValue)] }
+    public var name: String {
+        switch self {
+        case .arkit: return "arkit"
+        case .opencv: return "opencv"
+        case .opencvWorldToCamera: return "opencv_world_to_camera"
+        }
+    }
 }
 
 extension Pose {

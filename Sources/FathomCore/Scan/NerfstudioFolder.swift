@@ -6,8 +6,8 @@
 /// `depth_file_path`, or whose PNG is missing, cut or of another size, are skipped with a warning.
 enum NerfstudioFolder {
     static let fileName = "transforms.json"
-    /// The frame rate assumed for files without timestamps.
-    static let assumedRate = 30.0
+    /// The frame rate assumed for files without timestamps, frames per second.
+    static let assumedRate = 30
 
     static func open(_ path: String) throws(FathomError) -> ScanContents {
         let file = try TransformsFile.load(path: path)
@@ -35,8 +35,8 @@ enum NerfstudioFolder {
         if file.depthScale == nil {
             warnings.append("\(fileName) does not say the depth unit (depth_unit_scale_factor): millimetres assumed")
         }
-        warnings.append("\(fileName) has no timestamps: frames are taken as 1/\(Int(assumedRate)) s apart, and speeds assume it")
-        let timestamps = try TransformsFile.timestamps(count: kept.count, rate: assumedRate)
+        warnings.append("\(fileName) has no timestamps: frames are taken as 1/\(assumedRate) s apart, and speeds assume it")
+        let timestamps = try TransformsFile.timestamps(count: kept.count, rate: Double(assumedRate))
         let first = file.frames[kept[0]].intrinsics
         let storage = PNGFrames(depthPaths: usable.frames.map { paths[$0] }, confidencePaths: nil,
                                 width: usable.width, height: usable.height, depthScale: Float(scale))

@@ -7,5 +7,11 @@ public enum ScanFormat: UInt32, CaseIterable, Sendable {
     /// A nerfstudio-style folder: `transforms.json` whose frames carry `depth_file_path` PNGs.
     case nerfstudio = 2
 
-    public var name: String { ["scanner", "stray", "nerfstudio"][Int(rawValue)] }
+    public var name: String {
+        switch self {
+        case .scanner: return "scanner"
+        case .stray: return "stray"
+        case .nerfstudio: return "nerfstudio"
+        }
+    }
 }
