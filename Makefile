@@ -5,9 +5,10 @@ PREFIX ?= /usr/local
 PYTHON ?= python3
 SWIFT ?= swift
 
-# Debian packages the build needs (headers + libraries), and Python modules the tests need.
-DEB_PACKAGES := liblapacke-dev libopenblas-dev zlib1g-dev libisal-dev libspng-dev libedit-dev pkg-config
-PY_MODULES := numpy scipy matplotlib pytest pycparser plyfile distributed
+# Debian packages the build needs (headers + libraries) and the tests need (chromium: the report page opened
+# headless), and Python modules the tests need: MODULE, or MODULE:PIP-NAME where pip names it differently.
+DEB_PACKAGES := liblapacke-dev libopenblas-dev zlib1g-dev libisal-dev libspng-dev libedit-dev pkg-config chromium
+PY_MODULES := numpy scipy matplotlib pytest pycparser plyfile distributed PIL:pillow
 
 # Use AVX2 + FMA where the machine has them; otherwise the portable x86-64 baseline.
 # Override with `make CPU_FLAGS=` for a portable build.
@@ -33,18 +34,18 @@ deps:
 	if [ -n "$$missing" ]; then echo "installing Debian packages:$$missing"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; fi
-	@for m in $(PY_MODULES); do $(PYTHON) -c "import $$m" 2>/dev/null || \
-	  { echo "installing Python module $$m"; $(PYTHON) -m pip install -q $$m \
-	    || $(PYTHON) -m pip install -q --break-system-packages $$m; }; done
+	@for m in $(PY_MODULES); do mod=$${m%%:*}; pkg=$${m#*:}; $(PYTHON) -c "import $$mod" 2>/dev/null || \
+	  { echo "installing Python module $$mod ($$pkg)"; $(PYTHON) -m pip install -q $$pkg \
+	    || $(PYTHON) -m pip install -q --break-system-packages $$pkg; }; done
 
 ## build: the library, the REPL and the Python package's copy of the library (release).
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
-	cp $(LIB) Bindings/python/fathom/libfathom.so
+	install -m 755 $(LIB) Bindings/python/fathom/libfathom.so
 
 lib: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product fathom
-	cp $(LIB) Bindings/python/fathom/libfathom.so
+	install -m 755 $(LIB) Bindings/python/fathom/libfathom.so
 
 ## demo: a built-in capture written with the project's own writer, turned into its report (fathom-demo/).
 demo: build

@@ -1727,7 +1727,24 @@ typedef enum fathom_report_cloud_kind {
 /** One of the report's clouds as a new point cloud. */
 fathom_status fathom_report_cloud(const fathom_report *report, uint32_t which, fathom_point_cloud **out);
 
-/** Writes report.json, cloud.ply and (with a box) object.ply into `directory` (created if missing). */
+/** The report as one self-contained HTML page (NUL-terminated; buffer rules as fathom_report_json): the
+ *  warnings first, the measurements with their evidence in cm, degrees and seconds, and the figures as inline
+ *  SVG (top view, side view, speed over time, and with a box the face coverage and view-direction bins). What
+ *  report.html holds. */
+fathom_status fathom_report_html(const fathom_report *report, char *buffer, size_t capacity, size_t *out_length);
+
+/** A report read back from its JSON (`length` bytes of fathom_report_json's text, not necessarily
+ *  NUL-terminated) and its two clouds as point buffers (pointer, count, byte stride; count 0 allows NULL),
+ *  whose counts must be the JSON's cloud_points and object_points. Saving or showing it gives what the original
+ *  gives, byte for byte. FATHOM_ERR_PARSE for text that is not JSON, FATHOM_ERR_FORMAT for a schema error (the
+ *  message names the field), FATHOM_ERR_NOT_FINITE for a point that is not finite. */
+fathom_status fathom_report_from_json(const char *json, size_t length, const float *cloud, size_t cloud_count,
+                                      size_t cloud_stride, const float *object, size_t object_count, size_t object_stride,
+                                      fathom_report **out);
+
+/** Writes into `directory` (created if missing; FATHOM_ERR_IO before writing anything when it cannot hold
+ *  files): report.json, cloud.ply, object.ply (with a box), report.html (fathom_report_html) and its figures
+ *  as top-view.svg, side-view.svg, speed.svg, and with a box coverage.svg and view-bins.svg. */
 fathom_status fathom_report_save(const fathom_report *report, const char *directory);
 
 #ifdef __cplusplus

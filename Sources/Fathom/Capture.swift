@@ -212,7 +212,7 @@ public func fathom_report_get_summary(_ handle: OpaquePointer?, _ out: UnsafeMut
         if let support = r.support { s.has_support = 1; s.support_height = support.height }
         if let ceiling = r.ceiling { s.has_ceiling = 1; s.ceiling_height = ceiling.height }
         s.object_capture = r.objectCapture ? 1 : 0
-        s.object_voxels = UInt64(r.objectVoxels)
+        s.object_voxels = UInt64(clamping: r.objectVoxels)
         s.cloud_points = UInt64(r.cloud.count)
         s.object_points = UInt64(r.object.count)
         if let t = r.trajectory {
@@ -220,14 +220,14 @@ public func fathom_report_get_summary(_ handle: OpaquePointer?, _ out: UnsafeMut
             s.trajectory = fathom_trajectory_summary(
                 duration: t.duration, path_length: t.pathLength, speed_p10: t.speedP10, speed_p50: t.speedP50, speed_p90: t.speedP90,
                 speed_max: t.speedMax, time_too_slow: t.timeTooSlow, time_too_fast: t.timeTooFast, angular_speed_max: t.angularSpeedMax,
-                steps: UInt64(t.steps))
+                steps: UInt64(clamping: t.steps))
         }
         if let c = r.coverage {
             s.has_coverage = 1
-            s.coverage = fathom_coverage_summary(views: UInt64(c.views), counted: UInt64(c.counted), faces_complete: UInt32(c.facesComplete),
-                                                 faces_needed: UInt32(c.facesNeeded), complete: c.complete ? 1 : 0, angular_score: c.angularScore)
-            s.face_counts = (UInt32(c.faces[0].count), UInt32(c.faces[1].count), UInt32(c.faces[2].count),
-                             UInt32(c.faces[3].count), UInt32(c.faces[4].count), UInt32(c.faces[5].count))
+            s.coverage = fathom_coverage_summary(views: UInt64(clamping: c.views), counted: UInt64(clamping: c.counted), faces_complete: UInt32(clamping: c.facesComplete),
+                                                 faces_needed: UInt32(clamping: c.facesNeeded), complete: c.complete ? 1 : 0, angular_score: c.angularScore)
+            let counts = c.faces.map { UInt32(clamping: $0.count) }
+            s.face_counts = (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
         }
         s.captures = UInt64(r.captures.count)
         s.selected_frames = UInt64(r.selected.count)
@@ -248,6 +248,28 @@ public func fathom_report_cloud(_ handle: OpaquePointer?, _ which: UInt32, _ out
         let r = try report(handle)
         guard which <= 1 else { throw FathomError(.outOfRange, "which must be 0 (FATHOM_REPORT_CLOUD) or 1 (FATHOM_REPORT_OBJECT), got \(which)") }
         try required(out, "out").pointee = pointCloudHandle(which == 0 ? r.cloud : r.object)
+    }
+}
+
+@_cdecl("fathom_report_html")
+public func fathom_report_html(_ handle: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
+                               _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
+    abiCall("fathom_report_html") { () throws(FathomError) in try writeText(report(handle).html(), buffer, capacity, outLength) }
+}
+
+@_cdecl("fathom_report_from_json")
+public func fathom_report_from_json(_ json: UnsafePointer<CChar>?, _ length: Int, _ cloud: UnsafePointer<Float>?, _ cloudCount: Int,
+                                    _ cloudStride: Int, _ object: UnsafePointer<Float>?, _ objectCount: Int, _ objectStride: Int,
+                                    _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_report_from_json") { () throws(FathomError) in
+        let out = try required(out, "out")
+        let text = try required(json, "json")
+        let length = try size(length, "length")
+        let bytes = text.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        let cloudPoints = try packedPoints(cloud, cloudCount, cloudStride, names: ("cloud", "cloud_count", "cloud_stride"))
+        let objectPoints = try packedPoints(object, objectCount, objectStride, names: ("object", "object_count", "object_stride"))
+        let r = try ScanReport(json: bytes, cloud: PointCloud(points: cloudPoints), object: PointCloud(points: objectPoints))
+        out.pointee = reportHandle(r)
     }
 }
 

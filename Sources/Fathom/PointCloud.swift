@@ -15,6 +15,22 @@ func pointCloudHandle(_ cloud: PointCloud) -> OpaquePointer { retainedHandle(Poi
 
 private func pointCloud(_ handle: OpaquePointer?) throws(FathomError) -> PointCloud { try object(handle, "cloud", as: PointCloudHandle.self).cloud }
 
+/// A point buffer (pointer, count, byte stride) as 3 * count packed floats, each point finite; count 0 allows NULL.
+func packedPoints(_ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int,
+                  names: (points: String, count: String, stride: String) = ("points", "count", "stride")) throws(FathomError) -> [Float] {
+    guard try size(count, names.count) > 0 else { return [] }
+    let buffer = try pointBuffer(points, count, stride, names: names)
+    let xyz = [Float](unsafeUninitializedCapacity: 3 * count) { out, initialized in
+        for i in 0..<count {
+            let p = buffer.base + i &* buffer.floatStride
+            out[3 * i] = p[0]; out[3 * i + 1] = p[1]; out[3 * i + 2] = p[2]
+        }
+        initialized = 3 * count
+    }
+    try buffer.requireFinite(names.points)
+    return xyz
+}
+
 /// The PLY encoding named by a `fathom_ply_format` value.
 private func plyEncoding(_ format: UInt32) throws(FathomError) -> PointCloud.PLYEncoding {
     switch format {
@@ -103,17 +119,8 @@ public func fathom_ply_write_points(_ path: UnsafePointer<CChar>?, _ points: Uns
         let path = String(cString: try required(path, "path"))
         let encoding = try plyEncoding(format)
         let count = try size(count, "count")
-        var xyz = [Float]()
+        let xyz = try packedPoints(points, count, stride)
         if count > 0 {
-            let buffer = try pointBuffer(points, count, stride)
-            xyz = [Float](unsafeUninitializedCapacity: 3 * count) { out, initialized in
-                for i in 0..<count {
-                    let p = buffer.base + i &* buffer.floatStride
-                    out[3 * i] = p[0]; out[3 * i + 1] = p[1]; out[3 * i + 2] = p[2]
-                }
-                initialized = 3 * count
-            }
-            try buffer.requireFinite("points")
             if let normals, Int(bitPattern: normals) % 4 != 0 {
                 throw FathomError(.outOfRange, "normals must be 4-byte aligned")
             }

@@ -42,7 +42,7 @@ public func fathom_scan_warning(_ handle: OpaquePointer?, _ index: UInt32, _ buf
     abiCall("fathom_scan_warning") { () throws(FathomError) in
         let warnings = try scan(handle).warnings
         guard Int(index) < warnings.count else {
-            throw FathomError(.outOfRange, "index \(index) is out of range 0..<\(warnings.count)")
+            throw FathomError(.outOfRange, "index \(index) is out of range: there are \(warnings.count) warnings (0 to \(warnings.count - 1))")
         }
         try writeText(warnings[Int(index)], buffer, capacity, outLength)
     }
@@ -109,7 +109,7 @@ public func fathom_scan_frame(_ handle: OpaquePointer?, _ index: UInt64, _ depth
     abiCall("fathom_scan_frame") { () throws(FathomError) in
         let s = try scan(handle)
         let i = frameIndex(index)
-        guard i < s.count else { throw FathomError(.outOfRange, "index \(index) is out of range 0..<\(s.count)") }
+        guard i < s.count else { throw FathomError(.outOfRange, "index \(index) is out of range: there are \(s.count) (0 to \(s.count - 1))") }
         try requireCapacity(depthCapacity, s.depthFrameBytes, "depth bytes needed")
         let depth = try required(depth, "depth")
         guard Int(bitPattern: depth) % s.depthFormat.sampleBytes == 0 else {

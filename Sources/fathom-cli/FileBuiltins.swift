@@ -24,7 +24,7 @@ let fileBuiltins: [String: Builtin] = [
         if a.count > 1 {
             let i = try a.integer(1, "i")
             guard file.frames.indices.contains(i) else {
-                throw FathomError(.outOfRange, "i must be in 0..<\(file.frames.count), got \(i)")
+                throw FathomError(.outOfRange, "i must be a frame index, 0 to \(file.frames.count - 1), got \(i)")
             }
             return .pose(file.frames[i].pose)
         }

@@ -50,11 +50,12 @@ enum Help {
         return lines + [line]
     }
 
-    /// One group's table: the group whose title has `name` as a word (any case), e.g. "cameras" or "depth".
+    /// One group's table: the group whose title has `name` as a word (any case, singular or plural), e.g.
+    /// "cameras", "camera" or "depth".
     static func group(_ name: String) -> String? {
         let word = name.lowercased()
         guard let (title, names) = builtinGroups.first(where: { group in
-            group.title.lowercased().split(whereSeparator: { !$0.isLetter }).contains { $0 == word }
+            group.title.lowercased().split(whereSeparator: { !$0.isLetter }).contains { $0 == word || $0 == word + "s" || $0 == word + "es" }
         }) else { return nil }
         return ([title + ":"] + names.compactMap { builtins[$0].map { row($0.usage, $0.summary) } }).joined(separator: "\n")
     }

@@ -57,7 +57,7 @@ let scanBuiltins: [String: Builtin] = [
     "save_report": Builtin(usage: "save_report(report, dir)", summary: "writes report.json, cloud.ply, object.ply and the PNG plots into dir") { a in
         try a.expect(2...2)
         let report = try a.report(0, "report"), directory = try a.string(1, "dir")
-        let written = try report.save(to: directory) + ReportPlots.save(report, options: CaptureOptions(), to: directory)
+        let written = try report.save(to: directory)
         return .string("wrote " + written.joined(separator: ", "))
     },
     "demo_scan": Builtin(usage: "demo_scan(dir [, frames])", summary: "writes the built-in capture (a box half circled, 600 frames) into dir") { a in

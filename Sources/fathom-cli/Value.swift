@@ -123,7 +123,7 @@ func format(_ value: Value) -> String {
         return "coverage: \(c.counted) of \(c.views) views counted, \(s.facesComplete)/\(s.facesNeeded) faces complete, angular score \(format(s.angularScore))"
     case .motion(let m): return describe(m.tracker.state)
     case .scan(let scan): return describe(scan)
-    case .report(let report): return ReportCommand.summary(report)
+    case .report(let report): return report.text()
     case .list(let items): return items.map(format).joined(separator: "\n")
     }
 }

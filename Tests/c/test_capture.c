@@ -666,14 +666,18 @@ static void test_scan_report(void) {
         CHECK(cl == NULL);
     }
 
-    check_section("fathom_report_save without a box: report.json and cloud.ply, no object.ply");
+    check_section("fathom_report_save without a box: report.json, cloud.ply, the page and its figures; no object.ply, no coverage");
     {
-        const char *out = path_in(DIR_PATH, "report-nobox");
+        char out[512];
         char *json = report_json(rep), *saved;
         size_t n = 0;
+        snprintf(out, sizeof out, "%s", path_in(DIR_PATH, "report-nobox"));
         CHECK_OK(fathom_report_save(rep, out));
         CHECK(file_exists(path_in(out, "report.json")) && file_exists(path_in(out, "cloud.ply")));
         CHECK(!file_exists(path_in(out, "object.ply")));
+        CHECK(file_exists(path_in(out, "report.html")) && file_exists(path_in(out, "top-view.svg")) &&
+              file_exists(path_in(out, "side-view.svg")) && file_exists(path_in(out, "speed.svg")));
+        CHECK(!file_exists(path_in(out, "coverage.svg")) && !file_exists(path_in(out, "view-bins.svg")));
         CHECK(ply_vertex_count(path_in(out, "cloud.ply")) == (long)sum.cloud_points);
         saved = read_text(path_in(out, "report.json"), &n);
         CHECK(json != NULL && saved != NULL);
@@ -700,6 +704,81 @@ static void test_scan_report(void) {
               file_exists(path_in(out, "object.ply")));
         CHECK(ply_vertex_count(path_in(out, "cloud.ply")) == (long)sum_box.cloud_points);
         CHECK(ply_vertex_count(path_in(out, "object.ply")) == (long)sum_box.object_points);
+    }
+
+    check_section("fathom_report_html, fathom_report_from_json: one writer, the same bytes from a report read back");
+    if (rep_box) {
+        const char *names[] = {"report.json", "report.html", "cloud.ply", "object.ply", "top-view.svg", "side-view.svg",
+                               "speed.svg", "coverage.svg", "view-bins.svg"};
+        char *json = report_json(rep_box), *html = NULL, *html2 = NULL, *json2 = NULL;
+        size_t n = 0, n2 = 0, i;
+        fathom_point_cloud *clouds[2] = {NULL, NULL};
+        fathom_point_cloud_info info[2];
+        float *points[2] = {NULL, NULL};
+        fathom_report *back = NULL, *bad = NULL;
+        CHECK_STATUS(fathom_report_html(rep_box, NULL, 0, &n), FATHOM_ERR_BUFFER_TOO_SMALL);
+        html = (char *)malloc(n + 1);
+        if (html) {
+            CHECK_OK(fathom_report_html(rep_box, html, n + 1, &n2));
+            CHECK(n2 == n && strlen(html) == n);
+            CHECK(strncmp(html, "<!DOCTYPE html>", 15) == 0);
+            CHECK(strstr(html, "<table id=\"measurements\">") != NULL && strstr(html, "data-key=\"box_width\"") != NULL);
+            CHECK(strstr(html, "<figure id=\"fig-coverage\">") != NULL && strstr(html, "http") == strstr(html, "http://www.w3.org/2000/svg"));
+        }
+        for (i = 0; i < 2; i++) {
+            CHECK_OK(fathom_report_cloud(rep_box, (uint32_t)i, &clouds[i]));
+            CHECK_OK(fathom_point_cloud_get_info(clouds[i], &info[i]));
+            points[i] = (float *)malloc((info[i].count + 1) * 3 * sizeof(float));
+            if (points[i]) CHECK_OK(fathom_point_cloud_points(clouds[i], points[i], info[i].count * 3));
+        }
+        CHECK(json != NULL && points[0] != NULL && points[1] != NULL);
+        if (json && points[0] && points[1]) {
+            char da[512], b[512];
+            CHECK_OK(fathom_report_from_json(json, strlen(json), points[0], info[0].count, 12, points[1], info[1].count, 12, &back));
+            CHECK(back != NULL);
+            json2 = back ? report_json(back) : NULL;
+            CHECK(json2 != NULL && strcmp(json, json2) == 0);
+            if (back && fathom_report_html(back, NULL, 0, &n2) == FATHOM_ERR_BUFFER_TOO_SMALL && (html2 = (char *)malloc(n2 + 1)) != NULL) {
+                CHECK_OK(fathom_report_html(back, html2, n2 + 1, &n2));
+                CHECK(html != NULL && strcmp(html, html2) == 0);
+            }
+            snprintf(da, sizeof da, "%s", path_in(DIR_PATH, "report-original"));
+            CHECK_OK(fathom_report_save(rep_box, da));
+            snprintf(b, sizeof b, "%s", path_in(DIR_PATH, "report-read-back"));
+            CHECK_OK(fathom_report_save(back, b));
+            for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+                char pa[512];
+                size_t la = 0, lb = 0;
+                char *ta, *tb;
+                snprintf(pa, sizeof pa, "%s", path_in(da, names[i]));
+                ta = read_text(pa, &la);
+                tb = read_text(path_in(b, names[i]), &lb);
+                CHECK(ta != NULL && tb != NULL && la == lb && la > 0 && memcmp(ta, tb, la) == 0);
+                free(ta);
+                free(tb);
+            }
+            /* Text that is not JSON, a schema error, clouds that do not match the counts, non-finite points. */
+            EXPECT(fathom_report_from_json("{", 1, NULL, 0, 12, NULL, 0, 12, &bad), FATHOM_ERR_PARSE, "fathom_report_from_json", "JSON", P_ANY);
+            EXPECT(fathom_report_from_json("{}", 2, NULL, 0, 12, NULL, 0, 12, &bad), FATHOM_ERR_FORMAT, "fathom_report_from_json", "frames", P_ANY);
+            EXPECT(fathom_report_from_json(json, strlen(json), points[0], info[0].count - 1, 12, points[1], info[1].count, 12, &bad),
+                   FATHOM_ERR_FORMAT, "fathom_report_from_json", "cloud", P_ANY);
+            points[1][4] = NAN;
+            EXPECT(fathom_report_from_json(json, strlen(json), points[0], info[0].count, 12, points[1], info[1].count, 12, &bad),
+                   FATHOM_ERR_NOT_FINITE, "fathom_report_from_json", "object", P_ANY);
+            EXPECT(fathom_report_from_json(NULL, 0, NULL, 0, 12, NULL, 0, 12, &bad), FATHOM_ERR_NULL_POINTER, "fathom_report_from_json", "json", P_NULL);
+            EXPECT(fathom_report_from_json(json, strlen(json), points[0], info[0].count, 12, points[1], info[1].count, 12, NULL),
+                   FATHOM_ERR_NULL_POINTER, "fathom_report_from_json", "out", P_NULL);
+            CHECK(bad == NULL);
+        }
+        fathom_report_destroy(back);
+        for (i = 0; i < 2; i++) {
+            fathom_point_cloud_destroy(clouds[i]);
+            free(points[i]);
+        }
+        free(json);
+        free(json2);
+        free(html);
+        free(html2);
     }
 
     check_section("cancelling from the progress callback: FATHOM_ERR_INVALID_STATE, no report");

@@ -66,6 +66,7 @@ from .errors import (
     NullPointerError,
     OutOfRangeError,
     ParseError,
+    PlausibilityWarning,
 )
 from .fits import LineFit, LineMethod, PlaneFit, fit_line_2d, fit_line_3d, fit_line_ransac, fit_plane, fit_plane_ransac
 from .geometry import (
@@ -86,6 +87,7 @@ from .geometry import (
     version_number,
 )
 from .coverage import (
+    NO_FACE,
     VIEW_RESULT_DTYPE,
     Coverage,
     CoverageOptions,
@@ -161,6 +163,7 @@ __all__ = [
     "HIT_DTYPE",
     "INCH",
     "MOTION_STATE_DTYPE",
+    "NO_FACE",
     "NO_HIT",
     "RIGID_TOLERANCE",
     "VIEW_RESULT_DTYPE",
@@ -216,6 +219,7 @@ __all__ = [
     "OutOfRangeError",
     "ParseError",
     "PlaneFit",
+    "PlausibilityWarning",
     "PointCloud",
     "PointFrame",
     "Pose",

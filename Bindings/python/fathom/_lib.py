@@ -819,7 +819,8 @@ def _load() -> ctypes.CDLL:
     except OSError as exc:
         raise LibraryNotFoundError(
             f"{path} exists but could not be loaded ({exc}). Is it a libfathom.so built for this machine "
-            f"(x86-64 Linux, with liblapacke and libopenblas installed)?"
+            f"(x86-64 Linux, with the libraries it links installed: liblapacke, libopenblas, zlib, libisal and "
+            f"libspng; `ldd {path}` names any that is missing)?"
         ) from exc
     _check_version(lib, path)
     return lib

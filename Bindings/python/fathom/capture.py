@@ -27,6 +27,7 @@ captures and reports may be used on different threads at once (the library relea
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
@@ -34,7 +35,7 @@ import os
 from ctypes import POINTER, byref, c_char, c_char_p, c_int64, c_size_t, c_uint32, c_void_p, create_string_buffer
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Iterator, Optional, Union
 
 import numpy as np
 
@@ -42,6 +43,7 @@ from ._arrays import pose_struct
 from ._defaults import default_field, library_defaults
 from ._handle import Handle
 from ._progress import with_progress
+from ._scalars import path_bytes
 from ._lib import (
     BoxStruct,
     CaptureOpaque,
@@ -49,6 +51,7 @@ from ._lib import (
     CaptureStatusStruct,
     CoveragePtr,
     DepthFramePtr,
+    FloatPtr,
     IntrinsicsPtr,
     MotionStatePtr,
     MotionStateStruct,
@@ -96,6 +99,10 @@ _report_get_summary = status_function("fathom_report_get_summary", _ReportPtr, P
 _report_json = status_function("fathom_report_json", _ReportPtr, POINTER(c_char), c_size_t, POINTER(c_size_t))
 _report_cloud = status_function("fathom_report_cloud", _ReportPtr, c_uint32, POINTER(PointCloudPtr))
 _report_save = status_function("fathom_report_save", _ReportPtr, c_char_p)
+_report_html = status_function("fathom_report_html", _ReportPtr, POINTER(c_char), c_size_t, POINTER(c_size_t))
+_report_from_json = status_function(
+    "fathom_report_from_json", c_char_p, c_size_t, FloatPtr, c_size_t, c_size_t, FloatPtr, c_size_t, c_size_t, POINTER(_ReportPtr)
+)
 
 
 def _from_c_options(c: CaptureOptionsStruct) -> "CaptureOptions":
@@ -376,16 +383,7 @@ class ScanReport:
     def _take(cls, pointer: Any) -> "ScanReport":
         """Builds a report from a ``fathom_report`` handle and frees the handle."""
         try:
-            length = c_size_t()
-            from .errors import BufferTooSmallError
-
-            try:
-                _report_json(pointer, None, 0, byref(length))
-            except BufferTooSmallError:
-                pass
-            buffer = create_string_buffer(length.value + 1)
-            _report_json(pointer, buffer, len(buffer), byref(length))
-            data = json.loads(buffer.value.decode("utf-8"))
+            data = json.loads(_report_text(_report_json, pointer))
             clouds = []
             for which in (0, 1):
                 out = PointCloudPtr()
@@ -395,6 +393,38 @@ class ScanReport:
         finally:
             _report_destroy(pointer)
         return cls(data, clouds[0], clouds[1])
+
+    @classmethod
+    def load(cls, directory: Union[str, os.PathLike]) -> "ScanReport":
+        """Reads a report saved by :meth:`save` (or ``fathom report --out``, or ``fathom_report_save``): its
+        ``report.json``, ``cloud.ply`` and ``object.ply`` (absent: no points)."""
+        from .pointcloud import read_ply
+
+        directory = os.fspath(directory)
+        with open(os.path.join(directory, "report.json"), "rb") as f:
+            data = json.loads(f.read().decode("utf-8"))
+        clouds = []
+        for name in ("cloud.ply", "object.ply"):
+            path = os.path.join(directory, name)
+            clouds.append(read_ply(path).points if os.path.exists(path) or name == "cloud.ply" else np.zeros((0, 3), np.float32))
+        report = cls(data, clouds[0], clouds[1])
+        with report._library_report():  # the library checks the JSON and the clouds
+            pass
+        return report
+
+    @contextlib.contextmanager
+    def _library_report(self) -> Iterator[Any]:
+        """The library's report rebuilt from the JSON and the clouds (``fathom_report_from_json``), freed on exit."""
+        text = json.dumps(self._data, allow_nan=False).encode("utf-8")
+        cloud = np.ascontiguousarray(self.cloud, dtype=np.float32).reshape(-1, 3)
+        obj = np.ascontiguousarray(self.object, dtype=np.float32).reshape(-1, 3)
+        out = _ReportPtr()
+        _report_from_json(text, len(text), cloud.ctypes.data_as(FloatPtr), len(cloud), 12,
+                          obj.ctypes.data_as(FloatPtr), len(obj), 12, byref(out))
+        try:
+            yield out
+        finally:
+            _report_destroy(out)
 
     # -- fields -------------------------------------------------------------------------------------
 
@@ -536,28 +566,31 @@ class ScanReport:
         """The report as JSON text: what ``report.json`` holds."""
         return json.dumps(self._data, indent=indent)
 
-    def save(self, directory: Union[str, os.PathLike], plots: bool = True) -> list[str]:
-        """Writes ``report.json``, ``cloud.ply``, ``object.ply`` (with a box) and, when ``plots`` and matplotlib
-        is installed, ``trajectory.png``, ``coverage.png`` and ``speed.png`` into ``directory`` (created if
-        missing). Returns the paths written."""
-        from .pointcloud import write_ply
-
+    def save(self, directory: Union[str, os.PathLike]) -> list[str]:
+        """Writes the report into ``directory`` (created if missing) with the library's one writer
+        (``fathom_report_save``; the same bytes as ``fathom report --out``): ``report.json``, ``cloud.ply``,
+        ``object.ply`` (with a box), ``report.html`` (the page to open) and its figures ``top-view.svg``,
+        ``side-view.svg``, ``speed.svg``, and with a box ``coverage.svg`` and ``view-bins.svg``. Returns the
+        paths written."""
         directory = os.fspath(directory)
-        os.makedirs(directory, exist_ok=True)
-        paths = [os.path.join(directory, "report.json"), os.path.join(directory, "cloud.ply")]
-        with open(paths[0], "w", encoding="utf-8") as f:
-            f.write(self.to_json(indent=1) + "\n")
-        _write_points(paths[1], self.cloud, write_ply)
-        if self.box is not None:
-            paths.append(os.path.join(directory, "object.ply"))
-            _write_points(paths[-1], self.object, write_ply)
-        if plots:
-            try:
-                from .plot import save_report_plots
-            except ImportError:
-                return paths
-            paths += save_report_plots(self, directory)
-        return paths
+        with self._library_report() as pointer:
+            _report_save(pointer, path_bytes(directory))
+        names = ["report.json", "cloud.ply"] + (["object.ply"] if self.box is not None else []) + ["report.html"]
+        names += ["top-view.svg", "side-view.svg", "speed.svg"] + (["coverage.svg", "view-bins.svg"] if self.coverage is not None else [])
+        return [os.path.join(directory, name) for name in names]
+
+    def html(self) -> str:
+        """``report.html``: one self-contained page (no network) with the warnings first, the measurements in
+        cm, degrees and seconds with their evidence, and the figures as SVG."""
+        with self._library_report() as pointer:
+            return _report_text(_report_html, pointer)
+
+    def _repr_html_(self) -> str:
+        """Jupyter shows the report's page inline, in a frame so that its styles stay its own."""
+        import html
+
+        return (f'<iframe srcdoc="{html.escape(self.html(), quote=True)}" title="Fathom report" '
+                'style="width: 100%; height: 900px; border: 1px solid #ddd;"></iframe>')
 
     def __reduce__(self) -> Any:
         return (ScanReport, (self._data, self.cloud, self.object))
@@ -568,13 +601,18 @@ class ScanReport:
         return f"<fathom.ScanReport {self.scan_id or ''}: {self.frames} frames, {len(self.cloud)} cloud points, {what}>"
 
 
-def _write_points(path: str, points: np.ndarray, write_ply: Callable[..., Any]) -> None:
-    if len(points):
-        write_ply(path, points)
-    else:
-        with open(path, "wb") as f:  # an empty cloud is still a valid PLY file
-            f.write(b"ply\nformat binary_little_endian 1.0\nelement vertex 0\nproperty float x\n"
-                    b"property float y\nproperty float z\nend_header\n")
+def _report_text(function: Any, pointer: Any) -> str:
+    """The text a ``fathom_report_*`` function writes into a buffer: its length asked first."""
+    from .errors import BufferTooSmallError
+
+    length = c_size_t()
+    try:
+        function(pointer, None, 0, byref(length))
+    except BufferTooSmallError:
+        pass
+    buffer = create_string_buffer(length.value + 1)
+    function(pointer, buffer, len(buffer), byref(length))
+    return buffer.raw[: length.value].decode("utf-8")
 
 
 def scan_report(

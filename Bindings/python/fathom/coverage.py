@@ -53,6 +53,7 @@ from .camera import Intrinsics, _intrinsics
 from .geometry import PoseLike
 
 __all__ = [
+    "NO_FACE",
     "VIEW_RESULT_DTYPE",
     "Coverage",
     "CoverageOptions",
@@ -102,16 +103,24 @@ class ViewStatus(IntEnum):
     TOO_SIMILAR = 5  # within min_separation_angle and min_separation_distance of a counted view
 
 
+#: The value of a :data:`VIEW_RESULT_DTYPE` face field when there is no face: -1. It is the header's
+#: ``FATHOM_NO_HIT`` (``0xFFFFFFFF``), which the library writes, read as a signed 32-bit integer.
+NO_FACE: int = int(np.array(_NO_HIT, np.uint32).view(np.int32))
+
 #: The numpy mirror of ``fathom_view_result`` (24 bytes): :meth:`Coverage.record_many` returns an array of it,
-#: written by the library in place. ``face`` and ``completed_face`` are ``fathom.NO_HIT`` when there is none.
+#: written by the library in place. Fields: ``status`` (a :class:`ViewStatus` value), ``face`` (a
+#: :class:`fathom.Face` value, or :data:`NO_FACE` on a miss), ``cell``, ``bin``, ``distance`` (meters) and
+#: ``completed_face`` (the face this view completed, else :data:`NO_FACE`). The two face fields are int32, so
+#: that no face is -1 (``results["face"] >= 0`` masks the views that met the box; the header's uint32
+#: ``FATHOM_NO_HIT`` has the same bits); ``fathom.Face(results["face"][i])`` names a face.
 VIEW_RESULT_DTYPE = np.dtype(
     [
         ("status", np.uint32),
-        ("face", np.uint32),
+        ("face", np.int32),
         ("cell", np.uint32),
         ("bin", np.uint32),
         ("distance", np.float32),
-        ("completed_face", np.uint32),
+        ("completed_face", np.int32),
     ],
     align=True,
 )
@@ -236,12 +245,13 @@ class ViewResult:
 
     Attributes:
         status: :class:`ViewStatus` (``COUNTED`` if the view was counted).
-        face: the :class:`fathom.Face` the optical axis meets first (also when not counted), or None on a miss.
+        face: the :class:`fathom.Face` the optical axis meets first (also when not counted), or None on a miss
+            (:data:`fathom.NO_FACE` in :meth:`Coverage.record_many`'s array).
         cell: the cell index ``b * cells + a`` on that face (:meth:`Coverage.cells` gives ``[b, a]``).
         bin: the camera's view-direction bin, ``ring * sectors + sector``.
         distance: along the axis to the face, meters (0 on a miss).
         completed_face: the face this view completed (its count reached the goal), else None; reported once per
-            face until :meth:`Coverage.reset`.
+            face until :meth:`Coverage.reset` (:data:`fathom.NO_FACE` in :meth:`Coverage.record_many`'s array).
     """
 
     status: ViewStatus
@@ -395,7 +405,9 @@ class Coverage(Handle):
     def record_many(
         self, poses: Union[Sequence[PoseLike], np.ndarray], intrinsics: Optional[Intrinsics] = None
     ) -> np.ndarray:
-        """Records many views in order (``fathom_coverage_record_batch``): an (N,) :data:`VIEW_RESULT_DTYPE` array.
+        """Records many views in order (``fathom_coverage_record_batch``): an (N,) :data:`VIEW_RESULT_DTYPE` array,
+        one row per view with the fields of :class:`ViewResult`; where :meth:`record` gives None for no face, the
+        int32 ``face`` and ``completed_face`` fields hold :data:`fathom.NO_FACE` (-1).
 
         ``poses``: an (N, 4, 4) array, or a sequence of :class:`fathom.Pose` objects or (4, 4) matrices. A pose that
         is not rigid (or not finite) raises naming its index; the views before it stay recorded. No poses give an

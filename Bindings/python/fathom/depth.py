@@ -8,6 +8,12 @@ optionally the camera pose. A sample is valid when its value in meters is finite
 [``min_depth``, ``max_depth``] and its confidence (when given) is >= ``min_confidence``; invalid samples
 never become points.
 
+Plausibility check: a depth map is read in meters (stored value times ``scale``). When its largest finite depth
+exceeds :data:`PLAUSIBLE_DEPTH` (50 m, beyond any phone's depth sensor), :class:`DepthFrame` warns with a
+:class:`fathom.PlausibilityWarning` (most often a float map in millimetres: divide it by 1000, or pass
+``scale=0.001``). The map is still used as given; ``warnings.simplefilter("ignore", fathom.PlausibilityWarning)``
+silences the check for maps that really reach that far.
+
 Depth sample (column i, row j) sits at the centre of its pixel, depth-grid coordinates (i + 0.5, j + 0.5);
 its optical-frame point is ``((i + 0.5 - cx') / fx' * d, (j + 0.5 - cy') / fy' * d, d)`` with the
 intrinsics scaled to the grid. Points come in one of three frames (:class:`PointFrame`): ``"optical"``
@@ -26,6 +32,7 @@ Python, one library call per pixel; a pixel without a valid sample gives NaN the
 from __future__ import annotations
 
 import math
+import warnings
 from ctypes import POINTER, byref, c_float, c_size_t, c_uint8, c_uint32, c_void_p
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
@@ -47,13 +54,18 @@ from ._lib import (
 )
 from ._scalars import enum_member, real, uint32
 from .camera import Intrinsics
-from .errors import BufferTooSmallError, FathomError, NoDataError
+from .errors import BufferTooSmallError, FathomError, NoDataError, PlausibilityWarning
 from .geometry import Pose, PoseLike
 
 if TYPE_CHECKING:  # pragma: no cover
     from .length import Length, LengthOptions
 
-__all__ = ["DepthFormat", "DepthFrame", "PointFrame", "Sampling", "as_mask"]
+__all__ = ["PLAUSIBLE_DEPTH", "DepthFormat", "DepthFrame", "PointFrame", "Sampling", "as_mask"]
+
+#: Meters: a depth map whose largest finite depth (stored value times scale) exceeds this makes :class:`DepthFrame`
+#: warn with :class:`fathom.PlausibilityWarning` (phone depth sensors reach about 5 m; millimetres read as meters
+#: give thousands).
+PLAUSIBLE_DEPTH = 50.0
 
 
 class DepthFormat(IntEnum):
@@ -123,6 +135,35 @@ def _depth_array(depth: Any) -> np.ndarray:
     return a if in_place else np.ascontiguousarray(a)
 
 
+def _largest_finite(a: np.ndarray) -> float:
+    """The largest finite value of a depth array (-inf when it has none): one pass, a second one only when the
+    array holds NaN or infinities."""
+    if a.size == 0:
+        return -math.inf
+    top = float(a.max())
+    if math.isfinite(top):
+        return top
+    return float(a.max(where=np.isfinite(a), initial=-np.inf))
+
+
+def _check_plausible(a: np.ndarray, scale: float) -> None:
+    """Warns (:class:`PlausibilityWarning`) when the largest finite depth, in meters, exceeds PLAUSIBLE_DEPTH. A
+    scale that is not finite and positive is left to the library, which refuses it at the first query."""
+    if not (0.0 < scale < math.inf):
+        return
+    top = _largest_finite(a)
+    meters = top * scale
+    if meters > PLAUSIBLE_DEPTH:
+        stored = f"{top:g} (x scale {scale:g}) = " if scale != 1.0 else ""
+        warnings.warn(
+            f"DepthFrame: the largest depth is {stored}{meters:g} m, more than {PLAUSIBLE_DEPTH:g} m: depth is read in "
+            f"meters (stored value x scale). A map in millimetres needs scale=0.001 (or dividing by 1000); "
+            f"warnings.simplefilter('ignore', fathom.PlausibilityWarning) silences this check",
+            PlausibilityWarning,
+            stacklevel=3,
+        )
+
+
 def _confidence_array(confidence: Any, shape: tuple[int, int]) -> np.ndarray:
     a = confidence if isinstance(confidence, np.ndarray) else np.asarray(confidence)
     if a.shape != shape:
@@ -158,7 +199,9 @@ class DepthFrame:
             :class:`fathom.NotRigidError` otherwise), needed for world-frame points.
 
     The arguments' values (a zero focal length, a negative scale, an empty map) are checked by the
-    library at the first query, which raises the matching :class:`fathom.FathomError`.
+    library at the first query, which raises the matching :class:`fathom.FathomError`. A map whose largest
+    finite depth (value times ``scale``) exceeds :data:`PLAUSIBLE_DEPTH` (50 m) is used as given but warned
+    about with :class:`fathom.PlausibilityWarning` (millimetres passed as meters), once, at construction.
     """
 
     __slots__ = ("_c", "_depth", "_confidence", "_intrinsics", "_pose")
@@ -186,6 +229,7 @@ class DepthFrame:
         c.row_stride = d.strides[0] if h > 1 else 0
         if scale is not None:
             c.scale = real(scale, "scale")
+        _check_plausible(d, float(c.scale))
         conf = None
         if confidence is not None:
             conf = _confidence_array(confidence, (h, w))

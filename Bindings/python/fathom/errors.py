@@ -1,10 +1,13 @@
-"""Exceptions raised for the library's status codes.
+"""Exceptions raised for the library's status codes, and the binding's warning category.
 
 Every non-OK ``fathom_status`` becomes an instance of the :class:`FathomError` subclass for that
 status, carrying the numeric code, its name and the library's message (``fathom_last_error()``,
 which names the function and the argument that was wrong). Where a status matches a builtin
 exception family, the subclass also derives from it, so ``except ValueError`` catches bad values
 whether the binding or the library noticed them.
+
+:class:`PlausibilityWarning` is not a status: the binding warns with it when an input is valid but unlikely to
+mean what its caller meant (a depth map in millimetres read as meters).
 
 This module only defines the classes: it imports nothing from the package, so it never loads the library.
 :func:`fathom._lib.check_status` builds the exception for a status, with the library's message.
@@ -31,6 +34,7 @@ __all__ = [
     "NullPointerError",
     "OutOfRangeError",
     "ParseError",
+    "PlausibilityWarning",
     "exception_class",
 ]
 
@@ -145,6 +149,13 @@ class NoDataError(FathomError):
     """FATHOM_ERR_NO_DATA: no valid sample where one is needed (invalid depth under a keypoint, an empty mask)."""
 
     STATUS = 15
+
+
+class PlausibilityWarning(UserWarning):
+    """An input the library accepts but that is unlikely to be what was meant, such as a float depth map whose
+    largest depth exceeds :data:`fathom.depth.PLAUSIBLE_DEPTH` (50 m: millimetres passed as meters). Warned with
+    :func:`warnings.warn`; ``warnings.simplefilter("error", fathom.PlausibilityWarning)`` makes it raise and
+    ``warnings.simplefilter("ignore", fathom.PlausibilityWarning)`` silences it."""
 
 
 _BY_STATUS: dict[int, type[FathomError]] = {

@@ -503,6 +503,17 @@ class Args:
             assert _lib.FUNCTIONS["fathom_capture_report"].raw(capture(), byref(out)) == 0, _lib.fathom_last_error()
             return out
 
+        def report_parts() -> list[Any]:
+            """A report's JSON, its clouds (empty here) said to hold two points each, those points, and the out
+            pointer: every pointer is then required."""
+            r = report()
+            text, length = (c_char * 2_000_000)(), c_size_t()
+            assert _lib.FUNCTIONS["fathom_report_json"].raw(r, text, 2_000_000, byref(length)) == 0, _lib.fathom_last_error()
+            json_text = text.value.replace(b'"cloud_points":0,"object_points":0,', b'"cloud_points":2,"object_points":2,')
+            assert json_text != text.value
+            points = (c_float * 6)(0, 0, 0, 1, 0, 0)
+            return [json_text, len(json_text), points, 2, 12, points, 2, 12, new_out(report_ptr, self.reports)]
+
         def new_out(kind: Any, where: list[Any]) -> Any:
             out = kind()
             where.append(out)
@@ -538,6 +549,8 @@ class Args:
             "fathom_report_json": lambda: [report(), (c_char * 100_000)(), 100_000, byref(c_size_t())],
             "fathom_report_cloud": lambda: [report(), 0, new_out(_lib.PointCloudPtr, self.clouds)],
             "fathom_report_save": lambda: [report(), str(self.tmp / "report").encode()],
+            "fathom_report_html": lambda: [report(), (c_char * 2_000_000)(), 2_000_000, byref(c_size_t())],
+            "fathom_report_from_json": report_parts,
         }
 
     def depth_table(self) -> dict[str, Callable[[], list[Any]]]:

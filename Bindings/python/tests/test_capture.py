@@ -8,8 +8,11 @@ clouds back.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import math
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -208,11 +211,50 @@ def test_report_serialises(reports, tmp_path):
     np.testing.assert_array_equal(again.cloud, report.cloud)
     data = json.loads(report.to_json())
     assert data["frames"] == report.frames and data["box_source"] == "fitted"
-    paths = report.save(tmp_path / "out", plots=False)
-    assert sorted(p.split("/")[-1] for p in paths) == ["cloud.ply", "object.ply", "report.json"]
+    paths = again.save(tmp_path / "out")
+    names = sorted(p.split("/")[-1] for p in paths)
+    assert names == sorted(["cloud.ply", "object.ply", "report.json", "report.html", "top-view.svg", "side-view.svg",
+                            "speed.svg", "coverage.svg", "view-bins.svg"])
+    assert sorted(os.listdir(tmp_path / "out")) == names
     cloud = plyfile.PlyData.read(str(tmp_path / "out" / "cloud.ply"))["vertex"]
     np.testing.assert_array_equal(np.stack([cloud["x"], cloud["y"], cloud["z"]], 1), report.cloud)
     assert json.loads((tmp_path / "out" / "report.json").read_text()) == data
+    loaded = fathom.ScanReport.load(tmp_path / "out")
+    assert loaded.to_json() == report.to_json()
+    np.testing.assert_array_equal(loaded.object, report.object)
+    assert loaded.html() == report.html() and "<!DOCTYPE html>" in report.html()
+    assert 'srcdoc="&lt;!DOCTYPE html&gt;' in report._repr_html_()
+
+
+def test_one_writer_for_cli_c_and_python(reports, tmp_path):
+    """`fathom report --out` (the library's report, saved as computed) and Python's save (the report rebuilt
+    from its JSON) write the same bytes into every file."""
+    _, folder, _, _, report = reports[1]
+    cli = Path(os.environ.get("FATHOM_LIBRARY", str(Path(__file__).parents[3] / ".build/release/libfathom.so"))).parent / "fathom-cli"
+    done = subprocess.run([str(cli), "report", str(folder), "--out", str(tmp_path / "cli"), "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == report.to_dict()  # --json: standard output is the JSON alone
+    report.save(tmp_path / "py")
+    names = sorted(os.listdir(tmp_path / "cli"))
+    assert names == sorted(os.listdir(tmp_path / "py")) and "report.html" in names
+    for name in names:
+        assert (tmp_path / "cli" / name).read_bytes() == (tmp_path / "py" / name).read_bytes(), name
+
+
+def test_report_load_refuses_what_does_not_match(reports, tmp_path):
+    _, _, _, _, report = reports[0]
+    report.save(tmp_path / "r")
+    data = json.loads((tmp_path / "r" / "report.json").read_text())
+    data["cloud_points"] += 1
+    (tmp_path / "r" / "report.json").write_text(json.dumps(data))
+    with pytest.raises(fathom.FormatError, match="cloud"):
+        fathom.ScanReport.load(tmp_path / "r")
+    data["cloud_points"] -= 1
+    data["speed"]["guidance"][0] = "warp speed"
+    (tmp_path / "r" / "report.json").write_text(json.dumps(data))
+    with pytest.raises(fathom.FormatError, match="guidance"):
+        fathom.ScanReport.load(tmp_path / "r")
 
 
 def test_bad_input(tmp_path):

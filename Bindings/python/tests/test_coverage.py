@@ -38,12 +38,17 @@ def no_similarity(**kw):
     return {"min_separation_distance": 0.0, **kw}
 
 
+def signed_face(face: int) -> int:
+    """The reference's face (the header's uint32 FATHOM_NO_HIT for none) as record_many's int32 face field: -1 for none."""
+    return -1 if face == R.NO_HIT else face
+
+
 def assert_matches(results: np.ndarray, refs: list[R.RefView]) -> None:
     for i, (got, want) in enumerate(zip(results, refs)):
         assert got["status"] == want.status, f"view {i}: status {got['status']}, reference {want.status}"
-        assert got["face"] == want.face, f"view {i}: face {got['face']}, reference {want.face}"
+        assert got["face"] == signed_face(want.face), f"view {i}: face {got['face']}, reference {want.face}"
         assert got["bin"] == want.bin, f"view {i}: bin {got['bin']}, reference {want.bin}"
-        assert got["completed_face"] == want.completed_face, f"view {i}"
+        assert got["completed_face"] == signed_face(want.completed_face), f"view {i}"
         if want.face != R.NO_HIT:
             assert got["cell"] == want.cell, f"view {i}: cell {got['cell']}, reference {want.cell}"
             assert got["distance"] == pytest.approx(want.distance, rel=1e-5, abs=1e-5), f"view {i}"
@@ -127,7 +132,7 @@ def test_horizontal_orbit_hits_only_side_faces() -> None:
         assert (s.views, s.counted, s.faces_complete, s.faces_needed, s.complete) == (36, 36, 4, 5, False)
         assert s.angular_score == pytest.approx(12 / 48)
         # each side face completed by its 9th view, exactly once
-        completed = results["completed_face"][results["completed_face"] != fathom.NO_HIT]
+        completed = results["completed_face"][results["completed_face"] != fathom.NO_FACE]
         assert sorted(completed) == [Face.FRONT, Face.LEFT, Face.RIGHT, Face.BACK]
         reference = R.RefCoverage(ref, floor=True, goal=9, cells=3)
         assert_matches(results, [reference.record(p.astype(float)) for p in poses])
@@ -384,6 +389,31 @@ def test_missed_views() -> None:
     assert (s.views, s.counted, s.angular_score) == (3, 0, 0.0)
 
 
+def test_no_face_is_minus_one_in_arrays(header_path) -> None:
+    """record_many's face fields are int32 with -1 (fathom.NO_FACE) for no face: the header's FATHOM_NO_HIT,
+    0xFFFFFFFF, written by the library, read signed. record() gives None for the same views."""
+    from _header import Header
+
+    no_hit = int(Header(header_path).macros["FATHOM_NO_HIT"].rstrip("uU"), 0)
+    assert no_hit == 0xFFFFFFFF
+    assert fathom.NO_FACE == -1 and isinstance(fathom.NO_FACE, int)
+    assert fathom.VIEW_RESULT_DTYPE["face"] == np.int32 and fathom.VIEW_RESULT_DTYPE["completed_face"] == np.int32
+    box, _ = boxes()
+    views = np.stack([R.look_at((0, 0.5, -2), (0, 0.5, -5)),    # looking away: no face
+                      R.look_at((0, 0.5, -2), (0, 0.5, 0)),     # the front face, counted
+                      R.look_at((2, 0.5, -2), (2, 0.5, 0))])    # beside the box: no face
+    results = fathom.Coverage(box, goal=1).record_many(views)
+    np.testing.assert_array_equal(results["face"], [-1, Face.FRONT, -1])
+    np.testing.assert_array_equal(results["completed_face"], [-1, Face.FRONT, -1])  # goal 1: completed at once
+    np.testing.assert_array_equal(results["face"] == fathom.NO_FACE, [True, False, True])
+    raw = results.view(np.uint32).reshape(len(results), -1)  # the bytes the library wrote
+    face_word = fathom.VIEW_RESULT_DTYPE.fields["face"][1] // 4
+    np.testing.assert_array_equal(raw[:, face_word], [no_hit, Face.FRONT, no_hit])
+    assert Face(results["face"][1]) is Face.FRONT
+    singles = [fathom.Coverage(box, goal=1).record(v) for v in views]
+    assert [r.face for r in singles] == [None, Face.FRONT, None]
+
+
 # -- reset, next view, input forms ------------------------------------------------------------------------------
 
 
@@ -402,7 +432,7 @@ def test_reset_forgets_every_view() -> None:
         c.next_view()
     again = c.record_many(poses)  # the similarity memory is gone too: the same views count again
     assert np.all(again["status"] == ViewStatus.COUNTED)
-    assert np.sum(again["completed_face"] != fathom.NO_HIT) == 4
+    assert np.sum(again["completed_face"] >= 0) == 4
 
 
 def test_next_view_goes_where_nothing_was_seen() -> None:
@@ -483,7 +513,8 @@ def test_pose_objects_arrays_and_batches_agree() -> None:
     assert singles == from_arrays
     for r, row in zip(singles, batch):
         assert (r.status, r.face, r.cell, r.bin, r.completed_face) == (
-            row["status"], row["face"], row["cell"], row["bin"], None if row["completed_face"] == fathom.NO_HIT else row["completed_face"]
+            row["status"], None if row["face"] == -1 else row["face"], row["cell"], row["bin"],
+            None if row["completed_face"] == -1 else row["completed_face"],
         )
         assert r.distance == row["distance"]
     assert len(fathom.Coverage(box).record_many(np.empty((0, 4, 4), F32))) == 0

@@ -191,8 +191,8 @@ def test_uint16_depth_with_scale(rng: np.random.Generator, scale) -> None:
 
 
 def test_float32_scale(rng: np.random.Generator) -> None:
-    depth = rng.uniform(100, 3000, (8, 10)).astype(np.float32)  # millimetres as float
-    grid = Grid(w=10, h=8)
+    depth = rng.uniform(100, 3000, (9, 12)).astype(np.float32)  # millimetres as float, the image's 4:3 shape
+    grid = Grid(w=12, h=9)
     frame = fathom.DepthFrame(depth, K, scale=0.001)
     ref, _ = reference_backproject(grid, depth.astype(np.float64) * np.float32(0.001), np.ones(depth.shape, bool))
     np.testing.assert_allclose(frame.backproject(), ref, rtol=1e-5, atol=1e-6)
@@ -200,10 +200,10 @@ def test_float32_scale(rng: np.random.Generator) -> None:
 
 def test_cropped_rows_are_read_in_place(rng: np.random.Generator) -> None:
     big = rng.uniform(0.5, 3, (40, 60)).astype(np.float32)
-    crop = big[5:25, 7:47]  # rows 240 bytes apart, 160 bytes wide: row_stride, no copy
+    crop = big[5:35, 7:47]  # rows 240 bytes apart, 160 bytes wide: row_stride, no copy; 40 x 30 as the image
     frame = fathom.DepthFrame(crop, fathom.Intrinsics(400, 400, 200, 150, 400, 300))
     assert np.shares_memory(frame.depth, big)
-    grid = Grid(fx=400, fy=400, cx=200, cy=150, rgb_w=400, rgb_h=300, w=40, h=20)
+    grid = Grid(fx=400, fy=400, cx=200, cy=150, rgb_w=400, rgb_h=300, w=40, h=30)
     ref, _ = reference_backproject(grid, crop, np.ones(crop.shape, bool), "optical")
     np.testing.assert_allclose(frame.backproject("optical"), ref, rtol=1e-5, atol=1e-6)
     # the frame borrows: a later change of the caller's array shows
@@ -225,10 +225,10 @@ def test_cropped_rows_are_read_in_place(rng: np.random.Generator) -> None:
 def test_other_layouts_are_copied_once(rng: np.random.Generator, make) -> None:
     base = rng.uniform(0.5, 3, (12, 16)).astype(np.float32)
     a = make(base)
-    frame = fathom.DepthFrame(a, fathom.Intrinsics(100, 100, 50, 40, 100, 80))
+    h, w = a.shape  # an image 10 times the grid's size, of the grid's shape
+    frame = fathom.DepthFrame(a, fathom.Intrinsics(100, 100, 50, 40, 10 * w, 10 * h))
     assert frame.depth.dtype == np.float32 and frame.depth.flags.c_contiguous
-    h, w = a.shape
-    grid = Grid(fx=100, fy=100, cx=50, cy=40, rgb_w=100, rgb_h=80, w=w, h=h)
+    grid = Grid(fx=100, fy=100, cx=50, cy=40, rgb_w=10 * w, rgb_h=10 * h, w=w, h=h)
     ref, _ = reference_backproject(grid, np.asarray(a, np.float32).astype(np.float64), np.ones((h, w), bool), "optical")
     np.testing.assert_allclose(frame.backproject("optical"), ref, rtol=1e-5, atol=1e-6)
 
@@ -607,3 +607,59 @@ def test_repr_and_properties() -> None:
     assert g.fx == pytest.approx(GRID.k[0]) and g.cy == pytest.approx(GRID.k[3])
     text = repr(frame)
     assert "256x192" in text and "float32" in text and "pose=yes" in text
+
+
+# -- the plausibility check ------------------------------------------------------------------------------------
+
+
+SHAPE = (GRID.h, GRID.w)  # the depth grid of K's image
+
+
+def _no_plausibility_warning(*args, **kwargs) -> fathom.DepthFrame:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", fathom.PlausibilityWarning)
+        return fathom.DepthFrame(*args, **kwargs)
+
+
+def test_depth_in_millimetres_warns() -> None:
+    """A float map in millimetres read as meters: its largest finite depth (computed here with numpy over the finite
+    samples) exceeds 50 m, so the frame warns with fathom.PlausibilityWarning, pointing at the caller's line; the map
+    is still used as given (a sample 3.512 m away comes out 3512 m away). Meters, or millimetres with scale=0.001, or
+    uint16 millimetres (scale 0.001 by default), are quiet; so are NaN, infinities and zeros."""
+    assert issubclass(fathom.PlausibilityWarning, UserWarning)
+    assert fathom.depth.PLAUSIBLE_DEPTH == 50.0
+    rng = np.random.default_rng(5)
+    meters = rng.uniform(0.3, 3.0, (GRID.h, GRID.w)).astype(np.float32)
+    meters[7, 9] = 3.512
+    meters[0, :4] = [np.nan, np.inf, -np.inf, 0.0]
+    mm = meters * np.float32(1000)
+    largest = float(np.max(mm[np.isfinite(mm)]))
+    assert largest == pytest.approx(3512.0)
+    with pytest.warns(fathom.PlausibilityWarning, match=r"largest depth is 3512 m, more than 50 m") as caught:
+        frame = fathom.DepthFrame(mm, K)
+    assert len(caught) == 1 and caught[0].filename == __file__  # stacklevel: the caller's line
+    assert "scale=0.001" in str(caught[0].message)
+    assert frame.sample(9.5 * GRID.rgb_w / GRID.w, 7.5 * GRID.rgb_h / GRID.h) == pytest.approx(3512.0)
+
+    _no_plausibility_warning(meters, K)
+    _no_plausibility_warning(mm, K, scale=0.001)
+    _no_plausibility_warning(mm.astype(np.float64) / 1000, K)      # float64 meters, converted once
+    _no_plausibility_warning(np.round(np.nan_to_num(mm, posinf=0, neginf=0)).astype(np.uint16), K)
+    with pytest.warns(fathom.PlausibilityWarning, match=r"3512 \(x scale 1\.5\) = 5268 m"):
+        fathom.DepthFrame(np.full(SHAPE, 3512, np.uint16), K, scale=1.5)
+    with pytest.warns(fathom.PlausibilityWarning, match="3512 m"):
+        fathom.DepthFrame(mm.astype(np.float16), K)               # float16 millimetres too
+    _no_plausibility_warning(np.full(SHAPE, np.inf, np.float32), K)  # no finite depth: nothing to judge
+
+
+def test_plausibility_threshold_is_50_m() -> None:
+    """Exactly 50 m is plausible, the next float32 above it is not; a scale the library will refuse is left to it."""
+    _no_plausibility_warning(np.full(SHAPE, 50.0, np.float32), K)
+    above = np.nextafter(np.float32(50.0), np.float32(np.inf))
+    with pytest.warns(fathom.PlausibilityWarning):
+        fathom.DepthFrame(np.full(SHAPE, above, np.float32), K)
+    bad = _no_plausibility_warning(np.full(SHAPE, 2.0, np.float32), K, scale=math.inf)
+    with pytest.raises(fathom.FathomError, match="scale"):
+        bad.backproject()

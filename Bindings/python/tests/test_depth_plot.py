@@ -66,3 +66,27 @@ def test_plot_length_points_with_line() -> None:
     with pytest.raises(TypeError, match="3D"):
         plot.plot_length_points(points, fathom.fit_line_2d(points[:, :2]))
     matplotlib.pyplot.close("all")
+
+
+def test_plot_depth_names_its_overlays_and_frames_its_marks() -> None:
+    """The mask, the keypoints and the segment each have a legend entry in their own colour; a keypoint outside
+    the RGB image widens the view to hold it; the axes are in RGB pixels and the colour bar in meters."""
+    from matplotlib.colors import to_rgb
+
+    frame, mask = _scene()
+    ax = plot.plot_depth(frame, mask, keypoints=[(400, 700), (2000, -30)])
+    legend = ax.get_legend()
+    texts = [t.get_text() for t in legend.get_texts()]
+    assert texts == [f"mask ({int(mask.sum())} pixels)", "keypoints"]
+    mask_patch, keys = legend.legend_handles
+    assert to_rgb(mask_patch.get_facecolor()) == to_rgb("tab:red")
+    assert to_rgb(keys.get_facecolor()[0]) == to_rgb("white")
+    (x0, x1), (y0, y1) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
+    assert x0 <= 0 and 2000 <= x1 and y0 <= -30 and 1440 <= y1
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]  # v down, as in the image
+    assert "pixels" in ax.get_xlabel() and "pixels" in ax.get_ylabel()
+    colorbar = ax.figure.axes[-1]
+    assert colorbar.get_ylabel() == "depth (m)"
+    inside = plot.plot_depth(frame, keypoints=[(400, 700)])
+    assert inside.get_xlim() == (0, 1920) and inside.get_ylim() == (1440, 0)  # marks inside: the image exactly
+    matplotlib.pyplot.close("all")

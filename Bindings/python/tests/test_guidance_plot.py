@@ -36,8 +36,16 @@ def test_plot_coverage_colours_faces_as_the_app() -> None:
     assert c.face(fathom.Face.FRONT).complete and colours[fathom.Face.FRONT][3] == 0.0
     assert 0 < c.face(fathom.Face.RIGHT).progress < 1 and 0.25 < colours[fathom.Face.RIGHT][3] < 0.75
     texts = [t.get_text() for t in ax.texts]
-    assert texts == ["4/3", "0/3", "1/3", "0 (not needed)", "0/3", "0/3"]
+    assert texts == ["front\n4/3", "left\n0/3", "right\n1/3", "bottom\n0 (not needed)", "top\n0/3", "back\n0/3"]
+    # each name sits at its face's centre (drawn as x, -z, y)
+    for text, centre in zip(ax.texts, c.box.faces.centers):
+        np.testing.assert_allclose(text.get_position_3d(), [centre[0], -centre[2], centre[1]], atol=1e-6)
     assert len(ax.get_lines()) == 12  # the box's edges
+    corners = c.box.corners
+    drawn = np.stack([corners[:, 0], -corners[:, 2], corners[:, 1]], 1)
+    for k, (lo, hi) in enumerate((ax.get_xlim3d(), ax.get_ylim3d(), ax.get_zlim3d())):
+        assert lo <= drawn[:, k].min() and drawn[:, k].max() <= hi
+    assert [ax.get_xlabel(), ax.get_ylabel(), ax.get_zlabel()] == ["x (m)", "-z (m)", "y, up (m)"]
     matplotlib.pyplot.close("all")
 
 
@@ -52,6 +60,7 @@ def test_plot_view_bins_marks_the_next_view() -> None:
     (star,) = ax.collections
     az = math.degrees(math.atan2(direction[2], direction[0])) % 360
     np.testing.assert_allclose(star.get_offsets()[0], [az, direction[1]], atol=1e-4)
+    assert "degrees" in ax.get_xlabel() and "sine of elevation" in ax.get_ylabel()
     floating = fathom.Coverage(fathom.Box())
     assert plot.plot_view_bins(floating, next_view=False).get_images()[0].get_extent() == [0.0, 360.0, -1.0, 1.0]
     with pytest.raises(TypeError, match="fathom.Coverage"):
@@ -76,10 +85,52 @@ def test_plot_speed_with_guidance_bands() -> None:
     assert labels == ["too slow", "slightly slow", "ok", "slightly fast", "too fast"]
     thresholds = sorted(line.get_ydata()[0] for line in ax.get_lines() if line.get_linestyle() == "--")
     np.testing.assert_allclose(thresholds, [5.0, 10.0], rtol=1e-5)  # the app's 5 and 10 in/s
-    assert ax.get_ylabel() == "speed (in/s)"
+    assert ax.get_ylabel() == "speed (in/s)" and ax.get_xlabel() == "time (s)"
     assert len(ax.collections) == 1  # the capture markers
+    # everything drawn is in the frame
+    x0, x1 = ax.get_xlim()
+    y0, y1 = ax.get_ylim()
+    assert x0 <= x.min() and x.max() <= x1
+    assert y0 <= np.nanmin(y) and np.nanmax(y) <= y1 and y0 <= 5.0 and 10.0 <= y1
     ax2 = plot.plot_speed(t, states["speed"], options=fathom.MotionOptions(fast_speed=0.5))
     assert ax2.get_ylabel() == "speed (m/s)"
     with pytest.raises(TypeError, match="MOTION_STATE_DTYPE"):
         plot.plot_speed(np.zeros(3))
+    matplotlib.pyplot.close("all")
+
+
+def test_plot_speed_tells_every_band_and_threshold_apart() -> None:
+    """Five bands in five colours, the two "slightly" bands different, the slow and fast lines different from each
+    other (and from the bands), named in the legend with their values in the plot's unit."""
+    from matplotlib.colors import to_rgb
+
+    t = (np.arange(50) * 1e8).astype(np.int64)
+    v = np.linspace(0.0, 0.4, 50)
+    options = fathom.MotionOptions(slow_speed=0.05, fast_speed=0.3, slightly=0.2)
+    ax = plot.plot_speed(t, v, options=options)
+    bands = {p.get_label(): to_rgb(p.get_facecolor()) for p in ax.patches}
+    assert list(bands) == ["too slow", "slightly slow", "ok", "slightly fast", "too fast"]
+    assert len(set(bands.values())) == 5, bands
+    assert bands["too slow"] != bands["too fast"] and bands["slightly slow"] != bands["slightly fast"]
+    # each band spans its range (meters per second): too slow 0..0.05, slightly slow 0.05..0.06, ...
+    def span(p):  # axhspan gives a Rectangle (a Polygon in older matplotlib)
+        if hasattr(p, "get_height"):
+            return p.get_y(), p.get_y() + p.get_height()
+        y = np.asarray(p.get_xy())[:, 1]
+        return y.min(), y.max()
+
+    top = ax.get_ylim()[1]
+    np.testing.assert_allclose([span(p) for p in ax.patches],
+                               [(0, 0.05), (0.05, 0.06), (0.06, 0.24), (0.24, 0.3), (0.3, top)], rtol=1e-6)
+    lines = {line.get_label(): line for line in ax.get_lines() if line.get_linestyle() == "--"}
+    assert sorted(lines) == ["fast 0.3 m/s", "slow 0.05 m/s"]
+    np.testing.assert_allclose(lines["slow 0.05 m/s"].get_ydata()[0], 0.05)
+    np.testing.assert_allclose(lines["fast 0.3 m/s"].get_ydata()[0], 0.3)
+    slow, fast = (to_rgb(lines[k].get_color()) for k in ("slow 0.05 m/s", "fast 0.3 m/s"))
+    assert slow != fast and slow not in bands.values() and fast not in bands.values()
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert {"slow 0.05 m/s", "fast 0.3 m/s", "speed", "too slow", "too fast"} <= set(texts), texts
+    inches = plot.plot_speed(t, v, options=options, inches=True)
+    labels = sorted(line.get_label() for line in inches.get_lines() if line.get_linestyle() == "--")
+    assert labels == [f"fast {0.3 / fathom.INCH:.3g} in/s", f"slow {0.05 / fathom.INCH:.3g} in/s"]  # 11.8, 1.97
     matplotlib.pyplot.close("all")

@@ -80,6 +80,16 @@ public struct DepthFrame: @unchecked Sendable {
         self.minDepth = minDepth
         self.maxDepth = maxDepth
         self.rgb = rgb
+        // The depth grid covers the RGB image's field of view at a lower resolution: the same shape. A grid of
+        // another shape (a transposed array) would give points from the wrong rays.
+        func sameShape(_ w: Int, _ h: Int) -> Bool {
+            let a = Double(w) * Double(rgb.height), b = Double(h) * Double(rgb.width)
+            return abs(a - b) <= 0.02 * max(a, b)
+        }
+        guard sameShape(width, height) else {
+            throw FathomError(.outOfRange, "the \(width)x\(height) depth grid (width x height) does not have the shape of the \(rgb.width)x\(rgb.height) image "
+                + "the intrinsics are for" + (sameShape(height, width) ? " (is the array transposed?)" : ""))
+        }
         let grid = try rgb.scaled(width: width, height: height)
         // Every sample's ray slope (i + 0.5 - cx') / fx' must be a float: a focal length near 0 makes it infinite,
         // and the samples' points NaN.

@@ -156,7 +156,7 @@ struct Moments {
         let squares = SIMD3(sxx.sum(), syy.sum(), szz.sum()), products = SIMD3(sxy.sum(), syz.sum(), szx.sum())
         guard (s + squares + products).sum().isFinite else {
             if let bad = (0..<n).first(where: { !(points[$0] * 0).sum().isZero }) {
-                throw FathomError(.notFinite, "points[\(bad)] has a non-finite coordinate: \(points[bad])")
+                throw FathomError(.notFinite, "points[\(bad)] has a non-finite coordinate: (\(points[bad].x), \(points[bad].y), \(points[bad].z))")
             }
             throw FathomError(.outOfRange, "coordinates up to \(Self.largestSupported) are supported; the points' squares overflow")
         }

@@ -210,7 +210,7 @@ public final class CompressedStream: @unchecked Sendable {
     /// Inflates record `index` (0..<recordCount) into `destination`, which holds `recordBytes` bytes.
     public func read(record index: Int, into destination: UnsafeMutableRawBufferPointer) throws(FathomError) {
         guard index >= 0, index < recordCount else {
-            throw FathomError(.outOfRange, "frame \(index) is out of range 0..<\(recordCount)")
+            throw FathomError(.outOfRange, "frame \(index) is out of range: the stream has \(recordCount) frames (0 to \(recordCount - 1))")
         }
         guard destination.count >= recordBytes, destination.baseAddress != nil else {
             throw FathomError(.bufferTooSmall, "a frame needs \(recordBytes) bytes, the buffer holds \(destination.count)")

@@ -8,12 +8,28 @@ import Glibc
 /// line (OBJ, PLY header, ascii PLY body) or the byte offset (binary PLY body) of the first problem.
 /// No input traps, and no count read from a file allocates more than the file's size justifies.
 public enum MeshFile {
-    /// Reads the mesh file at `path`: PLY when it starts with "ply" and a line end, else OBJ.
-    /// `.io` when the file cannot be read; parse and format errors are prefixed with the path.
+    /// Reads the mesh file at `path`: PLY when it starts with "ply" and a line end, OBJ when its name ends in
+    /// ".obj". `.io` when the file cannot be read; `.format` for a file that is neither (a ".ply" without the
+    /// PLY line is `.parse`); `.noData` for a file without triangles (a ray cast at it could only miss);
+    /// parse and format errors are prefixed with the path.
     public static func load(path: String) throws(FathomError) -> MeshData {
         let bytes = try FileIO.read(path)
-        do {
-            return isPLY(bytes) ? try parsePLY(bytes) : try parseOBJ(bytes)
+        let name = path.lowercased()
+        do throws(FathomError) {
+            let mesh: MeshData
+            if isPLY(bytes) {
+                mesh = try parsePLY(bytes)
+            } else if name.hasSuffix(".obj") {
+                mesh = try parseOBJ(bytes)
+            } else if name.hasSuffix(".ply") {
+                throw FathomError(.parse, bytes.isEmpty ? "not a PLY file: the file is empty" : "not a PLY file: it does not start with a 'ply' line")
+            } else {
+                throw FathomError(.format, "not a mesh file: neither PLY (the first line 'ply') nor OBJ (a name ending in .obj)")
+            }
+            guard mesh.triangleCount > 0 else {
+                throw FathomError(.noData, "no triangles (\(mesh.vertexCount) vertices): not a mesh to cast rays at")
+            }
+            return mesh
         } catch {
             throw FathomError(error.kind, "\(path): \(error.message)")
         }

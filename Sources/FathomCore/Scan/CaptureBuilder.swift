@@ -138,6 +138,7 @@ public final class CaptureBuilder {
         let box = givenBox ?? scene.box
         var report = ScanReport(scanID: scanID, frames: frameCount, fusedFrames: fusedFrames.count, timestamps: timestamps,
                                 motion: motionStates, cloud: cloud)
+        report.speedLimits = (options.motion.slowSpeed, options.motion.fastSpeed, options.motion.slightly)
         report.box = box
         report.boxSource = givenBox != nil ? boxSource : (box == nil ? .none : .fitted)
         report.floor = scene.floor

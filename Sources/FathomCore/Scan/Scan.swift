@@ -122,7 +122,7 @@ public final class Scan: @unchecked Sendable {
     }
 
     private func checkIndex(_ index: Int) throws(FathomError) {
-        guard index >= 0, index < count else { throw FathomError(.outOfRange, "frame \(index) is out of range 0..<\(count)") }
+        guard index >= 0, index < count else { throw FathomError(.outOfRange, "frame \(index) is out of range: the scan has \(count) frames (0 to \(count - 1))") }
     }
 
     static func baseName(_ path: String) -> String {

@@ -124,7 +124,12 @@ enum ScannerAppScan {
         guard let dot = name.firstIndex(of: "."), dot != name.startIndex else {
             throw FathomError(.format, "'\(path)' is not a scan file (<scan id>.<extension>)")
         }
-        return "\(Scan.directoryName(path))/\(name[..<dot]).json"
+        let metadata = "\(Scan.directoryName(path))/\(name[..<dot]).json"
+        guard access(metadata, F_OK) == 0 else {
+            throw FathomError(.format, "not a scan: '\(path)' is none of a scan's files: no scanner-app metadata '\(Scan.baseName(metadata))' "
+                + "beside it, no Stray Scanner folder (camera_matrix.csv and odometry.csv) and no transforms.json")
+        }
+        return metadata
     }
 
     /// Every `X.json` in `directory` with an `X.jsonl` beside it.

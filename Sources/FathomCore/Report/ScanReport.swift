@@ -22,6 +22,8 @@ public struct CoverageReport: Sendable {
     /// camera position), nil before any counted view.
     public var bins: [Int]
     public var nextView: (direction: SIMD3<Float>, position: SIMD3<Float>)?
+    /// The views a face needs, and the bins' shape (`bins` is rings x sectors, ring-major).
+    public var goal: Int, rings: Int, sectors: Int, hemisphere: Bool
 
     init(_ tracker: CoverageTracker) {
         faces = (0..<6).map { tracker.face($0) }
@@ -31,10 +33,20 @@ public struct CoverageReport: Sendable {
         (facesComplete, facesNeeded, complete, angularScore) = (summary.facesComplete, summary.facesNeeded, summary.complete, summary.angularScore)
         bins = tracker.binCounts
         nextView = try? tracker.nextView(distance: nil)
+        goal = tracker.options.goal
+        (rings, sectors, hemisphere) = (tracker.bins.rings, tracker.bins.sectors, tracker.bins.hemisphere)
+    }
+
+    init(faces: [FaceCoverage], views: Int, counted: Int, facesComplete: Int, facesNeeded: Int, complete: Bool, angularScore: Float,
+         bins: [Int], nextView: (direction: SIMD3<Float>, position: SIMD3<Float>)?, goal: Int, rings: Int, sectors: Int, hemisphere: Bool) {
+        (self.faces, self.views, self.counted, self.facesComplete, self.facesNeeded) = (faces, views, counted, facesComplete, facesNeeded)
+        (self.complete, self.angularScore, self.bins, self.nextView) = (complete, angularScore, bins, nextView)
+        (self.goal, self.rings, self.sectors, self.hemisphere) = (goal, rings, sectors, hemisphere)
     }
 }
 
-/// Everything a capture measured. `json()` is its serialised form (what `report.json` holds).
+/// Everything a capture measured. `json()` is its serialised form (what `report.json` holds), `html()` the page
+/// people read, and `init(json:cloud:object:)` reads the JSON back.
 public struct ScanReport: Sendable {
     public var scanID: String?
     public var frames: Int
@@ -42,6 +54,8 @@ public struct ScanReport: Sendable {
     public var timestamps: [Int64]
     /// The motion tracker's state after each frame: speed guidance over time.
     public var motion: [MotionState]
+    /// The speed guidance's thresholds (m/s) and the width of its "slightly" bands (a fraction of a threshold).
+    public var speedLimits: (slow: Float, fast: Float, slightly: Float) = (0, 0, 0)
     /// Each frame's camera position (world, meters).
     public var cameraPositions: [SIMD3<Float>] = []
     public var box: Box?

@@ -57,6 +57,9 @@ extension ScanReport {
         speed["speed"] = JSONObject.array(motion.map { JSONObject.number($0.speed) })
         speed["angular_speed"] = JSONObject.array(motion.map { JSONObject.number($0.angularSpeed) })
         speed["guidance"] = JSONObject.array(motion.map { JSONObject.string(ScanReport.guidanceNames[Int($0.guidance.rawValue)]) })
+        speed["slow_speed"] = JSONObject.number(speedLimits.slow)
+        speed["fast_speed"] = JSONObject.number(speedLimits.fast)
+        speed["slightly"] = JSONObject.number(speedLimits.slightly)
         o["speed"] = speed.text
         o["camera_positions"] = JSONObject.array(cameraPositions.map(JSONObject.vector))
         o["coverage"] = coverage.map { c in
@@ -78,7 +81,11 @@ extension ScanReport {
             b["faces_needed"] = "\(c.facesNeeded)"
             b["complete"] = "\(c.complete)"
             b["angular_score"] = JSONObject.number(c.angularScore)
+            b["goal"] = "\(c.goal)"
             b["bins"] = JSONObject.array(c.bins.map { "\($0)" })
+            b["rings"] = "\(c.rings)"
+            b["sectors"] = "\(c.sectors)"
+            b["hemisphere"] = "\(c.hemisphere)"
             b["next_view"] = c.nextView.map { v in
                 var n = JSONObject()
                 n["direction"] = JSONObject.vector(v.direction)
