@@ -277,6 +277,6 @@ public func fathom_report_from_json(_ json: UnsafePointer<CChar>?, _ length: Int
 public func fathom_report_save(_ handle: OpaquePointer?, _ directory: UnsafePointer<CChar>?) -> fathom_status {
     abiCall("fathom_report_save") { () throws(FathomError) in
         let r = try report(handle)
-        try r.save(to: String(cString: try required(directory, "directory")))
+        try r.save(to: try pathArgument(directory, "directory"))
     }
 }

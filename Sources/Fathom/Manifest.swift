@@ -33,7 +33,7 @@ public func fathom_box_manifest_save(_ box: UnsafePointer<fathom_box>?, _ path: 
 @_cdecl("fathom_box_manifest_load")
 public func fathom_box_manifest_load(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<fathom_box>?) -> fathom_status {
     abiCall("fathom_box_manifest_load") { () throws(FathomError) in
-        let path = String(cString: try required(path, "path"))
+        let path = try pathArgument(path, "path")
         let out = try required(out, "out")
         out.pointee = fathom_box(try Box(manifestAt: path))
     }

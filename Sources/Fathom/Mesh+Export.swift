@@ -33,7 +33,7 @@ public func fathom_mesh_classes(_ handle: OpaquePointer?, _ out: UnsafeMutablePo
 public func fathom_mesh_save(_ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> fathom_status {
     abiCall("fathom_mesh_save") { () throws(FathomError) in
         let m = try mesh(handle)
-        let path = String(cString: try required(path, "path"))
+        let path = try pathArgument(path, "path")
         try m.data.save(path: path)
     }
 }

@@ -58,7 +58,7 @@ public func fathom_mesh_create(_ vertices: UnsafePointer<Float>?, _ vertexCount:
 @_cdecl("fathom_mesh_load")
 public func fathom_mesh_load(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
     abiCall("fathom_mesh_load") { () throws(FathomError) in
-        let path = String(cString: try required(path, "path"))
+        let path = try pathArgument(path, "path")
         let out = try required(out, "out")
         out.pointee = retainedHandle(try Mesh.make(from: MeshFile.load(path: path)))
     }

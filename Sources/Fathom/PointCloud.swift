@@ -44,7 +44,7 @@ private func plyEncoding(_ format: UInt32) throws(FathomError) -> PointCloud.PLY
 @_cdecl("fathom_point_cloud_load_ply")
 public func fathom_point_cloud_load_ply(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
     abiCall("fathom_point_cloud_load_ply") { () throws(FathomError) in
-        let path = String(cString: try required(path, "path"))
+        let path = try pathArgument(path, "path")
         let out = try required(out, "out")
         out.pointee = pointCloudHandle(try PointCloud.load(plyPath: path))
     }
@@ -106,7 +106,7 @@ public func fathom_point_cloud_confidence(_ handle: OpaquePointer?, _ out: Unsaf
 public func fathom_point_cloud_save_ply(_ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ format: UInt32) -> fathom_status {
     abiCall("fathom_point_cloud_save_ply") { () throws(FathomError) in
         let cloud = try pointCloud(handle)
-        let path = String(cString: try required(path, "path"))
+        let path = try pathArgument(path, "path")
         try cloud.savePLY(path: path, encoding: plyEncoding(format))
     }
 }
@@ -116,7 +116,7 @@ public func fathom_ply_write_points(_ path: UnsafePointer<CChar>?, _ points: Uns
                                     _ normals: UnsafePointer<Float>?, _ colors: UnsafePointer<UInt8>?,
                                     _ confidence: UnsafePointer<UInt8>?, _ format: UInt32) -> fathom_status {
     abiCall("fathom_ply_write_points") { () throws(FathomError) in
-        let path = String(cString: try required(path, "path"))
+        let path = try pathArgument(path, "path")
         let encoding = try plyEncoding(format)
         let count = try size(count, "count")
         let xyz = try packedPoints(points, count, stride)

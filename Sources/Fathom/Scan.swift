@@ -9,7 +9,7 @@ func scan(_ handle: OpaquePointer?) throws(FathomError) -> Scan { try object(han
 @_cdecl("fathom_scan_open")
 public func fathom_scan_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
     abiCall("fathom_scan_open") { () throws(FathomError) in
-        let path = String(cString: try required(path, "path"))
+        let path = try pathArgument(path, "path")
         let out = try required(out, "out")
         out.pointee = retainedHandle(try Scan(path: path))
     }
@@ -165,8 +165,8 @@ public func fathom_scan_writer_create(_ directory: UnsafePointer<CChar>?, _ scan
                                       _ options: UnsafePointer<fathom_scan_writer_options>?,
                                       _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
     abiCall("fathom_scan_writer_create") { () throws(FathomError) in
-        let directory = String(cString: try required(directory, "directory"))
-        let id = String(cString: try required(scanID, "scan_id"))
+        let directory = try pathArgument(directory, "directory")
+        let id = try pathArgument(scanID, "scan_id")
         let o = options?.pointee ?? .defaults
         guard let format = DepthFormat(rawValue: o.depth_format) else {
             throw FathomError(.outOfRange, "options.depth_format must be 0 (FLOAT32), 1 (FLOAT16) or 2 (UINT16), got \(o.depth_format)")
@@ -248,7 +248,7 @@ public func fathom_scan_write(_ handle: OpaquePointer?, _ directory: UnsafePoint
                               _ progress: fathom_progress_fn?, _ user: UnsafeMutableRawPointer?) -> fathom_status {
     abiCall("fathom_scan_write") { () throws(FathomError) in
         let s = try scan(handle)
-        let directory = String(cString: try required(directory, "directory"))
+        let directory = try pathArgument(directory, "directory")
         guard let target = ScanFormat(rawValue: format), target != .nerfstudio else {
             throw FathomError(.outOfRange, "format must be FATHOM_SCAN_SCANNER (0) or FATHOM_SCAN_STRAY (1), got \(format)")
         }

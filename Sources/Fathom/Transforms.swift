@@ -15,7 +15,7 @@ public func fathom_transforms_load(_ path: UnsafePointer<CChar>?, _ rate: Double
                                    _ outPoses: UnsafeMutablePointer<fathom_pose>?, _ outIntrinsics: UnsafeMutablePointer<fathom_intrinsics>?,
                                    _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?) -> fathom_status {
     abiCall("fathom_transforms_load") { () throws(FathomError) in
-        let path = String(cString: try required(path, "path"))
+        let path = try pathArgument(path, "path")
         let rate = try transformsRate(rate)
         let count = try required(outCount, "out_count")
         if capacityLimit(capacity) > 0 {
@@ -41,7 +41,7 @@ public func fathom_transforms_load(_ path: UnsafePointer<CChar>?, _ rate: Double
 public func fathom_transforms_file_paths(_ path: UnsafePointer<CChar>?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
                                          _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
     abiCall("fathom_transforms_file_paths") { () throws(FathomError) in
-        let path = String(cString: try required(path, "path"))
+        let path = try pathArgument(path, "path")
         _ = try required(outLength, "out_length")
         let file = try TransformsFile.load(path: path)
         var bytes = [UInt8]()
@@ -58,7 +58,7 @@ public func fathom_transforms_save(_ path: UnsafePointer<CChar>?, _ poses: Unsaf
                                    _ intrinsics: UnsafePointer<fathom_intrinsics>?, _ count: Int,
                                    _ filePaths: UnsafePointer<UnsafePointer<CChar>?>?) -> fathom_status {
     abiCall("fathom_transforms_save") { () throws(FathomError) in
-        let path = String(cString: try required(path, "path"))
+        let path = try pathArgument(path, "path")
         let count = try size(count, "count", elementBytes: MemoryLayout<TransformsFile.Frame>.stride)
         var frames = [TransformsFile.Frame]()
         if count > 0 {

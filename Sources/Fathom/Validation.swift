@@ -1,3 +1,4 @@
+import Glibc
 import FathomCore
 
 // The argument checks of the C ABI layer, each written once: pointers (`required`), size_t counts and strides
@@ -10,6 +11,19 @@ import FathomCore
 func required<Pointer>(_ pointer: Pointer?, _ name: String, _ detail: String = "") throws(FathomError) -> Pointer {
     guard let pointer else { throw FathomError(.nullPointer, "\(name) must not be NULL\(detail)") }
     return pointer
+}
+
+/// A path argument: the bytes of a NUL-terminated UTF-8 path. Linux paths are bytes and Swift's strings are
+/// Unicode: a path that is not UTF-8 would be read with replacement characters, naming another file, so it is
+/// refused (`.outOfRange`) rather than opened or written elsewhere.
+func pathArgument(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(FathomError) -> String {
+    let p = try required(pointer, name)
+    guard let path = String(validatingCString: p) else {
+        let bytes = UnsafeBufferPointer(start: p, count: strlen(p)).map { UInt8(bitPattern: $0) }
+        let shown = bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
+        throw FathomError(.outOfRange, "\(name) '\(shown)' is not UTF-8: Fathom opens and writes UTF-8 paths only")
+    }
+    return path
 }
 
 /// A size_t argument as Int: `n`, or an `.overflow` error "`name` N is too large" when it is above Int.max (it

@@ -54,7 +54,7 @@ let scanBuiltins: [String: Builtin] = [
         guard let box = try a.report(0, "report").box else { throw FathomError(.noData, "the report has no box: no object was found") }
         return .box(box)
     },
-    "save_report": Builtin(usage: "save_report(report, dir)", summary: "writes report.json, cloud.ply, object.ply and the PNG plots into dir") { a in
+    "save_report": Builtin(usage: "save_report(report, dir)", summary: "writes report.json, cloud.ply, object.ply, report.html and its SVG figures into dir") { a in
         try a.expect(2...2)
         let report = try a.report(0, "report"), directory = try a.string(1, "dir")
         let written = try report.save(to: directory)

@@ -836,4 +836,21 @@ struct MeshFileRoundTripTests {
         try FileIO.write(Array("ply\r\nformat binary_big_endian 1.0\r\nend_header\r\n".utf8), to: ply)
         expectError(.format, containing: [ply, "line 2", "not supported"]) { () throws(FathomError) in _ = try MeshFile.load(path: ply) }
     }
+
+    @Test("load: a file of another kind, an empty file and a file without triangles are errors naming it")
+    func loadRefusals() throws {
+        let cases: [(String, String, FathomError.Kind, String)] = [
+            ("notes.txt", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", .format, "not a mesh file"),
+            ("empty.obj", "", .noData, "no triangles (0 vertices)"),
+            ("points.obj", "v 0 0 0\nv 1 0 0\n", .noData, "no triangles (2 vertices)"),
+            ("empty.ply", "", .parse, "the file is empty"),
+            ("words.ply", "solid\n", .parse, "does not start with a 'ply' line"),
+        ]
+        for (name, text, kind, words) in cases {
+            let path = temporaryPath(name)
+            defer { unlink(path) }
+            try FileIO.write(Array(text.utf8), to: path)
+            expectError(kind, containing: [path, words]) { () throws(FathomError) in _ = try MeshFile.load(path: path) }
+        }
+    }
 }

@@ -277,3 +277,52 @@ def test_bad_input(tmp_path):
     assert capture.status.frames == 1
     with pytest.raises(TypeError):
         capture.add_pose(1.5, np.eye(4), k)
+
+
+def test_c_summary_is_a_subset_of_the_json(reports):
+    """Every number of ``fathom_report_summary`` is the JSON's (the JSON is the schema, the struct a view of it)."""
+    from ctypes import byref
+
+    from fathom import capture as c
+    from fathom._lib import ProgressFn, ReportSummaryStruct
+
+    for _, folder, _, _, _ in reports[:2]:
+        with fathom.Scan.open(folder) as scan:
+            out = c._ReportPtr()
+            c._scan_report(scan, byref(fathom.CaptureOptions()._to_c()), None, ProgressFn(), None, byref(out))
+        try:
+            s = ReportSummaryStruct()
+            c._report_get_summary(out, byref(s))
+            j = json.loads(c._report_text(c._report_json, out))
+        finally:
+            c._report_destroy(out)
+        f32 = lambda v: float(np.float32(v))  # noqa: E731
+        vec = lambda v: [v.x, v.y, v.z]  # noqa: E731
+        assert (s.frames, s.fused_frames, s.cloud_points, s.object_points) == (
+            j["frames"], j["fused_frames"], j["cloud_points"], j["object_points"])
+        assert s.duration == pytest.approx(j["duration"], abs=1e-12)
+        assert ["none", "given", "manifest", "fitted"][s.box_source] == j["box_source"]
+        assert vec(s.box.center) == [f32(v) for v in j["box"]["center"]] and s.box.rot_y == f32(j["box"]["rot_y"])
+        assert vec(s.box.scale) == [f32(v) for v in j["box"]["scale"]]
+        assert s.has_floor == 1 and s.floor_height == f32(j["floor"]["height"])
+        assert vec(s.floor_normal) == [f32(v) for v in j["floor"]["normal"]]
+        assert s.has_focus == 1 and vec(s.focus) == [f32(v) for v in j["focus"]]
+        assert (s.orbit_views, s.orbit_span) == (j["orbit"]["views"], f32(j["orbit"]["span"]))
+        assert s.has_support == (j["support"] is not None) and s.has_ceiling == (j["ceiling"] is not None)
+        if j["support"] is not None:
+            assert s.support_height == f32(j["support"]["height"])
+        assert (s.object_capture, s.object_voxels) == (int(j["object_capture"]), j["object_voxels"])
+        t = j["trajectory"]
+        assert s.has_trajectory == 1 and s.trajectory.steps == t["steps"]
+        for name in ("duration", "path_length", "time_too_slow", "time_too_fast"):
+            assert getattr(s.trajectory, name) == pytest.approx(t[name], rel=1e-15), name
+        for name in ("speed_p10", "speed_p50", "speed_p90", "speed_max", "angular_speed_max"):
+            assert getattr(s.trajectory, name) == f32(t[name]), name
+        cov = j["coverage"]
+        assert s.has_coverage == 1 and list(s.face_counts) == [face["count"] for face in cov["faces"]]
+        assert (s.coverage.views, s.coverage.counted, s.coverage.faces_complete, s.coverage.faces_needed,
+                s.coverage.complete) == (cov["views"], cov["counted"], cov["faces_complete"], cov["faces_needed"],
+                                         int(cov["complete"]))
+        assert s.coverage.angular_score == f32(cov["angular_score"])
+        assert (s.captures, s.selected_frames, s.warning_count) == (
+            len(j["captures"]), len(j["selected_frames"]), len(j["warnings"]))

@@ -159,3 +159,14 @@ def test_bad_mask_shapes_for_lengths() -> None:
     _raises(ValueError, lambda: fathom.mask_endpoints(np.ones((2, 2, 2))), "2D array")
     _raises(TypeError, lambda: fathom.mask_endpoints(np.array([["a", "b"]])), "mask")
     _raises(TypeError, lambda: fathom.length_mask(np.ones((4, 4)), np.ones((4, 4))), "fathom.DepthFrame")
+
+
+def test_a_transposed_depth_array_is_refused() -> None:
+    """A (256, 192) array for a 1920 x 1440 image is the (192, 256) grid transposed: refused, not read as
+    garbage points; an array of the image's shape is taken."""
+    k = fathom.Intrinsics(1600, 1600, 960, 720, 1920, 1440)
+    with pytest.raises(fathom.OutOfRangeError, match="transposed"):
+        fathom.DepthFrame(np.ones((256, 192), np.float32), k).count()
+    with pytest.raises(fathom.OutOfRangeError, match="shape"):
+        fathom.DepthFrame(np.ones((20, 192), np.float32), k).count()  # one axis scaled 7 times more than the other
+    assert fathom.DepthFrame(np.ones((192, 256), np.float32), k).count() == 192 * 256

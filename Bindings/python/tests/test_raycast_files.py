@@ -209,8 +209,6 @@ def test_malformed_headers_and_contents(tmp_path: Path, name: str, content: byte
 @pytest.mark.parametrize(
     "name, content, vertices, triangles",
     [
-        ("empty.obj", b"", 0, 0),
-        ("comments.obj", b"# nothing here\n\n", 0, 0),
         ("no_final_newline.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3", 3, 1),
         ("crlf.obj", b"v 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\nf 1 2 3\r\n", 3, 1),
         ("normals.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 1\nvt 0 0\nf 1/1/1 2/1/1 3//1\n", 3, 1),
@@ -219,8 +217,7 @@ def test_malformed_headers_and_contents(tmp_path: Path, name: str, content: byte
     ],
 )
 def test_lenient_but_well_formed_files(tmp_path: Path, name: str, content: bytes, vertices: int, triangles: int) -> None:
-    """An empty file is an empty mesh; line endings, a missing final newline and OBJ's v/vt/vn
-    face syntax are all well-formed."""
+    """Line endings, a missing final newline and OBJ's v/vt/vn face syntax are all well-formed."""
     path = tmp_path / name
     path.write_bytes(content)
     with fathom.Mesh.load(path) as mesh:
@@ -258,3 +255,32 @@ def test_missing_file_and_directory(tmp_path: Path) -> None:
         fathom.Mesh.load(tmp_path)
     with pytest.raises(ValueError, match="NUL"):
         fathom.Mesh.load("bad\0name.obj")
+
+
+@pytest.mark.parametrize(
+    "name, content, error, words",
+    [
+        ("empty.obj", b"", fathom.NoDataError, "no triangles"),
+        ("comments.obj", b"# nothing here\n\n", fathom.NoDataError, "no triangles"),
+        ("points.obj", b"v 0 0 0\nv 1 0 0\n", fathom.NoDataError, "no triangles (2 vertices)"),
+        ("empty.ply", b"", fathom.ParseError, "not a PLY file: the file is empty"),
+        ("text.ply", b"hello\n", fathom.ParseError, "does not start with a 'ply' line"),
+        ("cases.py", b"import os\nv = 1\n", fathom.FormatError, "not a mesh file"),
+        ("no_extension", b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", fathom.FormatError, "not a mesh file"),
+    ],
+)
+def test_files_that_are_not_meshes(tmp_path: Path, name: str, content: bytes, error: type, words: str) -> None:
+    """Unknown formats and files without triangles are errors naming the file (a mesh of 0 triangles would
+    only ever be missed by every ray)."""
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(error) as info:
+        fathom.Mesh.load(path)
+    assert words in info.value.message and name in info.value.message
+
+
+def test_ply_without_faces_is_not_a_mesh(tmp_path: Path) -> None:
+    path = tmp_path / "cloud.ply"
+    path.write_bytes(_ascii_ply(["0 0 0", "1 0 0", "0 1 0"], [], nf=0).encode())
+    with pytest.raises(fathom.NoDataError, match="no triangles"):
+        fathom.Mesh.load(path)

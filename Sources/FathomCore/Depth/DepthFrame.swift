@@ -80,15 +80,14 @@ public struct DepthFrame: @unchecked Sendable {
         self.minDepth = minDepth
         self.maxDepth = maxDepth
         self.rgb = rgb
-        // The depth grid covers the RGB image's field of view at a lower resolution: the same shape. A grid of
-        // another shape (a transposed array) would give points from the wrong rays.
-        func sameShape(_ w: Int, _ h: Int) -> Bool {
-            let a = Double(w) * Double(rgb.height), b = Double(h) * Double(rgb.width)
-            return abs(a - b) <= 0.02 * max(a, b)
-        }
-        guard sameShape(width, height) else {
+        // The depth grid covers the RGB image's field of view, each axis scaled by its own factor (sensors keep the
+        // image's shape). A grid with the image's shape transposed (an array passed as [x][y]), or scaled more than
+        // twice as much along one axis as along the other, would give points from the wrong rays.
+        let sx = Double(width) / Double(rgb.width), sy = Double(height) / Double(rgb.height)
+        let transposed = abs(Double(height) / Double(rgb.width) - Double(width) / Double(rgb.height)) <= 0.02 * max(sx, sy)
+        guard !(transposed && abs(sx - sy) > 0.02 * max(sx, sy)), sx <= 2 * sy, sy <= 2 * sx else {
             throw FathomError(.outOfRange, "the \(width)x\(height) depth grid (width x height) does not have the shape of the \(rgb.width)x\(rgb.height) image "
-                + "the intrinsics are for" + (sameShape(height, width) ? " (is the array transposed?)" : ""))
+                + "the intrinsics are for" + (transposed ? " (is the array transposed?)" : ""))
         }
         let grid = try rgb.scaled(width: width, height: height)
         // Every sample's ray slope (i + 0.5 - cx') / fx' must be a float: a focal length near 0 makes it infinite,

@@ -58,14 +58,7 @@ public final class CompressedStream: @unchecked Sendable {
     /// and `.format` for an empty file or one that is not DEFLATE data (no whole record inflates).
     public init(path: String, recordBytes: Int) throws(FathomError) {
         guard recordBytes > 0 else { throw FathomError(.outOfRange, "record size must be > 0, got \(recordBytes)") }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FathomError(.io, "cannot open '\(path)': \(String(cString: strerror(errno)))") }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw FathomError(.io, "'\(path)' is not a regular file")
-        }
-        let size = Int(info.st_size)
+        let (fd, size) = try FileIO.openRegular(path)
         guard size > 0 else { close(fd); throw FathomError(.format, "'\(path)' is empty") }
         var header: (UInt8, UInt8) = (0, 0)
         let wrapped = size >= 2 && withUnsafeMutableBytes(of: &header) { pread(fd, $0.baseAddress, 2, 0) } == 2

@@ -1,26 +1,26 @@
 import CZlib
 import Glibc
 
-/// Writes one DEFLATE stream to a file, raw (RFC 1951, as the scanner app does) or zlib-wrapped (RFC 1950).
+/// Writes one DEFLATE stream to a file, raw (RFC 1951, as the scanner app does) or zlib-wrapped (RFC 1950). The
+/// file appears at its path only when `finish` succeeds (an `AtomicFile`); a writer dropped before that leaves
+/// the old file or none.
 final class DeflateWriter {
     let path: String
-    private let file: UnsafeMutablePointer<FILE>
+    private var file: AtomicFile
     private let stream: UnsafeMutablePointer<z_stream>
     private let output: UnsafeMutableRawBufferPointer
-    private var finished = false
+    private var finished = false, committed = false
 
     /// Creates or replaces `path`. `level` is zlib's 0...9.
     init(path: String, wrapped: Bool = false, level: Int32 = 6) throws(FathomError) {
         guard (0...9).contains(level) else { throw FathomError(.outOfRange, "compression level must be in 0...9, got \(level)") }
-        guard let file = fopen(path, "wb") else {
-            throw FathomError(.io, "cannot create '\(path)': \(String(cString: strerror(errno)))")
-        }
+        var file = try AtomicFile(path)
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         let status = deflateInit2_(stream, level, Z_DEFLATED, wrapped ? 15 : -15, 8, Z_DEFAULT_STRATEGY,
                                    ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
-            fclose(file)
+            file.discard()
             stream.deallocate()
             throw FathomError(.outOfMemory, "zlib could not start a compressor (status \(status))")
         }
@@ -33,7 +33,7 @@ final class DeflateWriter {
         deflateEnd(stream)
         stream.deallocate()
         output.deallocate()
-        fclose(file)
+        if !committed { file.discard() }
     }
 
     /// Compresses `bytes` into the stream.
@@ -45,12 +45,13 @@ final class DeflateWriter {
         try run(Z_NO_FLUSH)
     }
 
-    /// Ends the stream and flushes the file.
+    /// Ends the stream and puts the file in place.
     func finish() throws(FathomError) {
         guard !finished else { return }
         finished = true
         try run(Z_FINISH)
-        guard fflush(file) == 0 else { throw FathomError(.io, "cannot write '\(path)': \(String(cString: strerror(errno)))") }
+        try file.commit()
+        committed = true
     }
 
     private func run(_ flush: Int32) throws(FathomError) {
@@ -59,9 +60,7 @@ final class DeflateWriter {
             stream.pointee.avail_out = UInt32(output.count)
             let status = deflate(stream, flush)
             let produced = output.count - Int(stream.pointee.avail_out)
-            if produced > 0, fwrite(output.baseAddress, 1, produced, file) != produced {
-                throw FathomError(.io, "cannot write '\(path)': \(String(cString: strerror(errno)))")
-            }
+            if produced > 0 { try file.write(UnsafeRawBufferPointer(rebasing: output[0..<produced])) }
             if flush == Z_FINISH {
                 if status == Z_STREAM_END { return }
             } else if stream.pointee.avail_in == 0, stream.pointee.avail_out > 0 {

@@ -1,6 +1,11 @@
 import Glibc
 
 /// Whole-file reads and writes with errno-based messages (".io" errors naming the path).
+///
+/// Only regular files are read or replaced: a path is opened without blocking (a FIFO would otherwise wait for a
+/// writer forever) and its type checked before any byte moves. Writes go to a temporary file in the same folder
+/// that is renamed over the target once complete, so a failure midway (a full disk, EIO) leaves the old file or
+/// none, never a cut one.
 public enum FileIO {
     /// The bytes of the regular file at `path`: its size is read first and bounds the read, so a device such as
     /// /dev/zero, a FIFO or a directory is refused (`.io`) instead of read without end, and a file that grows or
@@ -12,30 +17,118 @@ public enum FileIO {
     /// `read(path)`, refused (`.format`) when the file is larger than `limit` bytes: files whose size comes from
     /// untrusted input are never read without a bound.
     public static func read(_ path: String, limit: Int) throws(FathomError) -> [UInt8] {
-        guard let file = fopen(path, "rb") else { throw FathomError(.io, "cannot open '\(path)': \(errorText())") }
-        defer { fclose(file) }
-        var info = stat()
-        guard fstat(fileno(file), &info) == 0 else { throw FathomError(.io, "cannot read '\(path)': \(errorText())") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FathomError(.io, "'\(path)' is not a regular file") }
-        let size = Int(info.st_size)
+        let (fd, size) = try openRegular(path)
+        defer { close(fd) }
         guard size <= limit else {
             throw FathomError(.format, "'\(path)' is \(size) bytes, more than the \(limit) this kind of file may have")
         }
         var bytes = [UInt8](repeating: 0, count: size)
-        let n = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, file) }
-        guard ferror(file) == 0 else { throw FathomError(.io, "cannot read '\(path)': \(errorText())") }
-        guard n == size else { throw FathomError(.io, "'\(path)' shrank while it was read (\(n) of \(size) bytes)") }
-        guard fgetc(file) == EOF, ferror(file) == 0 else { throw FathomError(.io, "'\(path)' grew while it was read") }
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { throw FathomError(.io, "cannot read '\(path)' at byte \(done): \(errorText())") }
+            guard n > 0 else { throw FathomError(.io, "'\(path)' shrank while it was read (\(done) of \(size) bytes)") }
+            done += n
+        }
+        var extra: UInt8 = 0
+        guard pread(fd, &extra, 1, off_t(size)) == 0 else { throw FathomError(.io, "'\(path)' grew while it was read") }
         return bytes
     }
 
-    /// Creates or replaces the file at `path` with `bytes`.
-    public static func write(_ bytes: [UInt8], to path: String) throws(FathomError) {
-        guard let file = fopen(path, "wb") else { throw FathomError(.io, "cannot create '\(path)': \(errorText())") }
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        let closed = fclose(file)
-        guard written == bytes.count, closed == 0 else { throw FathomError(.io, "cannot write '\(path)': \(errorText())") }
+    /// Opens the regular file at `path` for reading: without blocking, then its type checked (`.io` for a FIFO,
+    /// a device or a directory), then back to blocking reads. Returns the descriptor (the caller closes it) and
+    /// the file's size.
+    static func openRegular(_ path: String) throws(FathomError) -> (fd: Int32, size: Int) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw FathomError(.io, "cannot open '\(path)': \(errorText())") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let text = errorText()
+            close(fd)
+            throw FathomError(.io, "cannot read '\(path)': \(text)")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw FathomError(.io, "'\(path)' is not a regular file")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return (fd, Int(info.st_size))
     }
 
-    private static func errorText() -> String { String(cString: strerror(errno)) }
+    /// Creates or replaces the file at `path` with `bytes`, as one step: written to a temporary file beside it
+    /// and renamed over it. A target that exists and is not a regular file (a FIFO, a device, a directory) is
+    /// refused (`.io`).
+    public static func write(_ bytes: [UInt8], to path: String) throws(FathomError) {
+        var file = try AtomicFile(path)
+        do throws(FathomError) {
+            try file.write(bytes)
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
+    static func errorText() -> String { String(cString: strerror(errno)) }
+}
+
+/// A file written under a temporary name in its target's folder and renamed over the target by `commit()`:
+/// readers of the target see the old file or the whole new one. `discard()` removes the temporary file.
+struct AtomicFile {
+    let path: String
+    private(set) var temporaryPath: String
+    private var fd: Int32
+
+    /// Starts the file that will replace `path`. `.io` when `path` exists and is not a regular file, or when its
+    /// folder cannot hold a new file.
+    init(_ path: String) throws(FathomError) {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            throw FathomError(.io, "'\(path)' is not a regular file: not replaced")
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array("\(folder).\(name).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw FathomError(.io, "cannot create '\(path)': \(FileIO.errorText())") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        // mkstemp makes the file private (0600); the file written is readable by all, as with the usual umask 022
+        // (reading the umask would change it for every thread for a moment).
+        fchmod(fd, 0o644)
+        self.path = path
+        self.fd = fd
+        temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Appends `bytes`.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(FathomError) {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw FathomError(.io, "cannot write '\(path)': \(n < 0 ? FileIO.errorText() : "nothing written")") }
+            done += n
+        }
+    }
+
+    func write(_ bytes: [UInt8]) throws(FathomError) {
+        try bytes.withUnsafeBytes { b in Result { () throws(FathomError) in try write(b) } }.get()
+    }
+
+    /// Closes the temporary file and renames it over the target.
+    mutating func commit() throws(FathomError) {
+        let closed = close(fd)
+        fd = -1
+        guard closed == 0 else { throw FathomError(.io, "cannot write '\(path)': \(FileIO.errorText())") }
+        guard rename(temporaryPath, path) == 0 else { throw FathomError(.io, "cannot replace '\(path)': \(FileIO.errorText())") }
+    }
+
+    /// Removes the temporary file (after a failure); the target stays as it was.
+    mutating func discard() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+        unlink(temporaryPath)
+    }
 }

@@ -2,7 +2,8 @@
 extension Scan {
     /// The valid depth samples of every `step`-th frame as world points: samples of confidence >= `minConfidence`
     /// (scans without confidence keep all) and depth <= `maxDepth`; with `voxel`, one point per voxel of that
-    /// edge (the mean of its samples, meters), else every sample, frame by frame and row by row. Throws
+    /// edge (the mean of its samples, meters), else every sample, frame by frame and row by row. A sample whose
+    /// world point is not finite is invalid: every point returned is finite. Throws
     /// `.outOfRange` for step < 1, voxel < 1e-4 m or maxDepth <= 0.
     public func pointCloud(minConfidence: UInt8 = 2, maxDepth: Float = .infinity, voxel: Float? = nil,
                            step: Int = 1) throws(FathomError) -> PointCloud {
@@ -18,7 +19,17 @@ extension Scan {
             let frame = try ScanFrame(self, i)
             try frame.withDepthFrame(minConfidence: minConfidence, maxDepth: maxDepth) { (depth) throws(FathomError) in
                 depth.worldPoints(into: &scratch) { p, n in
-                    if grid != nil { grid?.insert(p, count: n) } else { points.append(contentsOf: UnsafeBufferPointer(start: p, count: 3 * n)) }
+                    if grid != nil {
+                        grid?.insert(p, count: n)
+                        return
+                    }
+                    // A finite depth far beyond any sensor's range, seen through a wide lens, can land beyond the float
+                    // range: such a sample is invalid, as the voxel grid treats it, and every cloud returned is finite.
+                    for k in 0..<n where p[3 * k].isFinite && p[3 * k + 1].isFinite && p[3 * k + 2].isFinite {
+                        points.append(p[3 * k])
+                        points.append(p[3 * k + 1])
+                        points.append(p[3 * k + 2])
+                    }
                 }
             }
         }

@@ -15,7 +15,7 @@ public final class ScanWriter {
 
     private let depth: DeflateWriter
     private let confidence: DeflateWriter?
-    private let cameraInfo: UnsafeMutablePointer<FILE>
+    private var cameraInfo: AtomicFile
     private var lastTimestamp: Int64?
     private var finished = false
 
@@ -43,10 +43,7 @@ public final class ScanWriter {
         let stem = "\(directory)/\(scanID)"
         depth = try DeflateWriter(path: stem + ".depth.zlib", wrapped: wrapped)
         confidence = withConfidence ? try DeflateWriter(path: stem + ".confidence.zlib", wrapped: wrapped) : nil
-        guard let file = fopen(stem + ".jsonl", "wb") else {
-            throw FathomError(.io, "cannot create '\(stem).jsonl': \(String(cString: strerror(errno)))")
-        }
-        cameraInfo = file
+        cameraInfo = try AtomicFile(stem + ".jsonl")
         self.directory = directory
         self.scanID = scanID
         self.depthWidth = depthWidth
@@ -57,7 +54,8 @@ public final class ScanWriter {
         self.frequency = frequency
     }
 
-    deinit { fclose(cameraInfo) }
+    /// A writer dropped before `finish` leaves no camera info; its streams remove themselves.
+    deinit { if !finished { cameraInfo.discard() } }
 
     public var depthFrameBytes: Int { depthWidth * depthHeight * depthFormat.sampleBytes }
     /// True when the writer writes a confidence stream (every frame then needs its confidence).
@@ -92,7 +90,7 @@ public final class ScanWriter {
         let k = [rgb.fx, 0, 0, 0, rgb.fy, 0, rgb.cx, rgb.cy, 1].map(NumberText.float).joined(separator: ",")
         let m = pose.columnMajor.map(NumberText.float).joined(separator: ",")
         let line = "{\"timestamp\":\(timestamp),\"intrinsics\":[\(k)],\"transform\":[\(m)]}\n"
-        guard fputs(line, cameraInfo) >= 0 else { throw FathomError(.io, "cannot write '\(directory)/\(scanID).jsonl'") }
+        try cameraInfo.write(Array(line.utf8))
         lastTimestamp = timestamp
         count += 1
     }
@@ -102,7 +100,7 @@ public final class ScanWriter {
         guard !finished else { return }
         try depth.finish()
         try confidence?.finish()
-        guard fflush(cameraInfo) == 0 else { throw FathomError(.io, "cannot write '\(directory)/\(scanID).jsonl'") }
+        try cameraInfo.commit()
         // Whole numbers print without a fraction; only those that fit an Int exactly go through Int.
         let f = NumberText.double(frequency)
         let depthEncoding: String

@@ -126,6 +126,13 @@ enum ScannerAppScan {
         }
         let metadata = "\(Scan.directoryName(path))/\(name[..<dot]).json"
         guard access(metadata, F_OK) == 0 else {
+            // One of the app's own files without its metadata is an unfinished or damaged scan; anything else is
+            // not a scan at all.
+            let suffix = name[name.index(after: dot)...]
+            if ["jsonl", "depth.zlib", "confidence.zlib"].contains(suffix) {
+                throw FathomError(.io, "cannot open the scan of '\(path)': its metadata '\(Scan.baseName(metadata))' is missing "
+                    + "(\(String(cString: strerror(errno)))): an unfinished scan?")
+            }
             throw FathomError(.format, "not a scan: '\(path)' is none of a scan's files: no scanner-app metadata '\(Scan.baseName(metadata))' "
                 + "beside it, no Stray Scanner folder (camera_matrix.csv and odometry.csv) and no transforms.json")
         }
