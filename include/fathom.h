@@ -59,7 +59,8 @@ typedef enum fathom_status {
     FATHOM_OK = 0,                      /**< success */
     FATHOM_ERR_NULL_POINTER = 1,        /**< a required pointer argument was NULL */
     FATHOM_ERR_NOT_FINITE = 2,          /**< a number was NaN or infinite */
-    FATHOM_ERR_OUT_OF_RANGE = 3,        /**< a value outside its documented range (scale <= 0, count 0, bad enum) */
+    FATHOM_ERR_OUT_OF_RANGE = 3,        /**< a value outside its documented range (scale <= 0, count 0, bad enum;
+                                             a path that is not UTF-8: paths are taken as UTF-8 only) */
     FATHOM_ERR_OVERFLOW = 4,            /**< a size computation (count * stride) overflows */
     FATHOM_ERR_BUFFER_TOO_SMALL = 5,    /**< an output buffer's capacity is less than the size needed */
     FATHOM_ERR_NOT_RIGID = 6,           /**< a matrix is not a rigid transform (rotation + translation) within tolerance */
@@ -69,8 +70,11 @@ typedef enum fathom_status {
     FATHOM_ERR_FORMAT = 10,             /**< well-formed data with a missing or mistyped field (unknown fields are ignored) */
     FATHOM_ERR_NOT_A_BOX = 11,          /**< eight corners that do not form a box of the kind expected */
     FATHOM_ERR_IO = 12,                 /**< a file could not be opened, read or written; a path that is not a
-                                             regular file (a device, FIFO or directory) is not read; a file that
-                                             changes size or fails midway is an error and nothing is kept */
+                                             regular file (a device, FIFO or directory) is neither read nor
+                                             replaced, and opening one never blocks; a file that changes size or
+                                             fails midway is an error and nothing is kept; files are written under
+                                             a temporary name and renamed into place, so a write that fails
+                                             leaves the old file (or none) */
     FATHOM_ERR_LAPACK = 13,             /**< a LAPACK routine reported failure */
     FATHOM_ERR_OUT_OF_MEMORY = 14,      /**< an allocation failed */
     FATHOM_ERR_NO_DATA = 15             /**< no valid sample where one is needed (invalid depth under a keypoint, an
@@ -780,7 +784,9 @@ fathom_status fathom_tap_box_face(const fathom_intrinsics *intrinsics, const fat
  * the ray), borrowed for the duration of each call, never copied. Depth sample (column i, row j) sits at
  * the centre of its pixel: continuous depth-grid coordinates (i + 0.5, j + 0.5). The intrinsics are the
  * RGB image's (for example 1920x1440); they are scaled to the depth grid (conventions: fx' = fx * w'/w...),
- * so an RGB pixel (u, v) maps to depth-grid coordinates (u * width / rgb_width, v * height / rgb_height).
+ * so an RGB pixel (u, v) maps to depth-grid coordinates (u * width / rgb_width, v * height / rgb_height). The
+ * grid has the image's shape: a grid that is the image's shape transposed (an array passed as [x][y]), or scaled
+ * more than twice as much along one axis as along the other, is FATHOM_ERR_OUT_OF_RANGE.
  * A sample is valid when its value in meters is finite, > 0, within [min_depth, max_depth], and its
  * confidence (when a confidence map is given) is >= min_confidence. Invalid samples are skipped: they never
  * become points. Points come in one of three frames (fathom_frame). */
@@ -1459,7 +1465,7 @@ fathom_status fathom_scan_frame(const fathom_scan *scan, uint64_t index, void *d
 typedef struct fathom_scan_cloud_options {
     uint32_t min_confidence;    /**< 0...255, default 2 (ARKit's high); a scan without confidence keeps every sample */
     float max_depth;            /**< meters, > 0, default INFINITY */
-    float voxel;                /**< 0 (default): every sample; else one point per voxel of this edge (>= 1e-4 m),
+    float voxel;                /**< 0 (default): every sample; else one point per voxel of this edge (1e-4...10 m),
                                      the mean of its samples */
     uint32_t frame_step;        /**< every frame_step-th frame, >= 1, default 1 */
 } fathom_scan_cloud_options;
@@ -1468,7 +1474,9 @@ fathom_status fathom_scan_cloud_options_init(fathom_scan_cloud_options *options)
 
 /** The scan's depth as one world point cloud (a new handle the caller destroys): the valid samples of the chosen
  *  frames, back-projected with each frame's depth intrinsics and pose, frame by frame and row by row (or one
- *  point per voxel, in the order voxels were first met). `options` may be NULL (defaults). */
+ *  point per voxel, in the order voxels were first met; voxels beyond +-2^20 edges from the origin are left out).
+ *  A sample whose world point is not finite (a huge depth seen through a wide lens) is invalid too: every point
+ *  returned is finite, and the cloud can be saved. `options` may be NULL (defaults). */
 fathom_status fathom_scan_point_cloud(const fathom_scan *scan, const fathom_scan_cloud_options *options,
                                       fathom_point_cloud **out);
 
@@ -1502,10 +1510,12 @@ fathom_status fathom_scan_writer_append(fathom_scan_writer *writer, int64_t time
                                         const fathom_pose *camera_to_world, const void *depth, size_t depth_bytes,
                                         const uint8_t *confidence, size_t confidence_bytes);
 
-/** Ends the streams and writes the metadata (with the frame counts); no frame may follow. */
+/** Ends the streams and writes the metadata (with the frame counts); no frame may follow. The files are written
+ *  under temporary names and put in place together, the metadata last: until then the folder holds the old
+ *  scan's files (or none), and a failure leaves them so. */
 fathom_status fathom_scan_writer_finish(fathom_scan_writer *writer);
 
-/** Frees a writer; NULL is allowed. A writer not finished leaves its streams without metadata. */
+/** Frees a writer; NULL is allowed. A writer not finished leaves none of its files. */
 void fathom_scan_writer_destroy(fathom_scan_writer *writer);
 
 /** Writes every frame of `scan` into `directory` (created if missing; files of the same names replaced) as
@@ -1594,7 +1604,7 @@ typedef struct fathom_capture fathom_capture;
 typedef struct fathom_capture_options {
     uint32_t min_confidence;        /**< 0...255, default 2 (ARKit's high) */
     float max_depth;                /**< meters, > 0 (INFINITY: none), default 5 (about the LiDAR's range) */
-    float voxel;                    /**< voxel edge, meters, >= 1e-4, default 0.01 */
+    float voxel;                    /**< voxel edge, meters, 1e-4...10, default 0.01 */
     float fuse_distance;            /**< meters, > 0 (INFINITY to ignore), default 0.05 */
     float fuse_angle;               /**< radians, > 0 (INFINITY to ignore), default 5 degrees */
     uint32_t min_voxel_points;      /**< >= 1, default 2 */

@@ -26,7 +26,7 @@ public func fathom_box_manifest_read(_ json: UnsafePointer<CChar>?, _ length: In
 public func fathom_box_manifest_save(_ box: UnsafePointer<fathom_box>?, _ path: UnsafePointer<CChar>?) -> fathom_status {
     abiCall("fathom_box_manifest_save") { () throws(FathomError) in
         let core = try Box(required(box, "box").pointee)
-        try core.saveManifest(to: String(cString: required(path, "path")))
+        try core.saveManifest(to: pathArgument(path, "path"))
     }
 }
 

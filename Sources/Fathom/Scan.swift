@@ -228,17 +228,16 @@ public func fathom_scan_point_cloud(_ handle: OpaquePointer?, _ options: UnsafeP
         let s = try scan(handle)
         let o = options?.pointee ?? .defaults
         guard o.min_confidence <= 255 else { throw FathomError(.outOfRange, "options.min_confidence must be 0...255, got \(o.min_confidence)") }
-        guard o.voxel == 0 || o.voxel >= 1e-4 else {
-            throw FathomError(o.voxel.isNaN ? .notFinite : .outOfRange, "options.voxel must be 0 (none) or >= 1e-4 m, got \(o.voxel)")
+        guard o.voxel == 0 || (o.voxel >= 1e-4 && o.voxel <= 10) else {
+            throw FathomError(o.voxel.isNaN ? .notFinite : .outOfRange, "options.voxel must be 0 (none) or in [1e-4, 10] m, got \(o.voxel)")
         }
         let out = try required(out, "out")
-        let cloud: PointCloud
-        do throws(FathomError) {
-            cloud = try s.pointCloud(minConfidence: UInt8(o.min_confidence), maxDepth: o.max_depth,
-                                     voxel: o.voxel == 0 ? nil : o.voxel, step: Int(o.frame_step))
-        } catch {
-            throw FathomError(error.kind, "options.\(error.message)")
+        guard o.frame_step >= 1 else { throw FathomError(.outOfRange, "options.frame_step must be >= 1, got \(o.frame_step)") }
+        guard o.max_depth > 0 else {
+            throw FathomError(o.max_depth.isNaN ? .notFinite : .outOfRange, "options.max_depth must be > 0, got \(o.max_depth)")
         }
+        let cloud = try s.pointCloud(minConfidence: UInt8(o.min_confidence), maxDepth: o.max_depth,
+                                     voxel: o.voxel == 0 ? nil : o.voxel, step: Int(clamping: o.frame_step))
         out.pointee = pointCloudHandle(cloud)
     }
 }

@@ -9,16 +9,23 @@
  * Checks, besides fuzz.h's promises (a failed call returns a listed status, names itself in fathom_last_error()
  * and writes nothing to *out):
  *  - a NULL json or out, a NULL cloud with points, a bad stride or alignment, a non-finite point: refused;
- *  - a report read has the clouds it was given (the summary's cloud_points and object_points), a valid box when
- *    it has one;
+ *  - with valid clouds, text that is not JSON (RFC 8259, UTF-8, no NUL; checked here) is FATHOM_ERR_PARSE and JSON
+ *    is not (a schema error is FORMAT); text nested 64 deep or holding an unpaired escaped surrogate is left out;
+ *  - a report read has the clouds it was given, bit for bit (fathom_report_cloud, the summary's counts), and a
+ *    valid box when it has one;
  *  - fathom_report_json and fathom_report_html keep the buffer rules (a short capacity gets the length and
  *    nothing written, exactly enough gets the NUL-terminated text and nothing past it, NULL out_length
  *    refused); the JSON is valid UTF-8, the page too, starting "<!DOCTYPE html>" and ending "</html>\n";
  *  - the JSON read back with the same clouds is a report whose JSON and page are the same bytes (a fixed point:
  *    "saving or showing it gives what the original gives, byte for byte");
  *  - sometimes, fathom_report_save into an empty folder writes report.json (the JSON and a newline, which reads
- *    back to the same report), cloud.ply, object.ply exactly when there is a box, report.html (the page) and the
- *    figures; a path that is a regular file is FATHOM_ERR_IO. The folder is emptied after.
+ *    back to the same report), cloud.ply and object.ply (exactly when there is a box) that load to the clouds
+ *    given, report.html (the page) and the figures (coverage.svg and view-bins.svg exactly when there is
+ *    coverage); a regular file, or a folder inside one, is FATHOM_ERR_IO. The folder is removed after.
+ * Seeds: reports written by `fathom-cli demo` and by the Python binding on rendered rooms
+ * (Bindings/python/tests/_room_scenes.py), cut to a few frames and points, and hand-made variants (nulls
+ * wherever allowed, numbers at the float and int64 limits, coverage bins at their limits, strings, layouts),
+ * some with trailing whitespace chosen so that they save; and one of each error.
  */
 #define _XOPEN_SOURCE 700
 #include "fuzz.h"
@@ -219,7 +226,7 @@ static int js_string(json_scan *j) {
         if (j->i + 1 >= j->n) return 0;
         uint8_t e = j->s[j->i + 1];
         if (e != 'u') {
-            if (!(e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't')) return 0;
+            if (!memchr("\"\\/bfnrt", e, 8)) return 0;
             if (high) j->unknown = 1;
             high = 0;
             j->i += 2;
@@ -390,7 +397,8 @@ static fathom_status read_report(const char *json, size_t length, const cloud_ar
     fathom_status s = FZ(fathom_report_from_json, json, length, cloud->points, cloud->count, cloud->stride,
                          object->points, object->count, object->stride, &r);
     fz_untouched(s, f, &r, sizeof r);
-    if (cloud->bad || object->bad) fz_need(s != FATHOM_OK, f, "a NULL cloud with points, a bad stride or alignment was accepted");
+    if (cloud->bad || object->bad)
+        fz_need(s != FATHOM_OK, f, "a NULL cloud with points, a bad stride or alignment was accepted");
     if (cloud->not_finite || object->not_finite) fz_need(s != FATHOM_OK, f, "a point that is not finite was accepted");
     if (!cloud->bad && !object->bad && !cloud->not_finite && !object->not_finite) {
         /* Valid arguments: the text is the problem, if there is one. Text that is not JSON is FATHOM_ERR_PARSE,
@@ -399,7 +407,8 @@ static fathom_status read_report(const char *json, size_t length, const cloud_ar
                     s == FATHOM_ERR_OUT_OF_RANGE,
                 f, "valid clouds, and a status other than PARSE, FORMAT, NOT_FINITE or OUT_OF_RANGE");
         if (syntax == JSON_INVALID) fz_need(s == FATHOM_ERR_PARSE, f, "text that is not JSON was not FATHOM_ERR_PARSE");
-        if (syntax == JSON_VALID) fz_need(s != FATHOM_ERR_PARSE, f, "valid JSON was FATHOM_ERR_PARSE (not a schema error, FORMAT)");
+        if (syntax == JSON_VALID)
+            fz_need(s != FATHOM_ERR_PARSE, f, "valid JSON was FATHOM_ERR_PARSE (not a schema error, FORMAT)");
     }
     *out = s == FATHOM_OK ? r : NULL;
     return s;
@@ -448,7 +457,8 @@ static int same_points(fathom_point_cloud *pc, const cloud_arg *c) {
         fz_need(FZ(fathom_point_cloud_points, pc, xyz, c->count) == FATHOM_OK, "fathom_point_cloud_points", "failed");
         size_t floats_stride = c->stride / 4;
         same = memcmp(xyz, c->points, 3 * sizeof(float)) == 0;
-        for (size_t i = 1; same && i < c->count; i++) same = memcmp(xyz + 3 * i, c->points + i * floats_stride, 3 * sizeof(float)) == 0;
+        for (size_t i = 1; same && i < c->count; i++)
+            same = memcmp(xyz + 3 * i, c->points + i * floats_stride, 3 * sizeof(float)) == 0;
         free(xyz);
     }
     fathom_point_cloud_destroy(pc);
@@ -473,8 +483,9 @@ static void check_save(const fathom_report *r, const fathom_report_summary *sum,
     fz_need(FZ(fathom_report_save, r, save_dir) == FATHOM_OK, f, "could not save into a new folder under /dev/shm");
     size_t length;
     char *saved = read_file(save_dir, "report.json", &length);
-    fz_need(saved && length == json_length + 1 && memcmp(saved, json, json_length) == 0 && saved[json_length] == '\n', f,
-            "report.json is not fathom_report_json's text and a newline");
+    int same = saved && length == json_length + 1 && saved[json_length] == '\n';
+    same = same && memcmp(saved, json, json_length) == 0;
+    fz_need(same, f, "report.json is not fathom_report_json's text and a newline");
     /* What was saved reads back (the newline is whitespace) to the same report. */
     fathom_report *back;
     fz_need(read_report(saved, length, cloud, object, &back) == FATHOM_OK, "fathom_report_from_json",
@@ -486,20 +497,28 @@ static void check_save(const fathom_report *r, const fathom_report_summary *sum,
     fathom_report_destroy(back);
     free(saved);
     saved = read_file(save_dir, "report.html", &length);
-    fz_need(saved && length == html_length && memcmp(saved, html, html_length) == 0, f, "report.html is not fathom_report_html's page");
+    fz_need(saved && length == html_length && memcmp(saved, html, html_length) == 0, f,
+            "report.html is not fathom_report_html's page");
     free(saved);
     int box = sum->box_source != FATHOM_BOX_NONE;
     fz_need(has_file(save_dir, "cloud.ply"), f, "cloud.ply was not written");
     fz_need(has_file(save_dir, "object.ply") == box, f, "object.ply was not written exactly when there is a box");
     check_ply("cloud.ply", cloud);
     if (box) check_ply("object.ply", object);
-    fz_need(has_file(save_dir, "top-view.svg") && has_file(save_dir, "side-view.svg") && has_file(save_dir, "speed.svg"), f,
-            "top-view.svg, side-view.svg or speed.svg was not written");
+    int views = has_file(save_dir, "top-view.svg") && has_file(save_dir, "side-view.svg");
+    fz_need(views && has_file(save_dir, "speed.svg"), f, "top-view.svg, side-view.svg or speed.svg was not written");
     /* The JSON may hold a box without coverage, or coverage without a box: the coverage figures go with the
      * coverage. */
     int coverage = sum->has_coverage == 1;
     fz_need(has_file(save_dir, "coverage.svg") == coverage && has_file(save_dir, "view-bins.svg") == coverage, f,
             "coverage.svg and view-bins.svg were not written exactly when there is coverage");
+    /* Those files and nothing else (no temporary files left). */
+    DIR *d = opendir(save_dir);
+    fz_need(d != NULL, f, "the folder cannot be listed");
+    int entries = 0;
+    for (struct dirent *e; (e = readdir(d));) entries += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    fz_need(entries == 6 + box + 2 * coverage, f, "the folder holds other files than the report's");
     /* Again, into the folder it made: the same files, overwritten. */
     fz_need(FZ(fathom_report_save, r, save_dir) == FATHOM_OK, f, "could not save into an existing folder");
     fz_clear_dir(save_dir);
@@ -565,8 +584,10 @@ static void check_report(fz_input *in, const fathom_report *r, const cloud_arg *
     /* The clouds: the points given, bit for bit; a kind past FATHOM_REPORT_OBJECT is refused. */
     for (uint32_t which = 0; which < 2; which++) {
         fathom_point_cloud *pc;
-        fz_need(FZ(fathom_report_cloud, r, which, &pc) == FATHOM_OK, "fathom_report_cloud", "failed on a report read from JSON");
-        fz_need(same_points(pc, which == 0 ? cloud : object), "fathom_report_from_json", "a cloud of the report is not the one given");
+        fz_need(FZ(fathom_report_cloud, r, which, &pc) == FATHOM_OK, "fathom_report_cloud",
+                "failed on a report read from JSON");
+        fz_need(same_points(pc, which == 0 ? cloud : object), "fathom_report_from_json",
+                "a cloud of the report is not the one given");
     }
     uint8_t kind = fz_u8(in);
     if (kind >= 240) {
@@ -580,11 +601,12 @@ static void check_report(fz_input *in, const fathom_report *r, const cloud_arg *
     /* The JSON and the page. */
     size_t json_length, html_length;
     char *text = report_text(in, r, fathom_report_json, "fathom_report_json", &json_length);
-    fz_need(text[0] == '{' && text[json_length - 1] == '}' && json_syntax((const uint8_t *)text, json_length) == JSON_VALID,
+    int object_text = text[0] == '{' && text[json_length - 1] == '}';
+    fz_need(object_text && json_syntax((const uint8_t *)text, json_length) == JSON_VALID,
             "fathom_report_json", "the text is not a JSON object (RFC 8259)");
     char *html = report_text(in, r, fathom_report_html, "fathom_report_html", &html_length);
-    fz_need(strncmp(html, "<!DOCTYPE html>", 15) == 0 && ends_with(html, html_length, "</html>\n"), "fathom_report_html",
-            "the page does not start with <!DOCTYPE html> and end with </html> and a newline");
+    fz_need(strncmp(html, "<!DOCTYPE html>", 15) == 0 && ends_with(html, html_length, "</html>\n"),
+            "fathom_report_html", "the page does not start with <!DOCTYPE html> and end with </html> and a newline");
 
     /* Read back with the same clouds: the same JSON and the same page, byte for byte. */
     fathom_report *again;
@@ -600,8 +622,9 @@ static void check_report(fz_input *in, const fathom_report *r, const cloud_arg *
     fathom_report_summary sum2;
     fz_poison(&sum2, sizeof sum2);
     fz_need(FZ(fathom_report_get_summary, again, &sum2) == FATHOM_OK, fs, "failed on a report read back");
-    fz_need(sum2.cloud_points == cloud->count && sum2.object_points == object->count && sum2.box_source == sum.box_source &&
-                sum2.frames == sum.frames && sum2.fused_frames == sum.fused_frames && sum2.captures == sum.captures &&
+    fz_need(sum2.cloud_points == cloud->count && sum2.object_points == object->count &&
+                sum2.box_source == sum.box_source && sum2.frames == sum.frames &&
+                sum2.fused_frames == sum.fused_frames && sum2.captures == sum.captures &&
                 sum2.selected_frames == sum.selected_frames && sum2.warning_count == sum.warning_count,
             "fathom_report_from_json", "the report read back has other numbers");
     fathom_report_destroy(again);

@@ -538,7 +538,10 @@ static void report_getters(fz_input *in, const fathom_report *report, const scan
     if (s == FATHOM_OK && null_out) fz_broken("fathom_report_get_summary", "a NULL output was accepted");
     if (s != FATHOM_OK && !null_out) fz_broken("fathom_report_get_summary", "failed on a report");
     if (s == FATHOM_OK) {
-        if (summary.frames != st->info.frame_count) fz_broken("fathom_scan_report", "the report's frames are not the scan's");
+        /* Frames whose timestamp goes back are skipped, and a warning says so: never more frames than the scan's,
+         * and fewer only with a warning. */
+        if (summary.frames > st->info.frame_count || (summary.frames < st->info.frame_count && summary.warning_count == 0))
+            fz_broken("fathom_scan_report", "the report's frames are not the scan's, less those a warning names");
         if (summary.fused_frames > summary.frames) fz_broken("fathom_scan_report", "more frames fused than added");
         if (summary.box_source > FATHOM_BOX_FITTED) fz_broken("fathom_scan_report", "box_source out of the enum");
         if (fresh_box && summary.box_source != FATHOM_BOX_GIVEN) fz_broken("fathom_scan_report", "a given box is not GIVEN");

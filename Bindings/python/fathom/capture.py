@@ -32,6 +32,7 @@ import dataclasses
 import json
 import math
 import os
+import stat
 from ctypes import POINTER, byref, c_char, c_char_p, c_int64, c_size_t, c_uint32, c_void_p, create_string_buffer
 from dataclasses import dataclass
 from enum import IntEnum
@@ -398,11 +399,23 @@ class ScanReport:
     def load(cls, directory: Union[str, os.PathLike]) -> "ScanReport":
         """Reads a report saved by :meth:`save` (or ``fathom report --out``, or ``fathom_report_save``): its
         ``report.json``, ``cloud.ply`` and ``object.ply`` (absent: no points)."""
+        from .errors import FathomIOError
         from .pointcloud import read_ply
 
         directory = os.fspath(directory)
-        with open(os.path.join(directory, "report.json"), "rb") as f:
-            data = json.loads(f.read().decode("utf-8"))
+        path = os.path.join(directory, "report.json")
+        # Opened without blocking and checked, as the library opens files: a FIFO would wait for a writer forever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise FathomIOError(FathomIOError.STATUS, "FATHOM_ERR_IO", f"ScanReport.load: '{path}' is not a regular file")
+            os.set_blocking(fd, True)
+            with os.fdopen(fd, "rb") as f:
+                fd = -1
+                data = json.loads(f.read().decode("utf-8"))
+        finally:
+            if fd >= 0:
+                os.close(fd)
         clouds = []
         for name in ("cloud.ply", "object.ply"):
             path = os.path.join(directory, name)

@@ -385,7 +385,7 @@ class Scan(Handle):
 
         The valid samples of every ``step``-th frame (confidence >= ``min_confidence``, which a scan without a
         confidence stream skips; depth <= ``max_depth``), back-projected with each frame's depth intrinsics and
-        pose, frame by frame and row by row; with ``voxel`` (meters, >= 1e-4), one point per voxel instead, the
+        pose, frame by frame and row by row; with ``voxel`` (meters, 1e-4 to 10), one point per voxel instead, the
         mean of its samples. Without ``voxel`` a long scan gives many points (49,152 per 256 x 192 frame).
         """
         for name, value in (("min_confidence", min_confidence), ("step", step)):

@@ -2,8 +2,8 @@ import CZlib
 import Glibc
 
 /// Writes one DEFLATE stream to a file, raw (RFC 1951, as the scanner app does) or zlib-wrapped (RFC 1950). The
-/// file appears at its path only when `finish` succeeds (an `AtomicFile`); a writer dropped before that leaves
-/// the old file or none.
+/// file appears at its path only on `commit` after `finish` (an `AtomicFile`); a writer dropped before that
+/// leaves the old file or none.
 final class DeflateWriter {
     let path: String
     private var file: AtomicFile
@@ -45,11 +45,16 @@ final class DeflateWriter {
         try run(Z_NO_FLUSH)
     }
 
-    /// Ends the stream and puts the file in place.
+    /// Ends the stream (all of it written to the temporary file).
     func finish() throws(FathomError) {
         guard !finished else { return }
         finished = true
         try run(Z_FINISH)
+    }
+
+    /// Puts the finished file in place.
+    func commit() throws(FathomError) {
+        guard finished, !committed else { throw FathomError(.invalidState, "'\(path)' is not finished or already in place") }
         try file.commit()
         committed = true
     }

@@ -84,7 +84,8 @@ struct AtomicFile {
     /// folder cannot hold a new file.
     init(_ path: String) throws(FathomError) {
         var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+        let exists = stat(path, &info) == 0
+        if exists, (info.st_mode & S_IFMT) != S_IFREG {
             throw FathomError(.io, "'\(path)' is not a regular file: not replaced")
         }
         let slash = path.lastIndex(of: "/")
@@ -94,12 +95,28 @@ struct AtomicFile {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw FathomError(.io, "cannot create '\(path)': \(FileIO.errorText())") }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        // mkstemp makes the file private (0600); the file written is readable by all, as with the usual umask 022
-        // (reading the umask would change it for every thread for a moment).
-        fchmod(fd, 0o644)
+        // mkstemp makes the file private (0600): a replaced file keeps its mode, a new one gets what creat(2) would
+        // give under the process's umask.
+        fchmod(fd, exists ? info.st_mode & 0o7777 : 0o666 & ~AtomicFile.umask)
         self.path = path
         self.fd = fd
         temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The process's umask, read from /proc (umask(2) can only read it by changing it, for every thread); 022 where
+    /// /proc does not say.
+    static var umask: mode_t {
+        // /proc's files say their size is 0: read what is there, up to a bound.
+        let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return 0o022 }
+        defer { close(fd) }
+        var status = [UInt8](repeating: 0, count: 1 << 14)
+        let n = status.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return 0o022 }
+        for line in String(decoding: status[..<n], as: UTF8.self).split(separator: "\n") where line.hasPrefix("Umask:") {
+            if let value = mode_t(line.dropFirst(6).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8) { return value }
+        }
+        return 0o022
     }
 
     /// Appends `bytes`.

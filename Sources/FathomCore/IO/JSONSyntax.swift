@@ -9,6 +9,7 @@ enum JSONSyntax {
         try reader.value(depth: 0)
         reader.skipWhitespace()
         guard reader.atEnd else { throw reader.error("unexpected text after the JSON value") }
+        if let rangeError = reader.rangeError { throw rangeError }
     }
 
     private struct Reader {
@@ -16,6 +17,8 @@ enum JSONSyntax {
         var offset = 0
         /// Keys and indices leading to the current value, for messages.
         var path: [String] = []
+        /// The first number beyond the range of a Double, thrown once the whole text is known to be JSON.
+        var rangeError: FathomError?
 
         var pathText: String {
             let text = path.reduce(into: "") { $0 += $1.hasPrefix("[") || $0.isEmpty ? $1 : "." + $1 }
@@ -145,8 +148,10 @@ enum JSONSyntax {
                 guard digits(&self) > 0 else { throw error("expected a digit in the exponent") }
             }
             let text = String(decoding: bytes[start..<offset], as: UTF8.self)
-            guard let value = Double(text), value.isFinite else {
-                throw FathomError(.format, "field \(pathText) holds \(text), beyond the range of a number")
+            // Valid syntax that no Double holds: the text's syntax is still checked to its end first, so that text
+            // that is not JSON is always a parse error.
+            if rangeError == nil, !(Double(text).map(\.isFinite) ?? false) {
+                rangeError = FathomError(.format, "field \(pathText) holds \(text), beyond the range of a number")
             }
         }
     }

@@ -42,7 +42,10 @@ enum JSONText {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             return FathomError(.format, "field \(path(context.codingPath)) must be \(kind(type))")
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return FathomError(.parse, "not valid JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)")
+            // The syntax was checked before decoding: what the decoder refuses here is a number that does not fit the
+            // field it is in (its own words say only that the data is not valid JSON).
+            return FathomError(.format, "a number does not fit its field: a fraction where a whole number is expected, or a value "
+                + "beyond the range of the field's type (an integer, or a float: about 1.2e-38 to 3.4e38)")
         case .dataCorrupted(let context):
             return FathomError(.format, "field \(path(context.codingPath)) is not valid: \(context.debugDescription)")
         @unknown default:

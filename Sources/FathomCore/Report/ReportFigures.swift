@@ -131,8 +131,6 @@ extension ScanReport {
 
     /// Camera speed over time on the guidance bands.
     var speedFigure: ReportFigure {
-        let start = timestamps.first ?? 0
-        let times = timestamps.map { secondsBetween(start, $0) }
         let speeds = motion.map { $0.guidance == .unknown ? Double.nan : Double($0.speed) }
         let fastest = speeds.filter(\.isFinite).max() ?? 0
         let top = max(fastest, Double(speedLimits.fast)) * 1.15

@@ -19,12 +19,13 @@ extension ScanReport {
         var timestamps: [Int64] = []
         var motion: [MotionState] = []
         for i in 0..<n {
-            // Times in seconds from the first frame, back to nanoseconds (within Int64 for 292 years).
-            guard let t = speed.time[i], t.isFinite, abs(t) < 9e9 else { throw FathomError(.format, "speed.time[\(i)] is not a time in seconds") }
+            guard let t = speed.time[i], t.isFinite else { throw FathomError(.format, "speed.time[\(i)] is not a time in seconds") }
             guard let g = ScanReport.guidanceNames.firstIndex(of: speed.guidance[i]), let guidance = Guidance(rawValue: UInt32(g)) else {
                 throw FathomError(.format, "speed.guidance[\(i)] '\(speed.guidance[i])' is not one of \(ScanReport.guidanceNames.joined(separator: ", "))")
             }
-            timestamps.append(Int64((t * 1e9).rounded()))
+            // Nanoseconds from the first frame where they fit an Int64 (292 years); the times themselves are kept.
+            let ns = (t * 1e9).rounded()
+            timestamps.append(abs(ns) < 9e18 ? Int64(ns) : (ns < 0 ? -9_000_000_000_000_000_000 : 9_000_000_000_000_000_000))
             var state = MotionState()
             state.timestamp = timestamps[i]
             state.speed = speed.speed[i] ?? .nan
@@ -33,6 +34,7 @@ extension ScanReport {
             motion.append(state)
         }
         self.init(scanID: file.scan_id, frames: file.frames, fusedFrames: file.fused_frames, timestamps: timestamps, motion: motion, cloud: cloud)
+        times = speed.time.map { $0 ?? 0 }
         self.object = object
         speedLimits = (speed.slow_speed ?? .nan, speed.fast_speed ?? .nan, speed.slightly ?? .nan)
         cameraPositions = try file.camera_positions.enumerated().map { i, p throws(FathomError) in try ScanReport.vector(p, "camera_positions[\(i)]") }

@@ -52,8 +52,7 @@ extension ScanReport {
             return b.text
         } ?? "null"
         var speed = JSONObject()
-        let start = timestamps.first ?? 0
-        speed["time"] = JSONObject.array(timestamps.map { JSONObject.number(secondsBetween(start, $0)) })
+        speed["time"] = JSONObject.array(times.map(JSONObject.number))
         speed["speed"] = JSONObject.array(motion.map { JSONObject.number($0.speed) })
         speed["angular_speed"] = JSONObject.array(motion.map { JSONObject.number($0.angularSpeed) })
         speed["guidance"] = JSONObject.array(motion.map { JSONObject.string(ScanReport.guidanceNames[Int($0.guidance.rawValue)]) })

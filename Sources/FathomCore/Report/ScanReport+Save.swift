@@ -3,26 +3,29 @@ import Glibc
 extension ScanReport {
     /// Writes into `directory` (created if missing): `report.json`, `cloud.ply` (the fused cloud), `object.ply`
     /// (its points inside the box; only with a box), `report.html` (the page people read) and its figures as
-    /// `top-view.svg`, `side-view.svg`, `speed.svg`, and with a box `coverage.svg` and `view-bins.svg`.
-    /// Returns the paths written.
+    /// `top-view.svg`, `side-view.svg`, `speed.svg`, and with a box `coverage.svg` and `view-bins.svg`. The files
+    /// are written as one set: each to a temporary file, renamed into place only when all are written, so a
+    /// failure leaves the previous report's files (or none), not a mix. Returns the paths written.
     @discardableResult
     public func save(to directory: String) throws(FathomError) -> [String] {
         try ScanReport.prepare(directory)
-        var written: [String] = []
-        func write(_ name: String, _ text: String) throws(FathomError) {
-            written.append("\(directory)/\(name)")
-            try FileIO.write(Array(text.utf8), to: written[written.count - 1])
+        var contents: [(String, [UInt8])] = [("report.json", Array((json() + "\n").utf8)), ("cloud.ply", cloud.plyBytes(.binary))]
+        if box != nil { contents.append(("object.ply", object.plyBytes(.binary))) }
+        contents.append(("report.html", Array(html().utf8)))
+        for figure in figures { contents.append((figure.file, Array(figure.svg(standalone: true).utf8))) }
+        var files: [AtomicFile] = []
+        do throws(FathomError) {
+            for (name, bytes) in contents {
+                let file = try AtomicFile("\(directory)/\(name)")
+                files.append(file)
+                try file.write(bytes)
+            }
+            for i in files.indices { try files[i].commit() }
+        } catch {
+            for i in files.indices { files[i].discard() }
+            throw error
         }
-        try write("report.json", json() + "\n")
-        written.append("\(directory)/cloud.ply")
-        try cloud.savePLY(path: written[written.count - 1])
-        if box != nil {
-            written.append("\(directory)/object.ply")
-            try object.savePLY(path: written[written.count - 1])
-        }
-        try write("report.html", html())
-        for figure in figures { try write(figure.file, figure.svg(standalone: true)) }
-        return written
+        return files.map(\.path)
     }
 
     /// Creates `directory` if missing and checks that files can be made in it, so that a report's output fails

@@ -52,6 +52,8 @@ public struct ScanReport: Sendable {
     public var frames: Int
     public var fusedFrames: Int
     public var timestamps: [Int64]
+    /// Each frame's time in seconds from the first frame (what the JSON and the figures show).
+    public var times: [Double]
     /// The motion tracker's state after each frame: speed guidance over time.
     public var motion: [MotionState]
     /// The speed guidance's thresholds (m/s) and the width of its "slightly" bands (a fraction of a threshold).
@@ -89,6 +91,7 @@ public struct ScanReport: Sendable {
         self.frames = frames
         self.fusedFrames = fusedFrames
         self.timestamps = timestamps
+        times = timestamps.map { secondsBetween(timestamps[0], $0) }
         self.motion = motion
         self.cloud = cloud
     }
@@ -103,5 +106,5 @@ public struct ScanReport: Sendable {
     }
 
     /// Seconds from the first to the last frame.
-    public var duration: Double { timestamps.count < 2 ? 0 : secondsBetween(timestamps[0], timestamps[timestamps.count - 1]) }
+    public var duration: Double { times.last ?? 0 }
 }

@@ -14,6 +14,8 @@ public final class CaptureBuilder {
     /// The box given at creation (then never estimated).
     public let givenBox: Box?
     public private(set) var timestamps: [Int64] = []
+    /// Fused frames holding depth values no sensor gives (`DepthFrame.implausibleSamples`), and how many.
+    public private(set) var implausibleFrames: [(frame: Int, samples: Int)] = []
     public private(set) var poses: [Pose] = []
     public private(set) var intrinsics: [Intrinsics] = []
     /// The motion tracker's state after each frame.
@@ -79,6 +81,8 @@ public final class CaptureBuilder {
                                       minDepth: frame.minDepth, maxDepth: Swift.min(frame.maxDepth, options.maxDepth),
                                       rgb: frame.rgb, pose: pose)
         filtered.worldPoints(into: &scratch) { grid.insert($0, count: $1, viewerHeight: pose.translation.y) }
+        let implausible = frame.implausibleSamples()
+        if implausible > 0 { implausibleFrames.append((timestamps.count, implausible)) }
     }
 
     /// The fused cloud: one point per voxel (the mean of its samples), in the order voxels were first filled.
@@ -95,6 +99,15 @@ public final class CaptureBuilder {
         let tracker = try CoverageTracker(box: box, options: options.coverage)
         for i in captures { _ = tracker.record(camera: poses[i], intrinsics: intrinsics[i]) }
         return tracker
+    }
+
+    /// A warning naming the fused frames with depth values no sensor gives (left out of the cloud).
+    static func implausible(_ frames: [(frame: Int, samples: Int)]) -> [String] {
+        guard !frames.isEmpty else { return [] }
+        let total = frames.reduce(0) { $0 + $1.samples }
+        let shown = frames.prefix(10).map { "frame \($0.frame): \($0.samples)" }.joined(separator: ", ") + (frames.count > 10 ? ", ..." : "")
+        return ["\(total) depth samples no sensor gives (negative, not a number, or beyond \(Int(DepthFrame.implausibleDepth)) m) left out "
+                + "of the cloud, in \(frames.count) fused frame\(frames.count == 1 ? "" : "s") (\(shown)): a damaged depth stream?"]
     }
 
     /// A warning when the cameras' up vectors point down the world's y: the world is not ARKit's gravity-aligned one
@@ -149,6 +162,7 @@ public final class CaptureBuilder {
         report.objectVoxels = givenBox == nil ? scene.objectVoxels : 0
         report.objectReason = givenBox == nil ? scene.objectReason : nil
         report.warnings = warnings + CaptureBuilder.upright(poses) + CaptureBuilder.weakEstimates(scene, given: givenBox != nil, options: options)
+            + CaptureBuilder.implausible(implausibleFrames)
         report.cameraPositions = poses.map(\.translation)
         report.captures = captures
         if timestamps.count >= 2 {

@@ -39,7 +39,9 @@ public struct CaptureOptions: Equatable, Sendable {
     public func validate() throws(FathomError) {
         guard maxDepth > 0 else { throw FathomError(maxDepth.isNaN ? .notFinite : .outOfRange, "max_depth must be > 0 (INFINITY for none), got \(maxDepth)") }
         try Check.positive(voxel, "voxel")
-        guard voxel >= 1e-4 else { throw FathomError(.outOfRange, "voxel must be >= 1e-4 m, got \(voxel)") }
+        // Voxel sums are kept about each voxel's corner in Float: exact to a fraction of a millimetre for voxels up to
+        // 10 m, while a voxel of 1e20 m would lose the points to its corner's size.
+        guard voxel >= 1e-4, voxel <= 10 else { throw FathomError(.outOfRange, "voxel must be in [1e-4, 10] m, got \(voxel)") }
         for (name, value) in [("fuse_distance", fuseDistance), ("fuse_angle", fuseAngle), ("select_distance", selectDistance),
                               ("select_angle", selectAngle)] where !(value > 0) {
             throw FathomError(value.isNaN ? .notFinite : .outOfRange, "\(name) must be > 0 (INFINITY to ignore it), got \(value)")

@@ -4,13 +4,13 @@ extension Scan {
     /// (scans without confidence keep all) and depth <= `maxDepth`; with `voxel`, one point per voxel of that
     /// edge (the mean of its samples, meters), else every sample, frame by frame and row by row. A sample whose
     /// world point is not finite is invalid: every point returned is finite. Throws
-    /// `.outOfRange` for step < 1, voxel < 1e-4 m or maxDepth <= 0.
+    /// `.outOfRange` for step < 1, a voxel outside [1e-4, 10] m or maxDepth <= 0.
     public func pointCloud(minConfidence: UInt8 = 2, maxDepth: Float = .infinity, voxel: Float? = nil,
                            step: Int = 1) throws(FathomError) -> PointCloud {
         guard step >= 1 else { throw FathomError(.outOfRange, "step must be >= 1, got \(step)") }
         guard maxDepth > 0 else { throw FathomError(maxDepth.isNaN ? .notFinite : .outOfRange, "max_depth must be > 0, got \(maxDepth)") }
         if let voxel {
-            guard voxel.isFinite, voxel >= 1e-4 else { throw FathomError(.outOfRange, "voxel must be finite and >= 1e-4 m, got \(voxel)") }
+            guard voxel.isFinite, voxel >= 1e-4, voxel <= 10 else { throw FathomError(.outOfRange, "voxel must be in [1e-4, 10] m, got \(voxel)") }
         }
         var grid = voxel.map { VoxelGrid(size: $0) }
         var points = [Float]()

@@ -16,6 +16,8 @@ public final class ScanWriter {
     private let depth: DeflateWriter
     private let confidence: DeflateWriter?
     private var cameraInfo: AtomicFile
+    /// The metadata, started with the streams so that a target that cannot be replaced fails before any frame.
+    private var metadata: AtomicFile
     private var lastTimestamp: Int64?
     private var finished = false
 
@@ -41,9 +43,20 @@ public final class ScanWriter {
             throw FathomError(.io, "cannot create '\(directory)': \(String(cString: strerror(errno)))")
         }
         let stem = "\(directory)/\(scanID)"
-        depth = try DeflateWriter(path: stem + ".depth.zlib", wrapped: wrapped)
-        confidence = withConfidence ? try DeflateWriter(path: stem + ".confidence.zlib", wrapped: wrapped) : nil
-        cameraInfo = try AtomicFile(stem + ".jsonl")
+        // A target that cannot be replaced fails here, and what was started before it is removed (the streams
+        // remove themselves when dropped).
+        var started: [AtomicFile] = []
+        do throws(FathomError) {
+            started.append(try AtomicFile(stem + ".json"))
+            started.append(try AtomicFile(stem + ".jsonl"))
+            depth = try DeflateWriter(path: stem + ".depth.zlib", wrapped: wrapped)
+            confidence = withConfidence ? try DeflateWriter(path: stem + ".confidence.zlib", wrapped: wrapped) : nil
+        } catch {
+            for i in started.indices { started[i].discard() }
+            throw error
+        }
+        metadata = started[0]
+        cameraInfo = started[1]
         self.directory = directory
         self.scanID = scanID
         self.depthWidth = depthWidth
@@ -54,8 +67,13 @@ public final class ScanWriter {
         self.frequency = frequency
     }
 
-    /// A writer dropped before `finish` leaves no camera info; its streams remove themselves.
-    deinit { if !finished { cameraInfo.discard() } }
+    /// A writer dropped before `finish` leaves none of its files (its streams remove themselves).
+    deinit {
+        if !finished {
+            cameraInfo.discard()
+            metadata.discard()
+        }
+    }
 
     public var depthFrameBytes: Int { depthWidth * depthHeight * depthFormat.sampleBytes }
     /// True when the writer writes a confidence stream (every frame then needs its confidence).
@@ -100,7 +118,6 @@ public final class ScanWriter {
         guard !finished else { return }
         try depth.finish()
         try confidence?.finish()
-        try cameraInfo.commit()
         // Whole numbers print without a fraction; only those that fit an Int exactly go through Int.
         let f = NumberText.double(frequency)
         let depthEncoding: String
@@ -119,7 +136,13 @@ public final class ScanWriter {
         streams.append("{\"id\":\"camera_info_color_back_1\",\"type\":\"camera_info\",\"encoding\":\"jsonl\",\"frequency\":\(f),\"number_of_frames\":\(count),\"file_extension\":\"jsonl\"}")
         let files = confidence == nil ? 3 : 4
         let text = "{\"streams\":[\(streams.joined(separator: ","))],\"device\":{\"type\":\"fathom\",\"name\":\"Fathom ScanWriter\"},\"number_of_files\":\(files)}\n"
-        try FileIO.write(Array(text.utf8), to: "\(directory)/\(scanID).json")
+        // Everything is written before anything is put in place, the metadata last: a failure leaves the old
+        // scan's files (or none), and a scan whose metadata is there is whole.
+        try metadata.write(Array(text.utf8))
+        try depth.commit()
+        try confidence?.commit()
+        try cameraInfo.commit()
+        try metadata.commit()
         finished = true
     }
 }
