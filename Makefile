@@ -8,7 +8,7 @@ SWIFT ?= swift
 # Debian packages the build needs (headers + libraries) and the tests need (chromium: the report page opened
 # headless), and Python modules the tests need: MODULE, or MODULE:PIP-NAME where pip names it differently.
 DEB_PACKAGES := liblapacke-dev libopenblas-dev zlib1g-dev libisal-dev libspng-dev libedit-dev pkg-config chromium
-PY_MODULES := numpy scipy matplotlib pytest pycparser plyfile distributed PIL:pillow
+PY_MODULES := numpy scipy matplotlib pytest xdist:pytest-xdist pycparser plyfile distributed PIL:pillow
 
 # Use AVX2 + FMA where the machine has them; otherwise the portable x86-64 baseline.
 # Override with `make CPU_FLAGS=` for a portable build.
@@ -63,8 +63,9 @@ test-abi:
 test-c:
 	$(MAKE) -C Tests/c LIB_DIR=$(CURDIR)/$(BUILD_DIR) INCLUDE_DIR=$(CURDIR)/include
 
+## test-python: the suite on two workers, a test file's tests on one (their module fixtures are computed once).
 test-python:
-	cd Bindings/python && $(PYTHON) -m pytest -q tests
+	cd Bindings/python && $(PYTHON) -m pytest -q -n 2 --dist loadfile tests
 
 test-repl:
 	sh Tests/repl/run.sh $(CLI)
