@@ -510,3 +510,25 @@ def test_standalone_svgs_match_the_inline_figures(page):
     if page.data["coverage"] is None:
         for fid in ("fig-coverage", "fig-bins"):
             assert not (page.dir / STANDALONE[fid]).exists(), f"{STANDALONE[fid]} written without coverage"
+
+
+def test_strings_from_files_are_text_not_markup(browser, tmp_path):
+    """A scan id and warnings come from files a user did not write: markup in them shows as text. The page runs no
+    script, loads nothing and shows the strings exactly."""
+    scan = rooms.write_scanner(tmp_path / "scan", "room", rooms.room_walkthrough(0, n=20).capture)
+    report = fathom.scan_report(scan)
+    data = report.to_dict()
+    hostile = '</title></script><script>document.title="owned"</script><img src=x onerror=alert(1)>&amp;"\''
+    data["scan_id"] = hostile
+    data["warnings"] = [hostile, "<b>bold</b>"]
+    fathom.ScanReport(data, report.cloud, report.object).save(tmp_path / "out")
+    browser.open(tmp_path / "out" / "report.html")
+    assert browser.problems() == []
+    seen = browser.evaluate("""({title: document.title, scripts: document.scripts.length,
+        images: document.images.length, bold: document.querySelectorAll('#warnings b').length,
+        warnings: Array.from(document.querySelectorAll('li.warning')).map(e => e.textContent)})""")
+    assert seen["title"] == "Fathom report: " + hostile
+    assert seen["scripts"] == 0 and seen["images"] == 0 and seen["bold"] == 0
+    assert seen["warnings"] == [hostile, "<b>bold</b>"]
+    for svg in (tmp_path / "out").glob("*.svg"):
+        ET.parse(svg)  # still well-formed XML

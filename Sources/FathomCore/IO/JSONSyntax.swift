@@ -51,6 +51,9 @@ enum JSONSyntax {
             case UInt8(ascii: "f"): try literal("false")
             case UInt8(ascii: "n"): try literal("null")
             case .some(let c) where c == UInt8(ascii: "-") || (c >= 0x30 && c <= 0x39): try number()
+            // What other writers put where a number is (Python's json writes NaN and Infinity): said by name.
+            case UInt8(ascii: "N"), UInt8(ascii: "I"):
+                throw error("\(peek == UInt8(ascii: "N") ? "NaN" : "Infinity") is not a JSON number (JSON has no NaN or infinity)")
             default: throw error("expected a value")
             }
         }
@@ -133,6 +136,7 @@ enum JSONSyntax {
             }
             let start = offset
             if peek == UInt8(ascii: "-") { offset += 1 }
+            if peek == UInt8(ascii: "I") { throw error("-Infinity is not a JSON number (JSON has no NaN or infinity)") }
             if peek == UInt8(ascii: "0") {
                 offset += 1
             } else if digits(&self) == 0 {

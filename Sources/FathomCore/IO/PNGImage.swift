@@ -1,8 +1,9 @@
 import CSpng
 import Glibc
 
-/// Grayscale PNG images of 8 or 16 bits, decoded and encoded by libspng (depth and confidence frames of Stray
-/// Scanner and nerfstudio captures). Samples cross this type in host byte order.
+/// Grayscale PNG images of 8 or 16 bits, decoded (in one pass by `PNGInflate` where it can, else by libspng) and
+/// encoded by libspng (depth and confidence frames of Stray Scanner and nerfstudio captures). Samples cross this
+/// type in host byte order.
 enum PNGImage {
     /// What the header (IHDR) of a PNG says.
     struct Header: Equatable {
@@ -48,6 +49,8 @@ enum PNGImage {
         guard destination.count >= size, let base = bytes.baseAddress, let out = destination.baseAddress else {
             throw FathomError(.bufferTooSmall, "the destination holds \(destination.count) bytes, \(size) needed")
         }
+        // The one-pass path takes what capture apps write; libspng the rest, and says what is wrong with it.
+        if PNGInflate.decode(bytes, width: width, height: height, bitDepth: bitDepth, into: destination) { return }
         guard let context = spng_ctx_new(0) else { throw FathomError(.io, "libspng could not allocate a decoder") }
         defer { spng_ctx_free(context) }
         try check(spng_set_image_limits(context, UInt32(maxSide), UInt32(maxSide)))

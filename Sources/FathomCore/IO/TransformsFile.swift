@@ -75,6 +75,10 @@ public struct TransformsFile: Sendable, Equatable {
             let intrinsics = try resolveIntrinsics(frame.camera, document.camera, frame: i)
             let (pose, deviation) = try pose(frame.transform_matrix, frame: i)
             if deviation > CameraInfo.exact { repaired += 1 }
+            // A path holds no NUL: "\u0000" would name another file once handed to the system.
+            for (key, path) in [("file_path", frame.file_path), ("depth_file_path", frame.depth_file_path)] where path?.contains("\0") == true {
+                throw FathomError(.format, "frame \(i) (frames[\(i)].\(key)): a path holds no NUL character (\\u0000)")
+            }
             frames.append(Frame(pose: pose, intrinsics: intrinsics, filePath: frame.file_path, depthPath: frame.depth_file_path))
         }
         var file = TransformsFile(frames: frames)

@@ -71,7 +71,10 @@ extension ScanReport {
     }
 
     /// The page as HTML text.
-    public func html() -> String {
+    public func html() -> String { html(figures: figures) }
+
+    /// The page with figures already drawn (`save` draws them once for the page and the .svg files).
+    func html(figures: [ReportFigure]) -> String {
         let id = HTMLText.escape(scanID ?? "unnamed scan")
         var page = """
         <!DOCTYPE html>

@@ -11,7 +11,8 @@ extension ScanReport {
         try ScanReport.prepare(directory)
         var contents: [(String, [UInt8])] = [("report.json", Array((json() + "\n").utf8)), ("cloud.ply", cloud.plyBytes(.binary))]
         if box != nil { contents.append(("object.ply", object.plyBytes(.binary))) }
-        contents.append(("report.html", Array(html().utf8)))
+        let figures = self.figures
+        contents.append(("report.html", Array(html(figures: figures).utf8)))
         for figure in figures { contents.append((figure.file, Array(figure.svg(standalone: true).utf8))) }
         var files: [AtomicFile] = []
         do throws(FathomError) {

@@ -107,10 +107,14 @@ struct PNGFrames: Sendable {
         guard let confidencePaths else { throw FathomError(.noData, "the scan has no confidence frames") }
         let path = confidencePaths[index]
         let bytes = try FileIO.read(path, limit: PNGFrames.fileLimit)
+        // Decoded aside: a decode that fails midway (damage found late) leaves the caller's buffer untouched.
+        var stored = [UInt8](repeating: 0, count: width * height)
         let decoded = bytes.withUnsafeBytes { png in
-            Result { () throws(FathomError) in try PNGImage.decodeGray(png, width: width, height: height, bitDepth: 8, into: destination) }
+            stored.withUnsafeMutableBytes { out in
+                Result { () throws(FathomError) in try PNGImage.decodeGray(png, width: width, height: height, bitDepth: 8, into: out) }
+            }
         }
         if case .failure(let error) = decoded { throw FathomError(error.kind, "'\(path)': \(error.message)") }
-        for k in 0..<width * height where destination[k] > 2 { destination[k] = 0 }
+        for k in 0..<stored.count { destination[k] = stored[k] > 2 ? 0 : stored[k] }
     }
 }
