@@ -1527,9 +1527,11 @@ void fathom_scan_writer_destroy(fathom_scan_writer *writer);
  *  scan's RGB image has another size; depth grids up to 4096 x 4096; timestamps within +-9e18 ns). Confidence
  *  values above 2 (damage) are written as 0. Timestamps, intrinsics
  *  and confidence are kept exactly. FATHOM_SCAN_NERFSTUDIO is FATHOM_ERR_OUT_OF_RANGE. A frame that cannot be
- *  written (its PNG does not read; for Stray, a timestamp beyond +-9e18 ns, FATHOM_ERR_OUT_OF_RANGE, or intrinsics
+ *  written (its PNG does not read; a timestamp earlier than the frame before, FATHOM_ERR_OUT_OF_RANGE: both formats
+ *  keep frames in time order; for Stray, a timestamp beyond +-9e18 ns, FATHOM_ERR_OUT_OF_RANGE, or intrinsics
  *  that scale past the float range, FATHOM_ERR_NOT_FINITE / FATHOM_ERR_OUT_OF_RANGE) stops the write with its
- *  status. `progress` may be NULL; stopped or cancelled, the frames written so far stay. */
+ *  status. `progress` may be NULL. Stopped or cancelled, a Stray folder keeps the frames written so far; a
+ *  scanner-app copy is put in place whole or not at all (the folder keeps what it held). */
 fathom_status fathom_scan_write(const fathom_scan *scan, const char *directory, uint32_t format,
                                 fathom_progress_fn progress, void *user);
 

@@ -891,6 +891,8 @@ static void convert(fz_input *in, const scan_state *st) {
                     stop_status = FZ(fathom_scan_read_confidence, st->scan, i, buf, st->confidence_bytes);
             }
             const int64_t t = st->timestamps[i];
+            /* Both writers take frames in time order: one earlier than the frame before stops the write. */
+            if (stop_status == FATHOM_OK && i > 0 && t < st->timestamps[i - 1]) stop_status = FATHOM_ERR_OUT_OF_RANGE;
             if (stop_status == FATHOM_OK && format == FATHOM_SCAN_STRAY && (t >= 9000000000000000000LL || t <= -9000000000000000000LL))
                 stop_status = FATHOM_ERR_OUT_OF_RANGE;
             if (stop_status == FATHOM_OK && format == FATHOM_SCAN_STRAY) stop_status = stray_intrinsics_status(&st->intrinsics[i]);
@@ -911,8 +913,8 @@ static void convert(fz_input *in, const scan_state *st) {
     } else if (stop_status != FATHOM_OK) {
         if (s != stop_status) {
             fprintf(stderr, "%s\n", fathom_last_error());
-            fz_broken(f, "a write stopped by a frame (a PNG that does not read, a Stray timestamp beyond 9e18 ns or intrinsics "
-                         "beyond the float range) failed otherwise");
+            fz_broken(f, "a write stopped by a frame (a PNG that does not read, a timestamp earlier than the frame before, a "
+                         "Stray timestamp beyond 9e18 ns or intrinsics beyond the float range) failed otherwise");
         }
         if (with_progress && p.calls != stop_at) fz_broken(f, "progress was not called after each frame before the one that stops the write");
         if (format == FATHOM_SCAN_STRAY) {
