@@ -53,7 +53,7 @@ public enum FileIO {
             throw FathomError(.io, "'\(path)' is not a regular file")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        return (fd, Int(info.st_size))
+        return (fd, Int(truncatingIfNeeded: max(info.st_size, 0)))
     }
 
     /// Creates or replaces the file at `path` with `bytes`, as one step: written to a temporary file beside it

@@ -56,7 +56,7 @@ enum PNGInflate {
             guard length <= bytes.count - offset - 12 else { return nil }
             let type = u32(offset + 4), data = offset + 8
             let crc = crc32(0, bytes.baseAddress!.assumingMemoryBound(to: Bytef.self) + offset + 4, UInt32(length + 4))
-            guard Int(crc) == u32(data + length) else { return nil }
+            guard Int(truncatingIfNeeded: crc) == u32(data + length) else { return nil }
             switch type {
             case 0x4944_4154: ranges.append(data..<(data + length))  // IDAT
             case 0x4945_4E44: return ranges.isEmpty ? nil : ranges   // IEND
