@@ -1396,7 +1396,7 @@ typedef enum fathom_scan_format {
  *    Dropped frames (timestamp jumps of more than 1.5 periods between consecutive frame numbers) are a warning;
  *    a frame whose PNG is missing, cut or of another size (depth grids up to 4194304 pixels), or whose odometry
  *    row is unreadable or goes back in time, is skipped with a warning;
- *  - a nerfstudio-style folder: `transforms.json` (as fathom_transforms_load reads it) whose frames carry
+ *  - a nerfstudio-style folder: `transforms.json` (as fathom_transforms_read reads it) whose frames carry
  *    `depth_file_path` (16-bit PNG; meters per unit from `depth_unit_scale_factor` or `integer_depth_scale` at
  *    the top level, else millimetres, said in a warning). It has no timestamps: frames are taken 1/30 s apart
  *    (a warning says so). Depth reads as FLOAT32 meters; no confidence.
@@ -1543,10 +1543,12 @@ fathom_status fathom_scan_write(const fathom_scan *scan, const char *directory, 
  * ROW-major, camera-to-world, in ARKit camera axes (+x right, +y up, looking along -z). The poses cross
  * this ABI as fathom_pose, column-major like everywhere else. Other keys are ignored. */
 
-/** Reads `path`: per frame its timestamp, pose and intrinsics into the three arrays, whose capacity is in
- *  frames. *out_count gets the number of frames; if it exceeds capacity, nothing is written and
- *  FATHOM_ERR_BUFFER_TOO_SMALL is returned (the three arrays may be NULL when capacity is 0: a first call
- *  with capacity 0 gives the count).
+/** A transforms.json, read once: its frames and their file paths, asked for as often as needed. Immutable:
+ *  any number of threads may use one at a time. */
+typedef struct fathom_transforms fathom_transforms;
+
+/** Reads `path` into *out (NULL on failure); free it with fathom_transforms_destroy. The file is read in one
+ *  pass, in memory proportional to its frames.
  *  Timestamps, since the file has none: the frame index i when `rate` is 0, else round(i * 1e9 / rate)
  *  nanoseconds for `rate` frames per second (> 0, finite; FATHOM_ERR_OVERFLOW if they do not fit int64).
  *  Intrinsics, each key from the frame if it has it, else the top level: w and h (required, whole pixels in
@@ -1555,21 +1557,30 @@ fathom_status fathom_scan_write(const fathom_scan *scan, const char *directory, 
  *  Poses within 1e-5 of rigid are kept as written (as float); up to 0.01 off they are re-orthonormalized
  *  (nearest rotation), as scans' are; beyond is FATHOM_ERR_NOT_RIGID naming the frame.
  *  FATHOM_ERR_IO if unreadable (or larger than 1 GiB: FATHOM_ERR_FORMAT); FATHOM_ERR_PARSE for text that
- *  is not JSON; FATHOM_ERR_FORMAT for a missing or mistyped key, a matrix that is not 4 rows of 4 numbers
- *  or missing intrinsics, naming the frame and the key ("frames[3].transform_matrix"). */
-fathom_status fathom_transforms_load(const char *path, double rate, int64_t *out_timestamps, fathom_pose *out_poses,
-                                     fathom_intrinsics *out_intrinsics, size_t capacity, size_t *out_count);
+ *  is not JSON (naming the line, the byte and what was found); FATHOM_ERR_FORMAT for a missing or mistyped
+ *  key, a matrix that is not 4 rows of 4 numbers, missing intrinsics, or a path holding a NUL (\u0000),
+ *  naming the frame and the key ("frames[3].transform_matrix"). */
+fathom_status fathom_transforms_read(const char *path, double rate, fathom_transforms **out);
 
-/** The frames' file_path values of `path`, in frame order, each followed by a NUL byte ("" for a frame
- *  without one), into `buffer` of `capacity` bytes; *out_length gets the bytes needed (the sum of the
- *  lengths plus one per frame). FATHOM_ERR_BUFFER_TOO_SMALL if capacity < that (`buffer` may be NULL when
- *  capacity is 0). Errors as fathom_transforms_load. */
-fathom_status fathom_transforms_file_paths(const char *path, char *buffer, size_t capacity, size_t *out_length);
+/** Per frame its timestamp, pose and intrinsics into the three arrays, whose capacity is in frames.
+ *  *out_count gets the number of frames; if it exceeds capacity, nothing is written and
+ *  FATHOM_ERR_BUFFER_TOO_SMALL is returned (the three arrays may be NULL when capacity is 0: a first call
+ *  with capacity 0 gives the count). */
+fathom_status fathom_transforms_frames(const fathom_transforms *transforms, int64_t *out_timestamps, fathom_pose *out_poses,
+                                       fathom_intrinsics *out_intrinsics, size_t capacity, size_t *out_count);
+
+/** The frames' file_path values, in frame order, each followed by a NUL byte ("" for a frame without one),
+ *  into `buffer` of `capacity` bytes; *out_length gets the bytes needed (the sum of the lengths plus one per
+ *  frame). FATHOM_ERR_BUFFER_TOO_SMALL if capacity < that (`buffer` may be NULL when capacity is 0). */
+fathom_status fathom_transforms_paths(const fathom_transforms *transforms, char *buffer, size_t capacity, size_t *out_length);
+
+/** Frees `transforms`; NULL is allowed. */
+void fathom_transforms_destroy(fathom_transforms *transforms);
 
 /** Writes `count` frames (may be 0) to `path` as transforms.json: poses (camera-to-world, rigid) as
  *  row-major transform_matrix rows; the intrinsics once at the top level (with camera_angle_x) when all
  *  frames have the same, else in each frame; `file_paths` (may be NULL: no file_path keys; else `count`
- *  UTF-8 strings, none NULL) as each frame's file_path. fathom_transforms_load reads back the same poses
+ *  UTF-8 strings, none NULL) as each frame's file_path. fathom_transforms_read reads back the same poses
  *  and intrinsics. FATHOM_ERR_NOT_RIGID / FATHOM_ERR_OUT_OF_RANGE name the bad element; FATHOM_ERR_IO if
  *  the file cannot be written. */
 fathom_status fathom_transforms_save(const char *path, const fathom_pose *poses, const fathom_intrinsics *intrinsics,
@@ -1606,6 +1617,8 @@ typedef struct fathom_capture fathom_capture;
 typedef struct fathom_capture_options {
     uint32_t min_confidence;        /**< 0...255, default 2 (ARKit's high) */
     float max_depth;                /**< meters, > 0 (INFINITY: none), default 5 (about the LiDAR's range) */
+    float plausible_depth;          /**< meters, > 0 (INFINITY: none), default 50: depth beyond it (or negative, or
+                                         NaN) is no sensor's, counted per frame in the report's warnings */
     float voxel;                    /**< voxel edge, meters, 1e-4...10, default 0.01 */
     float fuse_distance;            /**< meters, > 0 (INFINITY to ignore), default 0.05 */
     float fuse_angle;               /**< radians, > 0 (INFINITY to ignore), default 5 degrees */

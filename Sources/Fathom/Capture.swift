@@ -18,7 +18,7 @@ private func reportHandle(_ report: ScanReport) -> OpaquePointer { retainedHandl
 
 extension fathom_capture_options {
     init(_ o: CaptureOptions) {
-        self.init(min_confidence: UInt32(o.minConfidence), max_depth: o.maxDepth, voxel: o.voxel, fuse_distance: o.fuseDistance,
+        self.init(min_confidence: UInt32(o.minConfidence), max_depth: o.maxDepth, plausible_depth: o.plausibleDepth, voxel: o.voxel, fuse_distance: o.fuseDistance,
                   fuse_angle: o.fuseAngle, min_voxel_points: UInt32(o.minVoxelPoints), floor_threshold: o.floorThreshold,
                   floor_iterations: UInt32(o.floorIterations), floor_max_tilt: o.floorMaxTilt, object_clearance: o.objectClearance,
                   floor_min_area: o.floorMinArea, orbit_min_span: o.orbitMinSpan, orbit_min_views: UInt32(o.orbitMinViews),
@@ -35,6 +35,7 @@ func captureOptions(_ pointer: UnsafePointer<fathom_capture_options>?) throws(Fa
     guard o.min_confidence <= 255 else { throw FathomError(.outOfRange, "options.min_confidence must be 0...255, got \(o.min_confidence)") }
     options.minConfidence = UInt8(o.min_confidence)
     options.maxDepth = o.max_depth
+    options.plausibleDepth = o.plausible_depth
     options.voxel = o.voxel
     options.fuseDistance = o.fuse_distance
     options.fuseAngle = o.fuse_angle

@@ -10,22 +10,28 @@ private func transformsRate(_ rate: Double) throws(FathomError) -> Double? {
     return rate == 0 ? nil : rate
 }
 
-@_cdecl("fathom_transforms_load")
-public func fathom_transforms_load(_ path: UnsafePointer<CChar>?, _ rate: Double, _ outTimestamps: UnsafeMutablePointer<Int64>?,
-                                   _ outPoses: UnsafeMutablePointer<fathom_pose>?, _ outIntrinsics: UnsafeMutablePointer<fathom_intrinsics>?,
-                                   _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_transforms_load") { () throws(FathomError) in
-        let path = try pathArgument(path, "path")
-        let rate = try transformsRate(rate)
+/// A transforms.json read once, behind a C handle: its frames and their timestamps.
+final class TransformsHandle {
+    let file: TransformsFile
+    let timestamps: [Int64]
+
+    /// Reads `path` (checked by `pathArgument`), with timestamps at `rate` (checked by `transformsRate`).
+    init(path: String, rate: Double?) throws(FathomError) {
+        file = try TransformsFile.load(path: path)
+        timestamps = try TransformsFile.timestamps(count: file.frames.count, rate: rate)
+    }
+
+    /// Size-then-fill of the frames (fathom_transforms_frames).
+    func frames(_ outTimestamps: UnsafeMutablePointer<Int64>?, _ outPoses: UnsafeMutablePointer<fathom_pose>?,
+                _ outIntrinsics: UnsafeMutablePointer<fathom_intrinsics>?, _ capacity: Int,
+                _ outCount: UnsafeMutablePointer<Int>?) throws(FathomError) {
         let count = try required(outCount, "out_count")
         if capacityLimit(capacity) > 0 {
             _ = try required(outTimestamps, "out_timestamps")
             _ = try required(outPoses, "out_poses")
             _ = try required(outIntrinsics, "out_intrinsics")
         }
-        let file = try TransformsFile.load(path: path)
         let n = file.frames.count
-        let timestamps = try TransformsFile.timestamps(count: n, rate: rate)
         count.pointee = n
         try requireCapacity(capacity, n, "frames needed")
         guard n > 0, let outTimestamps, let outPoses, let outIntrinsics else { return }
@@ -35,22 +41,53 @@ public func fathom_transforms_load(_ path: UnsafePointer<CChar>?, _ rate: Double
             outIntrinsics[i] = fathom_intrinsics(frame.intrinsics)
         }
     }
-}
 
-@_cdecl("fathom_transforms_file_paths")
-public func fathom_transforms_file_paths(_ path: UnsafePointer<CChar>?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
-                                         _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
-    abiCall("fathom_transforms_file_paths") { () throws(FathomError) in
-        let path = try pathArgument(path, "path")
+    /// Size-then-fill of the file paths (fathom_transforms_paths).
+    func paths(_ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int, _ outLength: UnsafeMutablePointer<Int>?) throws(FathomError) {
         _ = try required(outLength, "out_length")
-        let file = try TransformsFile.load(path: path)
         var bytes = [UInt8]()
         for frame in file.frames {
-            bytes += (frame.filePath ?? "").utf8.map { $0 == 0 ? 0x3F : $0 }  // a NUL inside a path would split it: '?'
+            // The reader refuses a path holding a NUL, so each one ends at its own.
+            bytes += (frame.filePath ?? "").utf8
             bytes.append(0)
         }
         try writeBytes(bytes, terminated: false, buffer, capacity, outLength)
     }
+}
+
+private func transforms(_ handle: OpaquePointer?) throws(FathomError) -> TransformsHandle { try object(handle, "transforms") }
+
+@_cdecl("fathom_transforms_read")
+public func fathom_transforms_read(_ path: UnsafePointer<CChar>?, _ rate: Double, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_transforms_read") { () throws(FathomError) in
+        out?.pointee = nil
+        let path = try pathArgument(path, "path")
+        let rate = try transformsRate(rate)
+        let out = try required(out, "out")
+        out.pointee = retainedHandle(try TransformsHandle(path: path, rate: rate))
+    }
+}
+
+@_cdecl("fathom_transforms_frames")
+public func fathom_transforms_frames(_ handle: OpaquePointer?, _ outTimestamps: UnsafeMutablePointer<Int64>?,
+                                     _ outPoses: UnsafeMutablePointer<fathom_pose>?, _ outIntrinsics: UnsafeMutablePointer<fathom_intrinsics>?,
+                                     _ capacity: Int, _ outCount: UnsafeMutablePointer<Int>?) -> fathom_status {
+    abiCall("fathom_transforms_frames") { () throws(FathomError) in
+        try transforms(handle).frames(outTimestamps, outPoses, outIntrinsics, capacity, outCount)
+    }
+}
+
+@_cdecl("fathom_transforms_paths")
+public func fathom_transforms_paths(_ handle: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
+                                    _ outLength: UnsafeMutablePointer<Int>?) -> fathom_status {
+    abiCall("fathom_transforms_paths") { () throws(FathomError) in
+        try transforms(handle).paths(buffer, capacity, outLength)
+    }
+}
+
+@_cdecl("fathom_transforms_destroy")
+public func fathom_transforms_destroy(_ handle: OpaquePointer?) {
+    releaseHandle(handle, as: TransformsHandle.self)
 }
 
 @_cdecl("fathom_transforms_save")

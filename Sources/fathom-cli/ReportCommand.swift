@@ -1,14 +1,16 @@
 import FathomCore
 import Glibc
 
-/// `fathom report SCAN [--out DIR] [--box FILE] [--json]` and `fathom demo [DIR]`: a capture turned into measurements.
+/// `fathom report SCAN [--out DIR] [--box FILE] [--plausible-depth M] [--json]` and `fathom demo [DIR]`: a capture turned into measurements.
 enum ReportCommand {
     static let usage = """
-    usage: fathom report SCAN [--out DIR] [--box FILE] [--json]
+    usage: fathom report SCAN [--out DIR] [--box FILE] [--plausible-depth M] [--json]
              SCAN: a scan (scanner app, Stray or nerfstudio): its folder or any of its files
              --box FILE: a boundingbox.json to use (default: the one beside the scan, else the box is estimated)
              --out DIR: write report.html (the page to open), report.json, cloud.ply, object.ply and the figures
                         (top-view.svg, side-view.svg, speed.svg, coverage.svg, view-bins.svg) into DIR
+             --plausible-depth M: depth beyond M meters (or negative, or NaN) is no sensor's: left out and counted
+                        per frame in the warnings (default 50; inf for none)
              --json: print report.json instead of the words
            fathom demo [DIR]   write the built-in capture into DIR/scan (default fathom-demo) and report it into DIR/report
     """
@@ -16,6 +18,7 @@ enum ReportCommand {
     /// Runs `fathom report ...`; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
         var scanPath: String?, out: String?, boxPath: String?, json = false
+        var options = CaptureOptions()
         var i = 0
         func fail(_ message: String) -> Int32 {
             fputs("fathom report: \(message)\n\(usage)\n", stderr)
@@ -32,6 +35,13 @@ enum ReportCommand {
                 }
                 if a == "--out" { out = arguments[i + 1] } else { boxPath = arguments[i + 1] }
                 i += 2
+            case "--plausible-depth":
+                guard i + 1 < arguments.count, let meters = Float(arguments[i + 1]) else {
+                    return fail("--plausible-depth needs a number of meters (inf for none)")
+                }
+                options.plausibleDepth = meters
+                do { try options.validate() } catch { return fail(error.message) }
+                i += 2
             case _ where a.hasPrefix("-") && a != "-": return fail("unknown option '\(a)'")
             case _ where scanPath == nil: scanPath = a; i += 1
             default: return fail("one scan at a time: unexpected '\(a)' after '\(scanPath ?? "")'")
@@ -41,7 +51,7 @@ enum ReportCommand {
         do {
             let box = try boxPath.map { path throws(FathomError) in try Box(manifestAt: path) }
             if let out { try ScanReport.prepare(out) }
-            try report(scanPath, box: box, out: out, json: json)
+            try report(scanPath, options: options, box: box, out: out, json: json)
             return 0
         } catch {
             fputs("fathom report: \(error)\n", stderr)
@@ -58,7 +68,7 @@ enum ReportCommand {
             try ScanReport.prepare("\(directory)/report")
             print("writing the built-in capture (a 40 x 30 x 20 cm box, half circled in 10 s) into \(directory)/scan ...")
             let metadata = try DemoCapture.write(to: "\(directory)/scan")
-            try report(metadata, box: nil, out: "\(directory)/report", json: false)
+            try report(metadata, options: CaptureOptions(), box: nil, out: "\(directory)/report", json: false)
             print("true box: \(ReportText.size(DemoCapture.boxScale)), centre \(ReportText.point(DemoCapture.boxCenter)), rotated \(ReportText.degrees(DemoCapture.boxYaw)) about y")
             print("open \(directory)/report/report.html to see the report")
             return 0
@@ -68,10 +78,10 @@ enum ReportCommand {
         }
     }
 
-    static func report(_ path: String, box: Box?, out: String?, json: Bool) throws {
+    static func report(_ path: String, options: CaptureOptions, box: Box?, out: String?, json: Bool) throws {
         let scan = try Scan(path: path)
         let bar = ProgressBar(label: "reading \(scan.scanID)")
-        let report = try scan.report(options: CaptureOptions(), box: box) { done, total in bar.update(done, total); return true }
+        let report = try scan.report(options: options, box: box) { done, total in bar.update(done, total); return true }
         bar.finish()
         print(json ? report.json() : report.text())
         if let out {

@@ -116,14 +116,15 @@ struct TransformsFileTests {
              ["frame 0: field w must be a whole number"]),
             ("{\"w\": 4, \"h\": 4, \"fl_x\": 0, \"frames\": [{\"transform_matrix\": \(identityRows)}]}", .format, ["frame 0: fl_x must be > 0"]),
             ("{\"w\": 4, \"h\": 4, \"fl_x\": 2, \"frames\": [{\"transform_matrix\": [[1,0,0,0],[0,1,0,0],[0,0,1,0]]}]}", .format,
-             ["frames[0].transform_matrix must be 4 rows of 4 numbers, got 3 rows"]),
+             ["frames[0].transform_matrix must be 4 rows of 4 numbers, found 3 rows"]),
             ("{\"w\": 4, \"h\": 4, \"fl_x\": 2, \"frames\": [{\"transform_matrix\": [[1,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}]}", .format,
-             ["row 0 has 3"]),
+             ["field frames[0].transform_matrix[0] must hold 4 numbers, found 3"]),
             ("{\"w\": 4, \"h\": 4, \"fl_x\": 2, \"frames\": [{\"transform_matrix\": [[1,0,0,1e39],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}]}",
-             .notFinite, ["frame 0"]),
+             .format, ["field frames[0].transform_matrix[0][3] holds 1e39, beyond the range of a float"]),
             ("{\"w\": 4, \"h\": 4, \"camera_angle_x\": 3.5, \"frames\": [{\"transform_matrix\": \(identityRows)}]}", .format,
              ["camera_angle_x must be a field of view"]),
-            ("{\"frames\": [", .parse, []),
+            ("{\"frames\": [", .parse, ["the text ends early at line 1, byte 12"]),
+            ("{\"frames\": [],\n \"w\": 4,}", .parse, ["not valid JSON at line 2, byte 23: expected a quoted key, found '}'"]),
         ]
         for (text, kind, fragments) in cases {
             expectError(kind, containing: fragments) { () throws(FathomError) in _ = try parse(text) }

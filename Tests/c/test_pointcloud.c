@@ -1,6 +1,7 @@
 /* Point clouds and PLY, mesh export, transforms.json through the C ABI: statuses, NULL arguments,
  * capacities (too small, exact, size queries), formats and strides, round trips against the values written,
- * files written here byte by byte (big-endian doubles, row-major JSON), and bad files and arguments with the
+ * files written here byte by byte (big-endian doubles, row-major JSON), a transforms.json handle asked more than
+ * once (the same frames and paths each time; NULL after a failed read), and bad files and arguments with the
  * status and a message naming the function and the argument, file, frame or key. */
 #define _XOPEN_SOURCE 700
 
@@ -331,6 +332,20 @@ static void test_mesh_export(void) {
 
 static void write_text(const char *path, const char *text) { CHECK(t_write_file(path, text, strlen(text))); }
 
+/* A pointer value that a failed fathom_transforms_read must replace with NULL. */
+static int SENTINEL_OBJECT;
+#define SENTINEL_TRANSFORMS ((fathom_transforms *)(void *)&SENTINEL_OBJECT)
+
+/* fathom_transforms_read of `path` expected to fail with `expected`: *out is NULL afterwards. A macro, so that
+ * a failure names the caller's line. */
+#define CHECK_READ_FAILS(path, rate, expected)                                                            \
+    do {                                                                                                  \
+        fathom_transforms *check_t_ = SENTINEL_TRANSFORMS;                                                \
+        CHECK_STATUS(fathom_transforms_read((path), (rate), &check_t_), (expected));                      \
+        CHECK(check_t_ == NULL);                                                                          \
+        if (check_t_ != SENTINEL_TRANSFORMS) fathom_transforms_destroy(check_t_);                         \
+    } while (0)
+
 static void test_transforms(void) {
     /* Frame 0: identity at (1, 2, 3). Frame 1: 90 degrees about y (x -> -z), at (0, 0, -1), its own fl_x. */
     const char *json =
@@ -346,12 +361,15 @@ static void test_transforms(void) {
     fathom_intrinsics ks[3];
     size_t count = 99, length = 0;
     char names[64];
+    fathom_transforms *t = NULL, *t30 = NULL;
     check_section("transforms.json: sizes, poses (row-major in the file), intrinsics, timestamps");
     write_text(path, json);
-    CHECK_STATUS(fathom_transforms_load(path, 0, NULL, NULL, NULL, 0, &count), FATHOM_ERR_BUFFER_TOO_SMALL);
+    CHECK_OK(fathom_transforms_read(path, 0, &t));
+    CHECK(t != NULL);
+    CHECK_STATUS(fathom_transforms_frames(t, NULL, NULL, NULL, 0, &count), FATHOM_ERR_BUFFER_TOO_SMALL);
     CHECK(count == 3);
-    CHECK_STATUS(fathom_transforms_load(path, 0, ts, poses, ks, 2, &count), FATHOM_ERR_BUFFER_TOO_SMALL);
-    CHECK_OK(fathom_transforms_load(path, 0, ts, poses, ks, 3, &count));
+    CHECK_STATUS(fathom_transforms_frames(t, ts, poses, ks, 2, &count), FATHOM_ERR_BUFFER_TOO_SMALL);
+    CHECK_OK(fathom_transforms_frames(t, ts, poses, ks, 3, &count));
     CHECK(count == 3 && ts[0] == 0 && ts[1] == 1 && ts[2] == 2);
     /* Column-major: translation at 12..14; frame 1's column 0 (its x axis) is (0, 0, -1). */
     CHECK(poses[0].m[12] == 1 && poses[0].m[13] == 2 && poses[0].m[14] == 3 && poses[0].m[0] == 1);
@@ -359,44 +377,124 @@ static void test_transforms(void) {
     CHECK(ks[0].fx == 500 && ks[0].fy == 500 && ks[0].cx == 320 && ks[0].cy == 250.5f);
     CHECK(ks[0].width == 640 && ks[0].height == 480);
     CHECK(ks[1].fx == 600 && ks[1].fy == 600); /* fl_y defaults to the frame's own fl_x */
-    CHECK_OK(fathom_transforms_load(path, 30, ts, poses, ks, 3, &count));
+    CHECK_OK(fathom_transforms_read(path, 30, &t30));
+    CHECK_OK(fathom_transforms_frames(t30, ts, poses, ks, 3, &count));
     CHECK(ts[1] == 33333333 && ts[2] == 66666667); /* round(i * 1e9 / 30) */
 
-    check_section("file paths");
-    CHECK_STATUS(fathom_transforms_file_paths(path, NULL, 0, &length), FATHOM_ERR_BUFFER_TOO_SMALL);
-    CHECK(length == 12 + 1 + 12 + 1 + 1);
-    CHECK_OK(fathom_transforms_file_paths(path, names, sizeof names, &length));
-    CHECK(memcmp(names, "images/a.png\0images/b.png\0\0", 27) == 0);
+    check_section("one handle asked again: the same frames; a too small capacity writes nothing");
+    {
+        int64_t ts2[4];
+        fathom_pose poses2[4];
+        fathom_intrinsics ks2[4];
+        size_t count2 = 0;
+        memset(ts2, 0xA5, sizeof ts2);
+        memset(poses2, 0xA5, sizeof poses2);
+        memset(ks2, 0xA5, sizeof ks2);
+        CHECK_STATUS(fathom_transforms_frames(t, ts2, poses2, ks2, 2, &count2), FATHOM_ERR_BUFFER_TOO_SMALL);
+        CHECK(count2 == 3);
+        CHECK(((const unsigned char *)ts2)[0] == 0xA5 && ((const unsigned char *)poses2)[0] == 0xA5 &&
+              ((const unsigned char *)ks2)[0] == 0xA5);
+        /* Room for 4: three frames written, the fourth slot untouched. */
+        CHECK_OK(fathom_transforms_frames(t, ts2, poses2, ks2, 4, &count2));
+        CHECK(count2 == 3 && ts2[0] == 0 && ts2[1] == 1 && ts2[2] == 2);
+        CHECK(((const unsigned char *)&ts2[3])[0] == 0xA5 && ((const unsigned char *)&poses2[3])[0] == 0xA5);
+        /* The rate changes the timestamps only. */
+        CHECK(memcmp(poses2, poses, sizeof poses) == 0 && memcmp(ks2, ks, sizeof ks) == 0);
+        CHECK_OK(fathom_transforms_frames(t30, ts2, poses2, ks2, 3, &count2));
+        CHECK(count2 == 3 && memcmp(ts2, ts, sizeof ts) == 0);
+        CHECK(memcmp(poses2, poses, sizeof poses) == 0 && memcmp(ks2, ks, sizeof ks) == 0);
+    }
 
-    check_section("save and load back");
+    check_section("file paths");
+    CHECK_STATUS(fathom_transforms_paths(t, NULL, 0, &length), FATHOM_ERR_BUFFER_TOO_SMALL);
+    CHECK(length == 12 + 1 + 12 + 1 + 1);
+    memset(names, '#', sizeof names);
+    CHECK_STATUS(fathom_transforms_paths(t, names, 26, &length), FATHOM_ERR_BUFFER_TOO_SMALL);
+    CHECK(length == 27 && names[0] == '#' && names[25] == '#');
+    CHECK_OK(fathom_transforms_paths(t, names, sizeof names, &length));
+    CHECK(length == 27 && memcmp(names, "images/a.png\0images/b.png\0\0", 27) == 0);
+    {
+        /* Asked again, and from the handle read at another rate: the same bytes. */
+        char again[64];
+        size_t again_length = 0;
+        memset(again, '#', sizeof again);
+        CHECK_OK(fathom_transforms_paths(t, again, sizeof again, &again_length));
+        CHECK(again_length == 27 && memcmp(again, names, 27) == 0 && again[27] == '#');
+        memset(again, '#', sizeof again);
+        CHECK_OK(fathom_transforms_paths(t30, again, 27, &again_length));
+        CHECK(again_length == 27 && memcmp(again, names, 27) == 0);
+    }
+    fathom_transforms_destroy(t30);
+    t30 = NULL;
+
+    check_section("save and read back");
     {
         const char *paths[3] = {"x.png", "quote\".png", "z.png"};
         fathom_pose back[3];
         fathom_intrinsics kback[3];
+        fathom_transforms *saved = NULL, *none = NULL;
         int i;
         CHECK_OK(fathom_transforms_save(tmp_path("out.json"), poses, ks, 3, paths));
-        CHECK_OK(fathom_transforms_load(tmp_path("out.json"), 0, ts, back, kback, 3, &count));
+        CHECK_OK(fathom_transforms_read(tmp_path("out.json"), 0, &saved));
+        CHECK_OK(fathom_transforms_frames(saved, ts, back, kback, 3, &count));
         CHECK(count == 3);
         for (i = 0; i < 3; i++) {
             CHECK(memcmp(&back[i], &poses[i], sizeof back[i]) == 0);
             CHECK(memcmp(&kback[i], &ks[i], sizeof kback[i]) == 0);
         }
-        CHECK_OK(fathom_transforms_file_paths(tmp_path("out.json"), names, sizeof names, &length));
+        CHECK_OK(fathom_transforms_paths(saved, names, sizeof names, &length));
         CHECK(length == 6 + 11 + 6 && memcmp(names, "x.png\0quote\".png\0z.png\0", length) == 0);
+        fathom_transforms_destroy(saved);
         CHECK_OK(fathom_transforms_save(tmp_path("none.json"), NULL, NULL, 0, NULL));
-        CHECK_OK(fathom_transforms_load(tmp_path("none.json"), 0, NULL, NULL, NULL, 0, &count));
+        CHECK_OK(fathom_transforms_read(tmp_path("none.json"), 0, &none));
+        CHECK_OK(fathom_transforms_frames(none, NULL, NULL, NULL, 0, &count));
         CHECK(count == 0);
+        length = 99;
+        CHECK_OK(fathom_transforms_paths(none, NULL, 0, &length));
+        CHECK(length == 0);
+        fathom_transforms_destroy(none);
     }
 
     check_section("bad arguments");
-    CHECK_STATUS(fathom_transforms_load(NULL, 0, ts, poses, ks, 3, &count), FATHOM_ERR_NULL_POINTER);
-    CHECK_STATUS(fathom_transforms_load(path, 0, NULL, poses, ks, 3, &count), FATHOM_ERR_NULL_POINTER);
-    CHECK_ERROR_MENTIONS("out_timestamps");
-    CHECK_STATUS(fathom_transforms_load(path, 0, ts, poses, ks, 3, NULL), FATHOM_ERR_NULL_POINTER);
-    CHECK_STATUS(fathom_transforms_load(path, -1, ts, poses, ks, 3, &count), FATHOM_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(fathom_transforms_read(NULL, 0, &t30), FATHOM_ERR_NULL_POINTER);
+    CHECK_ERROR_MENTIONS("path");
+    CHECK_STATUS(fathom_transforms_read(path, 0, NULL), FATHOM_ERR_NULL_POINTER);
+    CHECK_ERROR_MENTIONS("out");
+    CHECK_READ_FAILS(NULL, 0, FATHOM_ERR_NULL_POINTER);
+    CHECK_STATUS(fathom_transforms_read(path, -1, &t30), FATHOM_ERR_OUT_OF_RANGE);
     CHECK_ERROR_MENTIONS("rate");
-    CHECK_STATUS(fathom_transforms_load(path, NAN, ts, poses, ks, 3, &count), FATHOM_ERR_NOT_FINITE);
-    CHECK_STATUS(fathom_transforms_load(path, 1e-12, ts, poses, ks, 3, &count), FATHOM_ERR_OVERFLOW);
+    CHECK_READ_FAILS(path, -1, FATHOM_ERR_OUT_OF_RANGE);
+    CHECK_READ_FAILS(path, NAN, FATHOM_ERR_NOT_FINITE);
+    CHECK_READ_FAILS(path, 1e-12, FATHOM_ERR_OVERFLOW); /* frame 2 at 2e21 ns */
+    /* The path is checked first, then the rate, then out. */
+    CHECK_STATUS(fathom_transforms_read(NULL, -1, NULL), FATHOM_ERR_NULL_POINTER);
+    CHECK_ERROR_MENTIONS("path");
+    CHECK_STATUS(fathom_transforms_read(path, NAN, NULL), FATHOM_ERR_NOT_FINITE);
+    count = 99;
+    CHECK_STATUS(fathom_transforms_frames(NULL, ts, poses, ks, 3, &count), FATHOM_ERR_NULL_POINTER);
+    CHECK_ERROR_MENTIONS("transforms");
+    CHECK(count == 99);
+    CHECK_STATUS(fathom_transforms_frames(t, NULL, poses, ks, 3, &count), FATHOM_ERR_NULL_POINTER);
+    CHECK_ERROR_MENTIONS("out_timestamps");
+    CHECK_STATUS(fathom_transforms_frames(t, ts, NULL, ks, 3, &count), FATHOM_ERR_NULL_POINTER);
+    CHECK_ERROR_MENTIONS("out_poses");
+    CHECK_STATUS(fathom_transforms_frames(t, ts, poses, NULL, 3, &count), FATHOM_ERR_NULL_POINTER);
+    CHECK_ERROR_MENTIONS("out_intrinsics");
+    CHECK_STATUS(fathom_transforms_frames(t, ts, poses, ks, 3, NULL), FATHOM_ERR_NULL_POINTER);
+    CHECK_ERROR_MENTIONS("out_count");
+    CHECK(count == 99);
+    length = 99;
+    CHECK_STATUS(fathom_transforms_paths(NULL, names, sizeof names, &length), FATHOM_ERR_NULL_POINTER);
+    CHECK_ERROR_MENTIONS("transforms");
+    CHECK_STATUS(fathom_transforms_paths(t, NULL, sizeof names, &length), FATHOM_ERR_NULL_POINTER);
+    CHECK_ERROR_MENTIONS("buffer");
+    CHECK_STATUS(fathom_transforms_paths(t, names, sizeof names, NULL), FATHOM_ERR_NULL_POINTER);
+    CHECK_ERROR_MENTIONS("out_length");
+    CHECK(length == 99);
+    fathom_transforms_destroy(NULL); /* allowed, does nothing */
+    check_pass_();
+    fathom_transforms_destroy(t);
+    t = NULL;
     CHECK_STATUS(fathom_transforms_save(tmp_path("bad.json"), NULL, ks, 3, NULL), FATHOM_ERR_NULL_POINTER);
     CHECK_ERROR_MENTIONS("poses");
     {
@@ -417,23 +515,30 @@ static void test_transforms(void) {
         CHECK(!file_exists(tmp_path("bad.json")));
     }
 
-    check_section("bad files name the frame and the key");
+    check_section("bad files name the frame and the key; *out is NULL");
     write_text(tmp_path("b1.json"), "{\"w\": 4, \"h\": 4, \"fl_x\": 2, \"frames\": [{\"transform_matrix\": "
                                     "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}, {\"file_path\": \"x\"}]}");
-    CHECK_STATUS(fathom_transforms_load(tmp_path("b1.json"), 0, ts, poses, ks, 3, &count), FATHOM_ERR_FORMAT);
+    CHECK_READ_FAILS(tmp_path("b1.json"), 0, FATHOM_ERR_FORMAT);
     CHECK_ERROR_MENTIONS("frames[1].transform_matrix");
     write_text(tmp_path("b2.json"), "{\"w\": 4, \"h\": 4, \"fl_x\": 2, \"frames\": [{\"transform_matrix\": "
                                     "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}, {\"transform_matrix\": "
                                     "[[1,0,0,0],[0,1,0,0],[0,0,3,0],[0,0,0,1]]}]}");
-    CHECK_STATUS(fathom_transforms_load(tmp_path("b2.json"), 0, ts, poses, ks, 3, &count), FATHOM_ERR_NOT_RIGID);
+    CHECK_READ_FAILS(tmp_path("b2.json"), 0, FATHOM_ERR_NOT_RIGID);
     CHECK_ERROR_MENTIONS("frame 1");
     write_text(tmp_path("b3.json"), "{\"h\": 4, \"fl_x\": 2, \"frames\": [{\"transform_matrix\": "
                                     "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}]}");
-    CHECK_STATUS(fathom_transforms_load(tmp_path("b3.json"), 0, ts, poses, ks, 3, &count), FATHOM_ERR_FORMAT);
+    CHECK_READ_FAILS(tmp_path("b3.json"), 0, FATHOM_ERR_FORMAT);
     CHECK_ERROR_MENTIONS("frame 0: no w");
     write_text(tmp_path("b4.json"), "{\"frames\": [");
-    CHECK_STATUS(fathom_transforms_load(tmp_path("b4.json"), 0, ts, poses, ks, 3, &count), FATHOM_ERR_PARSE);
-    CHECK_STATUS(fathom_transforms_load(tmp_path("missing.json"), 0, ts, poses, ks, 3, &count), FATHOM_ERR_IO);
+    CHECK_READ_FAILS(tmp_path("b4.json"), 0, FATHOM_ERR_PARSE);
+    /* A NUL in a path would name another file once handed to the system: refused when the file is read. */
+    write_text(tmp_path("b5.json"), "{\"w\": 4, \"h\": 4, \"fl_x\": 2, \"frames\": [{\"file_path\": \"a\\u0000b\", "
+                                    "\"transform_matrix\": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}]}");
+    CHECK_READ_FAILS(tmp_path("b5.json"), 0, FATHOM_ERR_FORMAT);
+    CHECK_ERROR_MENTIONS("frames[0].file_path");
+    CHECK_ERROR_MENTIONS("NUL");
+    CHECK_READ_FAILS(tmp_path("missing.json"), 0, FATHOM_ERR_IO);
+    CHECK_READ_FAILS(TMP, 0, FATHOM_ERR_IO); /* a folder */
 }
 
 int main(void) {

@@ -2,11 +2,18 @@
  *
  * Input: the bytes of a transforms.json, written as such into a per-process /dev/shm folder. The calls'
  * other arguments (rate, capacities, NULLs) come from a hash of the input, so each input always makes the
- * same calls. fathom_transforms_load is called for the count (capacity 0, NULL arrays), with too small a
- * capacity, then with enough; fathom_transforms_file_paths likewise; both must agree on the file's errors.
- * What loads is saved with fathom_transforms_save (with and without its file paths) and reloaded: the same
- * poses, intrinsics and file paths must read back. Bad saves (NULLs, non-rigid poses, bad intrinsics, bad
- * paths, overflowing counts) must fail.
+ * same calls. fathom_transforms_read reads it into a handle at rate 0 (the reference) and at another rate
+ * (frames per second, bad values, rates putting the last timestamp near 2^63); a failed read leaves *out NULL,
+ * a valid rate is refused only for timestamps beyond int64, and the rate does not change a file's error. From
+ * each handle, fathom_transforms_frames is asked for the count (capacity 0, NULL arrays), with an array NULL and
+ * room, with too small a capacity, then with enough, and fathom_transforms_paths likewise (the length, too small,
+ * a NULL buffer with room, then enough); each is then asked again and must give the same frames or bytes. The
+ * frames must be what the header says (timestamps round(i * 1e9 / rate), rigid poses, valid intrinsics), with
+ * one NUL-terminated path each, and the two rates' handles the same poses, intrinsics and paths. NULL handles,
+ * paths and out-pointers must be FATHOM_ERR_NULL_POINTER (fathom_transforms_destroy(NULL) does nothing). What
+ * reads is saved with fathom_transforms_save (with and without its file paths) and read back: the same
+ * timestamps, poses, intrinsics and file paths must come out. Bad saves (NULLs, non-rigid poses, bad intrinsics,
+ * bad paths, overflowing counts) must fail.
  */
 #define _XOPEN_SOURCE 700
 #include "fuzz.h"
@@ -56,72 +63,88 @@ typedef struct loaded {
     fathom_intrinsics *intrinsics;
 } loaded;
 
-/* fathom_transforms_load of `path` at `rate`: the count first, too small a capacity, then enough.
- * Returns the status of the full load (FATHOM_OK with `out` filled) or of the first failure. */
-static fathom_status load(fz_input *in, const char *path, double rate, loaded *out) {
-    const char *f = "fathom_transforms_load";
+/* A non-NULL pointer value that a failed read must replace with NULL. */
+static int not_null_object;
+#define NOT_NULL ((fathom_transforms *)(void *)&not_null_object)
+
+/* fathom_transforms_read of `path` at `rate` into *out (NULL on failure, which it checks). */
+static fathom_status read_file(const char *path, double rate, fathom_transforms **out) {
+    const char *f = "fathom_transforms_read";
+    *out = NOT_NULL;
+    fathom_status s = FZ(fathom_transforms_read, path, rate, out);
+    if (s != FATHOM_OK) {
+        if (*out != NULL) fz_broken(f, "a failed read did not leave *out NULL");
+        return s;
+    }
+    if (*out == NULL || *out == NOT_NULL) fz_broken(f, "a successful read gave no handle");
+    if (!(rate >= 0 && isfinite(rate))) fz_broken(f, "a rate that is negative or not finite was accepted");
+    return s;
+}
+
+/* fathom_transforms_frames of `t` (read at `rate`): the count first, an array NULL with room, too small a
+ * capacity, then enough, then once more. out->count gets the count; the arrays are filled (FATHOM_OK) unless
+ * there are more than MAX_FRAMES frames (FATHOM_ERR_BUFFER_TOO_SMALL, the arrays NULL). */
+static fathom_status frames(fz_input *in, const fathom_transforms *t, double rate, loaded *out) {
+    const char *f = "fathom_transforms_frames";
     size_t count;
     memset(out, 0, sizeof *out);
     fz_poison(&count, sizeof count);
-    fathom_status s = FZ(fathom_transforms_load, path, rate, NULL, NULL, NULL, 0, &count);
-    if (s != FATHOM_OK && s != FATHOM_ERR_BUFFER_TOO_SMALL) {
-        fz_untouched(s, f, &count, sizeof count);
-        return s;
-    }
+    fathom_status s = FZ(fathom_transforms_frames, t, NULL, NULL, NULL, 0, &count);
+    if (s != FATHOM_OK && s != FATHOM_ERR_BUFFER_TOO_SMALL) fz_broken(f, "the count of a handle was refused");
     if (s == FATHOM_OK && count != 0) fz_broken(f, "capacity 0 held frames");
     if (s == FATHOM_ERR_BUFFER_TOO_SMALL && count == 0) fz_broken(f, "capacity 0 was too small for 0 frames");
-    if (!(rate >= 0 && isfinite(rate))) fz_broken(f, "a rate that is negative or not finite was accepted");
     int64_t last;
-    if (count > 0 && !expected_timestamp(count - 1, rate, &last)) fz_broken(f, "timestamps that overflow int64 were accepted");
+    if (count > 0 && !expected_timestamp(count - 1, rate, &last))
+        fz_broken("fathom_transforms_read", "timestamps that overflow int64 were accepted");
+    out->count = count;
     if (count > MAX_FRAMES) return FATHOM_ERR_BUFFER_TOO_SMALL;
 
     uint8_t mode = fz_u8(in);
     if (mode & 1) {
         /* Capacity > 0 with one array NULL. */
         size_t capacity = count + 1 + fz_u8(in) % 4;
-        int64_t *t = fz_malloc(capacity * sizeof *t);
+        int64_t *ts = fz_malloc(capacity * sizeof *ts);
         fathom_pose *p = fz_malloc(capacity * sizeof *p);
         fathom_intrinsics *k = fz_malloc(capacity * sizeof *k);
         size_t other;
         uint8_t which = fz_u8(in) % 3;
-        fz_poison(t, capacity * sizeof *t);
+        fz_poison(ts, capacity * sizeof *ts);
         fz_poison(p, capacity * sizeof *p);
         fz_poison(k, capacity * sizeof *k);
         fz_poison(&other, sizeof other);
-        s = FZ(fathom_transforms_load, path, rate, which == 0 ? NULL : t, which == 1 ? NULL : p, which == 2 ? NULL : k,
+        s = FZ(fathom_transforms_frames, t, which == 0 ? NULL : ts, which == 1 ? NULL : p, which == 2 ? NULL : k,
                capacity, &other);
-        if (s == FATHOM_OK) fz_broken(f, "a NULL array with capacity > 0 was accepted");
-        fz_untouched(s, f, t, capacity * sizeof *t);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken(f, "a NULL array with capacity > 0 was not FATHOM_ERR_NULL_POINTER");
+        fz_untouched(s, f, ts, capacity * sizeof *ts);
         fz_untouched(s, f, p, capacity * sizeof *p);
         fz_untouched(s, f, k, capacity * sizeof *k);
-        if (s != FATHOM_ERR_BUFFER_TOO_SMALL) fz_untouched(s, f, &other, sizeof other);
-        free(t);
+        fz_untouched(s, f, &other, sizeof other);
+        free(ts);
         free(p);
         free(k);
     }
     if (count > 0 && (mode & 2)) {
         size_t capacity = mode & 4 ? count - 1 : fz_u32(in) % count;
-        int64_t *t = fz_malloc(capacity * sizeof *t);
+        int64_t *ts = fz_malloc(capacity * sizeof *ts);
         fathom_pose *p = fz_malloc(capacity * sizeof *p);
         fathom_intrinsics *k = fz_malloc(capacity * sizeof *k);
         size_t other;
-        fz_poison(t, capacity * sizeof *t);
+        fz_poison(ts, capacity * sizeof *ts);
         fz_poison(p, capacity * sizeof *p);
         fz_poison(k, capacity * sizeof *k);
         fz_poison(&other, sizeof other);
         int nulls = capacity == 0 && (mode & 8);
-        s = FZ(fathom_transforms_load, path, rate, nulls ? NULL : t, nulls ? NULL : p, nulls ? NULL : k, capacity, &other);
+        s = FZ(fathom_transforms_frames, t, nulls ? NULL : ts, nulls ? NULL : p, nulls ? NULL : k, capacity, &other);
         if (s != FATHOM_ERR_BUFFER_TOO_SMALL) fz_broken(f, "too small a capacity was not FATHOM_ERR_BUFFER_TOO_SMALL");
         if (other != count) fz_broken(f, "the count changed between calls");
-        fz_untouched(s, f, t, capacity * sizeof *t);
+        fz_untouched(s, f, ts, capacity * sizeof *ts);
         fz_untouched(s, f, p, capacity * sizeof *p);
         fz_untouched(s, f, k, capacity * sizeof *k);
-        free(t);
+        free(ts);
         free(p);
         free(k);
     }
     size_t extra = mode & 16 ? fz_u8(in) % 4 : 0, capacity = count + extra;
-    out->count = count;
     out->timestamps = fz_malloc(capacity * sizeof *out->timestamps);
     out->poses = fz_malloc(capacity * sizeof *out->poses);
     out->intrinsics = fz_malloc(capacity * sizeof *out->intrinsics);
@@ -131,22 +154,35 @@ static fathom_status load(fz_input *in, const char *path, double rate, loaded *o
     size_t got;
     fz_poison(&got, sizeof got);
     /* Capacity 0 with the arrays given is fine too. */
-    s = FZ(fathom_transforms_load, path, rate, out->timestamps, out->poses, out->intrinsics, capacity, &got);
+    s = FZ(fathom_transforms_frames, t, out->timestamps, out->poses, out->intrinsics, capacity, &got);
     if (s != FATHOM_OK) fz_broken(f, "the capacity it asked for was not enough");
     if (got != count) fz_broken(f, "the count changed between calls");
-    fz_untouched(1, f, out->timestamps + count, extra * sizeof *out->timestamps);
-    fz_untouched(1, f, out->poses + count, extra * sizeof *out->poses);
-    fz_untouched(1, f, out->intrinsics + count, extra * sizeof *out->intrinsics);
+    fz_untouched_past(f, out->timestamps + count, extra * sizeof *out->timestamps);
+    fz_untouched_past(f, out->poses + count, extra * sizeof *out->poses);
+    fz_untouched_past(f, out->intrinsics + count, extra * sizeof *out->intrinsics);
     for (size_t i = 0; i < count; i++) {
-        int64_t t;
-        if (!expected_timestamp(i, rate, &t) || out->timestamps[i] != t) fz_broken(f, "a timestamp is not round(i * 1e9 / rate)");
-        if (fathom_pose_check_rigid(&out->poses[i], 2e-3f) != FATHOM_OK) fz_broken(f, "a loaded pose is not rigid");
+        int64_t ti;
+        if (!expected_timestamp(i, rate, &ti) || out->timestamps[i] != ti) fz_broken(f, "a timestamp is not round(i * 1e9 / rate)");
+        if (fathom_pose_check_rigid(&out->poses[i], 2e-3f) != FATHOM_OK) fz_broken(f, "a pose read is not rigid");
         const fathom_intrinsics *k = &out->intrinsics[i];
         if (!(k->fx > 0 && k->fy > 0 && isfinite(k->fx) && isfinite(k->fy) && isfinite(k->cx) && isfinite(k->cy)))
-            fz_broken(f, "loaded intrinsics are not valid");
+            fz_broken(f, "intrinsics read are not valid");
         if (k->width < 1 || k->width > 1000000 || k->height < 1 || k->height > 1000000)
             fz_broken(f, "w or h outside 1...1000000");
     }
+
+    /* Asked again: the same frames. */
+    int64_t *ts = fz_malloc(count * sizeof *ts);
+    fathom_pose *p = fz_malloc(count * sizeof *p);
+    fathom_intrinsics *k = fz_malloc(count * sizeof *k);
+    s = FZ(fathom_transforms_frames, t, count ? ts : NULL, count ? p : NULL, count ? k : NULL, count, &got);
+    if (s != FATHOM_OK || got != count) fz_broken(f, "asked again, the frames could not be had");
+    if (memcmp(ts, out->timestamps, count * sizeof *ts) != 0 || memcmp(p, out->poses, count * sizeof *p) != 0 ||
+        memcmp(k, out->intrinsics, count * sizeof *k) != 0)
+        fz_broken(f, "asked again, the frames differ");
+    free(ts);
+    free(p);
+    free(k);
     return FATHOM_OK;
 }
 
@@ -157,18 +193,14 @@ static void free_loaded(loaded *l) {
     memset(l, 0, sizeof *l);
 }
 
-/* fathom_transforms_file_paths: the length first, too small, NULL with room, then enough. Returns the
- * status and, on success, the bytes (malloc'd) and their length. */
-static fathom_status file_paths(fz_input *in, const char *path, char **out, size_t *out_length) {
-    const char *f = "fathom_transforms_file_paths";
+/* fathom_transforms_paths of `t`: the length first, too small, NULL with room, then enough, then once more.
+ * Returns the bytes (malloc'd) and puts their length in *out_length. */
+static char *paths_of(fz_input *in, const fathom_transforms *t, size_t *out_length) {
+    const char *f = "fathom_transforms_paths";
     size_t length;
-    *out = NULL;
     fz_poison(&length, sizeof length);
-    fathom_status s = FZ(fathom_transforms_file_paths, path, NULL, 0, &length);
-    if (s != FATHOM_OK && s != FATHOM_ERR_BUFFER_TOO_SMALL) {
-        fz_untouched(s, f, &length, sizeof length);
-        return s;
-    }
+    fathom_status s = FZ(fathom_transforms_paths, t, NULL, 0, &length);
+    if (s != FATHOM_OK && s != FATHOM_ERR_BUFFER_TOO_SMALL) fz_broken(f, "the length of a handle's paths was refused");
     if (s == FATHOM_OK && length != 0) fz_broken(f, "capacity 0 held paths");
     if (s == FATHOM_ERR_BUFFER_TOO_SMALL && length == 0) fz_broken(f, "capacity 0 was too small for 0 bytes");
     if (length > ((size_t)1 << 30)) fz_broken(f, "more bytes than the file");
@@ -179,7 +211,7 @@ static fathom_status file_paths(fz_input *in, const char *path, char **out, size
         size_t other;
         fz_poison(small, capacity);
         fz_poison(&other, sizeof other);
-        s = FZ(fathom_transforms_file_paths, path, small, capacity, &other);
+        s = FZ(fathom_transforms_paths, t, small, capacity, &other);
         if (s != FATHOM_ERR_BUFFER_TOO_SMALL) fz_broken(f, "too small a capacity was not FATHOM_ERR_BUFFER_TOO_SMALL");
         if (other != length) fz_broken(f, "the length changed between calls");
         fz_untouched(s, f, small, capacity);
@@ -189,8 +221,8 @@ static fathom_status file_paths(fz_input *in, const char *path, char **out, size
         /* Room enough but no buffer: an error that writes nothing. */
         size_t other;
         fz_poison(&other, sizeof other);
-        s = FZ(fathom_transforms_file_paths, path, NULL, length + fz_u8(in), &other);
-        if (s == FATHOM_OK) fz_broken(f, "a NULL buffer with room was accepted");
+        s = FZ(fathom_transforms_paths, t, NULL, length + fz_u8(in), &other);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken(f, "a NULL buffer with room was not FATHOM_ERR_NULL_POINTER");
         fz_untouched(s, f, &other, sizeof other);
     }
     size_t extra = mode & 16 ? fz_u8(in) % 8 : 0, capacity = length + extra;
@@ -198,14 +230,19 @@ static fathom_status file_paths(fz_input *in, const char *path, char **out, size
     size_t got;
     fz_poison(buffer, capacity);
     fz_poison(&got, sizeof got);
-    s = FZ(fathom_transforms_file_paths, path, capacity ? buffer : NULL, capacity, &got);
+    s = FZ(fathom_transforms_paths, t, capacity ? buffer : NULL, capacity, &got);
     if (s != FATHOM_OK) fz_broken(f, "the capacity it asked for was not enough");
     if (got != length) fz_broken(f, "the length changed between calls");
     if (length > 0 && buffer[length - 1] != 0) fz_broken(f, "the last path is not NUL-terminated");
-    fz_untouched(1, f, buffer + length, extra);
-    *out = buffer;
+    fz_untouched_past(f, buffer + length, extra);
+
+    /* Asked again: the same bytes. */
+    char *again = fz_malloc(length);
+    s = FZ(fathom_transforms_paths, t, length ? again : NULL, length, &got);
+    if (s != FATHOM_OK || got != length || memcmp(again, buffer, length) != 0) fz_broken(f, "asked again, the paths differ");
+    free(again);
     *out_length = length;
-    return FATHOM_OK;
+    return buffer;
 }
 
 /* The number of NUL-terminated paths in (bytes, length), pointers to them in `paths` (may be NULL). */
@@ -234,14 +271,17 @@ static void round_trip(fz_input *in, const loaded *l, double rate, const char *p
     int with_paths = (mode & 1) && paths;
     if (with_paths) {
         names = fz_malloc(n * sizeof *names);
-        if (split_paths(paths, paths_length, names) != n) fz_broken("fathom_transforms_file_paths", "not one path per frame");
+        if (split_paths(paths, paths_length, names) != n) fz_broken("fathom_transforms_paths", "not one path per frame");
     }
     fathom_status s = FZ(fathom_transforms_save, saved_path, n ? l->poses : NULL, n ? l->intrinsics : NULL, n,
                          with_paths ? names : NULL);
-    if (s != FATHOM_OK) fz_broken(f, "what fathom_transforms_load gave could not be saved");
+    if (s != FATHOM_OK) fz_broken(f, "what fathom_transforms_frames gave could not be saved");
+    fathom_transforms *t;
+    s = read_file(saved_path, rate, &t);
+    if (s != FATHOM_OK) fz_broken(f, "a saved file does not read");
     loaded back;
-    s = load(in, saved_path, rate, &back);
-    if (s != FATHOM_OK) fz_broken(f, "a saved file does not load");
+    s = frames(in, t, rate, &back);
+    if (s != FATHOM_OK) fz_broken(f, "a saved file's frames do not read");
     if (back.count != n) fz_broken(f, "the frame count does not read back");
     for (size_t i = 0; i < n; i++) {
         if (back.timestamps[i] != l->timestamps[i]) fz_broken(f, "timestamps differ after a round trip");
@@ -250,10 +290,9 @@ static void round_trip(fz_input *in, const loaded *l, double rate, const char *p
         if (!same_intrinsics(&back.intrinsics[i], &l->intrinsics[i])) fz_broken(f, "intrinsics do not read back");
     }
     free_loaded(&back);
-    char *again = NULL;
     size_t again_length = 0;
-    s = file_paths(in, saved_path, &again, &again_length);
-    if (s != FATHOM_OK) fz_broken(f, "the saved file's paths do not read");
+    char *again = paths_of(in, t, &again_length);
+    fathom_transforms_destroy(t);
     if (with_paths) {
         if (again_length != paths_length || memcmp(again, paths, paths_length) != 0)
             fz_broken(f, "file paths do not read back");
@@ -331,34 +370,45 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     fz_input in = {args, sizeof args};
 
-    /* NULL arguments. */
+    /* NULL arguments: a NULL path, handle or out-pointer. */
     uint8_t nulls = fz_u8(&in);
-    if (nulls == 1 || nulls == 2) {
+    if (nulls == 1) {
+        fathom_transforms *t = NOT_NULL;
         size_t count;
+        fathom_status s = FZ(fathom_transforms_read, NULL, 0, &t);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_transforms_read", "a NULL path was not FATHOM_ERR_NULL_POINTER");
+        if (t != NULL) fz_broken("fathom_transforms_read", "a failed read did not leave *out NULL");
+        s = FZ(fathom_transforms_read, file_path, 0, NULL);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_transforms_read", "a NULL out was not FATHOM_ERR_NULL_POINTER");
         fz_poison(&count, sizeof count);
-        fathom_status s = FZ(fathom_transforms_load, nulls == 1 ? NULL : file_path, 0, NULL, NULL, NULL, 0,
-                             nulls == 1 ? &count : NULL);
-        if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_transforms_load", "a NULL argument was not FATHOM_ERR_NULL_POINTER");
-        fz_untouched(s, "fathom_transforms_load", &count, sizeof count);
-        s = FZ(fathom_transforms_file_paths, nulls == 1 ? NULL : file_path, NULL, 0, nulls == 1 ? &count : NULL);
-        if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_transforms_file_paths", "a NULL argument was not FATHOM_ERR_NULL_POINTER");
-        fz_untouched(s, "fathom_transforms_file_paths", &count, sizeof count);
+        s = FZ(fathom_transforms_frames, NULL, NULL, NULL, NULL, 0, &count);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_transforms_frames", "a NULL handle was not FATHOM_ERR_NULL_POINTER");
+        fz_untouched(s, "fathom_transforms_frames", &count, sizeof count);
+        s = FZ(fathom_transforms_paths, NULL, NULL, 0, &count);
+        if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_transforms_paths", "a NULL handle was not FATHOM_ERR_NULL_POINTER");
+        fz_untouched(s, "fathom_transforms_paths", &count, sizeof count);
+        fathom_transforms_destroy(NULL);
     }
 
-    /* The reference: rate 0 (frame indices). */
-    loaded l;
-    fathom_status s0 = load(&in, file_path, 0, &l);
-
-    /* The paths report the same errors as the load (whose rate 0 cannot be wrong). */
+    /* The reference: rate 0 (frame indices). s0 is the read's status, then the frames' (FATHOM_ERR_BUFFER_TOO_SMALL
+     * for more than MAX_FRAMES). */
+    fathom_transforms *t0;
+    loaded l = {0};
     char *paths = NULL;
     size_t paths_length = 0;
-    fathom_status sp = file_paths(&in, file_path, &paths, &paths_length);
-    if (s0 != FATHOM_ERR_BUFFER_TOO_SMALL && (sp == FATHOM_OK) != (s0 == FATHOM_OK))
-        fz_broken("fathom_transforms_file_paths", "succeeds where fathom_transforms_load fails, or the reverse");
-    if (s0 != FATHOM_OK && s0 != FATHOM_ERR_BUFFER_TOO_SMALL && sp != s0)
-        fz_broken("fathom_transforms_file_paths", "fails differently from fathom_transforms_load");
-    if (s0 == FATHOM_OK && sp == FATHOM_OK && split_paths(paths, paths_length, NULL) != l.count)
-        fz_broken("fathom_transforms_file_paths", "not one NUL-terminated path per frame");
+    fathom_status read0 = read_file(file_path, 0, &t0), s0 = read0;
+    if (read0 == FATHOM_OK) {
+        if (nulls == 2) {
+            fathom_status s = FZ(fathom_transforms_frames, t0, NULL, NULL, NULL, 0, NULL);
+            if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_transforms_frames", "a NULL out_count was not FATHOM_ERR_NULL_POINTER");
+            s = FZ(fathom_transforms_paths, t0, NULL, 0, NULL);
+            if (s != FATHOM_ERR_NULL_POINTER) fz_broken("fathom_transforms_paths", "a NULL out_length was not FATHOM_ERR_NULL_POINTER");
+        }
+        s0 = frames(&in, t0, 0, &l);
+        paths = paths_of(&in, t0, &paths_length);
+        if (split_paths(paths, paths_length, NULL) != l.count)
+            fz_broken("fathom_transforms_paths", "not one NUL-terminated path per frame");
+    }
 
     /* Another rate: frames per second, bad values, and rates putting the last timestamp near 2^63. */
     double rate;
@@ -377,24 +427,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 9: rate = 2.9997; break;
     default: rate = fz_double(&in); break;
     }
-    loaded lr;
-    fathom_status sr = load(&in, file_path, rate, &lr);
-    if (s0 == FATHOM_OK && sr != FATHOM_OK) {
+    int valid_rate = rate >= 0 && isfinite(rate);
+    fathom_transforms *tr;
+    loaded lr = {0};
+    fathom_status readr = read_file(file_path, rate, &tr), sr = readr;
+    if (readr == FATHOM_OK) sr = frames(&in, tr, rate, &lr);
+    if (read0 != FATHOM_OK && valid_rate && readr != read0)
+        fz_broken("fathom_transforms_read", "the rate changed a file's error");
+    if (read0 == FATHOM_OK && readr != FATHOM_OK) {
         int64_t last;
         int fits = n == 0 || expected_timestamp(n - 1, rate, &last);
-        if (rate >= 0 && isfinite(rate) && fits) fz_broken("fathom_transforms_load", "a valid rate was refused");
-        if (sr == FATHOM_ERR_OVERFLOW && fits)
-            fz_broken("fathom_transforms_load", "FATHOM_ERR_OVERFLOW for timestamps that fit int64");
+        if (valid_rate && fits) fz_broken("fathom_transforms_read", "a valid rate was refused");
+        if (readr == FATHOM_ERR_OVERFLOW && fits)
+            fz_broken("fathom_transforms_read", "FATHOM_ERR_OVERFLOW for timestamps that fit int64");
+    }
+    if (read0 == FATHOM_OK && readr == FATHOM_OK) {
+        if (lr.count != n) fz_broken("fathom_transforms_frames", "the rate changed the frame count");
+        size_t rate_paths_length = 0;
+        char *rate_paths = paths_of(&in, tr, &rate_paths_length);
+        if (rate_paths_length != paths_length || memcmp(rate_paths, paths, paths_length) != 0)
+            fz_broken("fathom_transforms_paths", "the rate changed the paths");
+        free(rate_paths);
     }
     if (s0 == FATHOM_OK && sr == FATHOM_OK) {
         for (size_t i = 0; i < n; i++)
             if (memcmp(&lr.poses[i], &l.poses[i], sizeof l.poses[i]) != 0 ||
                 memcmp(&lr.intrinsics[i], &l.intrinsics[i], sizeof l.intrinsics[i]) != 0)
-                fz_broken("fathom_transforms_load", "the rate changed the poses or intrinsics");
-        round_trip(&in, &lr, rate, sp == FATHOM_OK ? paths : NULL, paths_length);
+                fz_broken("fathom_transforms_frames", "the rate changed the poses or intrinsics");
+        round_trip(&in, &lr, rate, paths, paths_length);
     } else if (s0 == FATHOM_OK) {
-        round_trip(&in, &l, 0, sp == FATHOM_OK ? paths : NULL, paths_length);
+        round_trip(&in, &l, 0, paths, paths_length);
     }
+    fathom_transforms_destroy(t0);
+    fathom_transforms_destroy(tr);
     free_loaded(&l);
     free_loaded(&lr);
     free(paths);

@@ -478,6 +478,10 @@ class ScanWriterOpaque(ctypes.Structure):
     """``fathom_scan_writer``: opaque (a scan being written); only ``POINTER(ScanWriterOpaque)`` is used."""
 
 
+class TransformsOpaque(ctypes.Structure):
+    """``fathom_transforms``: opaque (a transforms.json read once); only ``POINTER(TransformsOpaque)`` is used."""
+
+
 class PointCloudOpaque(ctypes.Structure):
     """``fathom_point_cloud``: opaque (a point cloud); only ``POINTER(PointCloudOpaque)`` is used."""
 
@@ -488,6 +492,7 @@ class CaptureOptionsStruct(ctypes.Structure):
     _fields_ = [
         ("min_confidence", c_uint32),
         ("max_depth", c_float),
+        ("plausible_depth", c_float),
         ("voxel", c_float),
         ("fuse_distance", c_float),
         ("fuse_angle", c_float),
@@ -578,6 +583,7 @@ OPAQUE: dict[str, type[ctypes.Structure]] = {
     "fathom_scan": ScanOpaque,
     "fathom_scan_writer": ScanWriterOpaque,
     "fathom_capture": CaptureOpaque,
+    "fathom_transforms": TransformsOpaque,
     "fathom_report": ReportOpaque,
 }
 
@@ -770,6 +776,7 @@ MotionStatePtr = POINTER(MotionStateStruct)
 PointCloudPtr = POINTER(PointCloudOpaque)
 ScanPtr = POINTER(ScanOpaque)
 ScanWriterPtr = POINTER(ScanWriterOpaque)
+TransformsPtr = POINTER(TransformsOpaque)
 
 # ------------------------------------------------------------------------------------------------
 # Loading

@@ -108,7 +108,7 @@ _report_from_json = status_function(
 
 def _from_c_options(c: CaptureOptionsStruct) -> "CaptureOptions":
     return CaptureOptions(
-        min_confidence=int(c.min_confidence), max_depth=float(c.max_depth), voxel=float(c.voxel),
+        min_confidence=int(c.min_confidence), max_depth=float(c.max_depth), plausible_depth=float(c.plausible_depth), voxel=float(c.voxel),
         fuse_distance=float(c.fuse_distance), fuse_angle=float(c.fuse_angle), min_voxel_points=int(c.min_voxel_points),
         floor_threshold=float(c.floor_threshold), floor_iterations=int(c.floor_iterations),
         floor_max_tilt=float(c.floor_max_tilt), object_clearance=float(c.object_clearance),
@@ -132,6 +132,8 @@ class CaptureOptions:
     Attributes:
         min_confidence: depth samples of lower confidence are not fused (ARKit: 0 low, 1 medium, 2 high).
         max_depth: farther samples are not fused, meters (``math.inf``: none).
+        plausible_depth: depth beyond it (meters), negative or NaN is no sensor's: never fused, and counted per
+            frame in the report's warnings (``math.inf``: only negative and NaN samples are counted).
         voxel: edge of the voxels the fused cloud is downsampled to, meters.
         fuse_distance, fuse_angle: a frame is fused when the camera moved this far (m) or turned this much (rad)
             since the last fused frame.
@@ -149,6 +151,7 @@ class CaptureOptions:
 
     min_confidence: int = _default("min_confidence")
     max_depth: float = _default("max_depth")
+    plausible_depth: float = _default("plausible_depth")
     voxel: float = _default("voxel")
     fuse_distance: float = _default("fuse_distance")
     fuse_angle: float = _default("fuse_angle")
@@ -181,7 +184,7 @@ class CaptureOptions:
             raise TypeError(f"coverage must be a fathom.CoverageOptions, got {type(self.coverage).__name__}")
         try:
             return CaptureOptionsStruct(
-                min(int(self.min_confidence), 2**32 - 1), float(self.max_depth), float(self.voxel), float(self.fuse_distance),
+                min(int(self.min_confidence), 2**32 - 1), float(self.max_depth), float(self.plausible_depth), float(self.voxel), float(self.fuse_distance),
                 float(self.fuse_angle), min(int(self.min_voxel_points), 2**32 - 1), float(self.floor_threshold),
                 min(int(self.floor_iterations), 2**32 - 1), float(self.floor_max_tilt), float(self.object_clearance),
                 float(self.floor_min_area), float(self.orbit_min_span), min(int(self.orbit_min_views), 2**32 - 1),

@@ -14,7 +14,7 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from ._arrays import poses_column_major
-from ._lib import IntrinsicsStruct, PoseStruct, check_status, status_function
+from ._lib import IntrinsicsStruct, PoseStruct, TransformsPtr, c_function, check_status, status_function
 from ._scalars import PathLike, path_bytes
 from .camera import Intrinsics
 from .errors import BufferTooSmallError
@@ -26,10 +26,12 @@ __all__ = ["Transforms", "read_transforms", "write_transforms"]
 _IntrinsicsPtr = POINTER(IntrinsicsStruct)
 _PosePtr = POINTER(PoseStruct)
 
-_load = status_function(
-    "fathom_transforms_load", c_char_p, c_double, POINTER(c_int64), _PosePtr, _IntrinsicsPtr, c_size_t, POINTER(c_size_t)
+_read = status_function("fathom_transforms_read", c_char_p, c_double, POINTER(TransformsPtr))
+_frames = status_function(
+    "fathom_transforms_frames", TransformsPtr, POINTER(c_int64), _PosePtr, _IntrinsicsPtr, c_size_t, POINTER(c_size_t)
 )
-_file_paths = status_function("fathom_transforms_file_paths", c_char_p, POINTER(c_char), c_size_t, POINTER(c_size_t))
+_paths = status_function("fathom_transforms_paths", TransformsPtr, POINTER(c_char), c_size_t, POINTER(c_size_t))
+_destroy = c_function("fathom_transforms_destroy", None, TransformsPtr)
 _save = status_function("fathom_transforms_save", c_char_p, _PosePtr, _IntrinsicsPtr, c_size_t, POINTER(c_char_p))
 
 
@@ -115,42 +117,42 @@ def read_transforms(path: PathLike, rate: Optional[float] = None) -> Transforms:
         r = float(rate)
         if not r > 0:
             raise ValueError(f"rate must be > 0 frames per second (None for frame indices), got {rate}")
-    raw = path_bytes(path)
-    count = c_size_t(0)
-    status = _load.raw(raw, r, None, None, None, 0, byref(count))
-    if status != BufferTooSmallError.STATUS:
-        check_status(status)
-    n = count.value
-    timestamps = np.zeros(n, dtype=np.int64)
-    poses = np.zeros((n, 16), dtype=np.float32)
-    ks = (IntrinsicsStruct * max(n, 1))()
-    if n:
-        _load(
-            raw, r, timestamps.ctypes.data_as(POINTER(c_int64)), poses.ctypes.data_as(_PosePtr), ks, n, byref(count)
-        )
-    # The file could change between the calls: keep what the second call read.
-    n = min(n, count.value)
+    handle = TransformsPtr()
+    _read(path_bytes(path), r, byref(handle))
+    try:
+        count = c_size_t(0)
+        status = _frames.raw(handle, None, None, None, 0, byref(count))
+        if status != BufferTooSmallError.STATUS:
+            check_status(status)
+        n = count.value
+        timestamps = np.zeros(n, dtype=np.int64)
+        poses = np.zeros((n, 16), dtype=np.float32)
+        ks = (IntrinsicsStruct * max(n, 1))()
+        if n:
+            _frames(handle, timestamps.ctypes.data_as(POINTER(c_int64)), poses.ctypes.data_as(_PosePtr), ks, n, byref(count))
+        paths = _read_paths(handle, n)
+    finally:
+        _destroy(handle)
     k = np.zeros((n, 3, 3), dtype=np.float64)
     sizes = np.zeros((n, 2), dtype=np.int64)
     for i in range(n):
         c = ks[i]
         k[i] = ((c.fx, 0.0, c.cx), (0.0, c.fy, c.cy), (0.0, 0.0, 1.0))
         sizes[i] = (c.width, c.height)
-    matrices = poses[:n].reshape(n, 4, 4).transpose(0, 2, 1).astype(np.float64)
-    return Transforms(timestamps[:n].copy(), np.ascontiguousarray(matrices), k, sizes, _read_paths(raw, n))
+    matrices = poses.reshape(n, 4, 4).transpose(0, 2, 1).astype(np.float64)
+    return Transforms(timestamps, np.ascontiguousarray(matrices), k, sizes, paths)
 
 
-def _read_paths(raw: bytes, n: int) -> list[Optional[str]]:
+def _read_paths(handle: Any, n: int) -> list[Optional[str]]:
     length = c_size_t(0)
-    status = _file_paths.raw(raw, None, 0, byref(length))
+    status = _paths.raw(handle, None, 0, byref(length))
     if status != BufferTooSmallError.STATUS:
         check_status(status)
     buffer = (c_char * max(length.value, 1))()
     if length.value:
-        _file_paths(raw, buffer, length.value, byref(length))
+        _paths(handle, buffer, length.value, byref(length))
     parts = bytes(buffer)[: length.value].split(b"\0")[:-1]
-    paths: list[Optional[str]] = [p.decode("utf-8", "surrogateescape") or None for p in parts]
-    return (paths + [None] * n)[:n]
+    return [p.decode("utf-8", "surrogateescape") or None for p in parts]
 
 
 def _intrinsics_list(intrinsics: Any, n: int) -> list[Intrinsics]:

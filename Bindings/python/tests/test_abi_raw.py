@@ -129,7 +129,9 @@ class Args:
             _lib.FUNCTIONS["fathom_report_destroy"](r)
         for c in getattr(self, "clouds", []) + getattr(self, "scan_clouds", []):
             _lib.FUNCTIONS["fathom_point_cloud_destroy"](c)
-        self.scan_clouds = []
+        for t in getattr(self, "transforms", []):
+            _lib.FUNCTIONS["fathom_transforms_destroy"](t)  # NULL (never read) is allowed
+        self.scan_clouds, self.transforms = [], []
         self.captures, self.reports, self.clouds = [], [], []
         self.scans, self.writers = [], []
         self.coverages, self.motions = [], []
@@ -356,7 +358,8 @@ class Args:
 
 
     def files_table(self) -> dict[str, Callable[[], list[Any]]]:
-        """Point clouds and PLY, mesh export, transforms.json (files in the test's temporary directory)."""
+        """Point clouds and PLY, mesh export, transforms.json (files in the test's temporary directory; transforms
+        handles freed by close())."""
         ply = self.tmp / "cloud.ply"
         fathom.write_ply(ply, CUBE, normals=CUBE, colors=np.zeros((8, 3), np.uint8), confidence=np.ones(8, np.uint8))
         self.cloud = fathom.read_ply(ply)  # freed with the Args (its handle passes straight to C)
@@ -366,6 +369,20 @@ class Args:
                                 ["a.png", "b.png"])
         cloud, mesh, path = self.cloud, self.mesh, str(transforms).encode()
         names = lambda: (ctypes.c_char_p * 2)(b"a.png", b"b.png")  # noqa: E731
+        self.transforms: list[Any] = getattr(self, "transforms", [])
+
+        def read() -> Any:
+            out = _lib.TransformsPtr()
+            self.transforms.append(out)
+            assert _lib.FUNCTIONS["fathom_transforms_read"].raw(path, 30.0, byref(out)) == 0, _lib.fathom_last_error()
+            return out
+
+        def new_out(kind: Any, where: list[Any]) -> Any:
+            out = kind()
+            where.append(out)
+            return byref(out)
+
+        handle = read()  # a transforms.json read once, for fathom_transforms_frames and _paths
         return {
             "fathom_point_cloud_load_ply": lambda: [str(ply).encode(), byref(_lib.PointCloudPtr())],
             "fathom_point_cloud_get_info": lambda: [cloud, byref(_lib.PointCloudInfoStruct())],
@@ -381,10 +398,11 @@ class Args:
             "fathom_mesh_triangles": lambda: [mesh, (c_uint32 * 3)(), 1],
             "fathom_mesh_classes": lambda: [self.classified, (c_uint8 * 1)(), 1],
             "fathom_mesh_save": lambda: [mesh, str(self.tmp / "saved.obj").encode()],
-            "fathom_transforms_load": lambda: [
-                path, 30.0, (ctypes.c_int64 * 2)(), (PoseStruct * 2)(), (IntrinsicsStruct * 2)(), 2, byref(c_size_t())
+            "fathom_transforms_read": lambda: [path, 30.0, new_out(_lib.TransformsPtr, self.transforms)],
+            "fathom_transforms_frames": lambda: [
+                handle, (ctypes.c_int64 * 2)(), (PoseStruct * 2)(), (IntrinsicsStruct * 2)(), 2, byref(c_size_t())
             ],
-            "fathom_transforms_file_paths": lambda: [path, (c_char * 64)(), 64, byref(c_size_t())],
+            "fathom_transforms_paths": lambda: [handle, (c_char * 64)(), 64, byref(c_size_t())],
             "fathom_transforms_save": lambda: [
                 str(self.tmp / "saved_transforms.json").encode(), self.cameras(2),
                 (IntrinsicsStruct * 2)(*[IntrinsicsStruct(500, 500, 320, 240, 640, 480)] * 2), 2, names(),

@@ -157,22 +157,26 @@ def _bad(tmp_path: Path, rng: np.random.Generator, edit) -> Path:
         (lambda d: d["frames"][3].update(h=480.5), fathom.FormatError, r"frames\[3\]\.h must be a whole number"),
         (lambda d: d["frames"][1].update(fl_x=-5), fathom.FormatError, "frame 1: fl_x must be > 0"),
         (lambda d: d["frames"][1]["transform_matrix"].pop(), fathom.FormatError,
-         r"frame 1: field frames\[1\]\.transform_matrix must be 4 rows of 4 numbers, got 3 rows"),
-        (lambda d: d["frames"][2]["transform_matrix"][1].append(0), fathom.FormatError, "row 1 has 5"),
+         r"line 1, byte \d+: field frames\[1\]\.transform_matrix must be 4 rows of 4 numbers, found 3 rows"),
+        (lambda d: d["frames"][2]["transform_matrix"][1].append(0), fathom.FormatError,
+         r"field frames\[2\]\.transform_matrix\[1\] must hold 4 numbers, found 5"),
         (lambda d: d["frames"][1]["transform_matrix"][0].__setitem__(0, 2.0), fathom.NotRigidError,
          r"frame 1 \(frames\[1\]\.transform_matrix\)"),
         (lambda d: d["frames"][3]["transform_matrix"][3].__setitem__(0, 0.5), fathom.NotRigidError, r"frame 3 "),
-        (lambda d: d["frames"][0]["transform_matrix"][0].__setitem__(3, 1e39), fathom.NotFiniteError, r"frame 0 "),
+        (lambda d: d["frames"][0]["transform_matrix"][0].__setitem__(3, 1e39), fathom.FormatError,
+         r"frames\[0\]\.transform_matrix\[0\]\[3\] holds 1e\+39, beyond the range of a float"),
         (lambda d: d.update(camera_angle_x=4.0, fl_x=None), fathom.FormatError, "camera_angle_x must be a field of view"),
+        (lambda d: d["frames"][1].update(file_path="images/a\u0000.png"), fathom.FormatError,
+         r"frames\[1\]\.file_path: a path holds no NUL"),
     ],
     ids=["no-matrix", "no-frames", "no-w", "no-focal", "focal-string", "half-pixel", "negative-focal", "three-rows",
-         "long-row", "scaled", "bottom-row", "overflow", "angle"],
+         "long-row", "scaled", "bottom-row", "overflow", "angle", "nul-path"],
 )
 def test_bad_files(tmp_path: Path, rng: np.random.Generator, edit, error: type, pattern: str) -> None:
     path = _bad(tmp_path, rng, edit)
     with pytest.raises(error, match=pattern) as info:
         fathom.read_transforms(path)
-    assert "fathom_transforms_load" in str(info.value) and str(path) in str(info.value)
+    assert "fathom_transforms_read" in str(info.value) and str(path) in str(info.value)
 
 
 def test_not_json_and_missing_file(tmp_path: Path) -> None:

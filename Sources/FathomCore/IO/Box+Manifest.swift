@@ -26,7 +26,7 @@ extension Box {
         let center = try file.center.vector("center")
         let angle = Float(file.rad_rot_about_y)
         guard angle.isFinite else {
-            throw FathomError(.format, "rad_rot_about_y must be a finite number, got \(file.rad_rot_about_y)")
+            throw FathomError(.format, "field rad_rot_about_y holds \(file.rad_rot_about_y), beyond the range of a float (about 3.4e38)")
         }
         var corners = [SIMD3<Float>]()
         for (name, point) in zip(Box.cornerNames, file.positions.all) {
@@ -101,11 +101,10 @@ struct ManifestFile: Decodable {
         var x: Double, y: Double, z: Double
 
         func vector(_ name: String) throws(FathomError) -> SIMD3<Float> {
-            let v = SIMD3(Float(x), Float(y), Float(z))
-            for (axis, value) in zip(["x", "y", "z"], [v.x, v.y, v.z]) where !value.isFinite {
-                throw FathomError(.format, "\(name).\(axis) must be a finite float, got \(value)")
+            for (axis, value) in zip(["x", "y", "z"], [x, y, z]) where !Float(value).isFinite {
+                throw FathomError(.format, "field \(name).\(axis) holds \(value), beyond the range of a float (about 3.4e38)")
             }
-            return v
+            return SIMD3(Float(x), Float(y), Float(z))
         }
     }
 

@@ -37,6 +37,12 @@ public final class CompressedStream: @unchecked Sendable {
     public let problems: [String]
 
     public var recordCount: Int { inflatedBytes / recordBytes }
+    /// True when indexing stopped at `maxRecords` records with more data after them.
+    public var holdsMore: Bool { problems.contains(CompressedStream.moreThanUsed(recordCount)) }
+
+    static func moreThanUsed(_ records: Int) -> String {
+        "the stream holds more than the \(records) frames the scan can use: the rest was not read"
+    }
     /// Places reads can start from: the stream's start and the checkpoints.
     public var checkpointCount: Int { checkpoints.count + 1 }
 
@@ -54,10 +60,13 @@ public final class CompressedStream: @unchecked Sendable {
     private var cursorOut = 0, cursorValid = false
     private let scratch: UnsafeMutableRawBufferPointer
 
-    /// Opens and indexes `path` as records of `recordBytes`. Throws `.io` for a missing or unreadable file
-    /// and `.format` for an empty file or one that is not DEFLATE data (no whole record inflates).
-    public init(path: String, recordBytes: Int) throws(FathomError) {
+    /// Opens and indexes `path` as records of `recordBytes`, at most `maxRecords` of them: indexing stops once
+    /// the stream is known to hold more (said in `problems`), so a stream that inflates to far more than its
+    /// scan uses costs no more than the part used. Throws `.io` for a missing or unreadable file and `.format`
+    /// for an empty file or one that is not DEFLATE data (no whole record inflates).
+    public init(path: String, recordBytes: Int, maxRecords: Int = .max) throws(FathomError) {
         guard recordBytes > 0 else { throw FathomError(.outOfRange, "record size must be > 0, got \(recordBytes)") }
+        guard maxRecords > 0 else { throw FathomError(.outOfRange, "the most records to index must be > 0, got \(maxRecords)") }
         let (fd, size) = try FileIO.openRegular(path)
         guard size > 0 else { close(fd); throw FathomError(.format, "'\(path)' is empty") }
         var header: (UInt8, UInt8) = (0, 0)
@@ -75,13 +84,13 @@ public final class CompressedStream: @unchecked Sendable {
         pthread_mutex_init(lock, nil)
         do {
             (inflatedBytes, fastBytes, checkpoints, problems) = try CompressedStream.index(fd: fd, size: size, wrapped: wrapped,
-                                                                                            recordBytes: recordBytes, path: path)
+                                                                                            recordBytes: recordBytes, maxRecords: maxRecords, path: path)
         } catch {
             close(fd)
             scratch.deallocate()
             pthread_mutex_destroy(lock)
             lock.deallocate()
-            throw error
+            throw CompressedStream.named(error, path)
         }
     }
 
@@ -97,8 +106,9 @@ public final class CompressedStream: @unchecked Sendable {
         cmf & 0x0F == 8 && cmf >> 4 <= 7 && flg & 0x20 == 0 && (Int(cmf) << 8 | Int(flg)) % 31 == 0
     }
 
-    private static func index(fd: Int32, size: Int, wrapped: Bool, recordBytes: Int,
+    private static func index(fd: Int32, size: Int, wrapped: Bool, recordBytes: Int, maxRecords: Int,
                               path: String) throws(FathomError) -> (Int, Int, [Checkpoint], [String]) {
+        let (limit, overflow) = maxRecords.multipliedReportingOverflow(by: recordBytes)
         let inflater = Inflater(fd: fd, fileSize: size, wrapped: wrapped)
         var checkpoints = [Checkpoint]()
         var problems = [String]()
@@ -109,6 +119,11 @@ public final class CompressedStream: @unchecked Sendable {
             out += n
             switch outcome {
             case .progressed:
+                if !overflow, out > limit {
+                    problems.append(moreThanUsed(maxRecords))
+                    out = limit
+                    break pass
+                }
                 calls += 1
                 guard calls % every == 0 else { continue }
                 checkpoints.append(Checkpoint(out: out, snapshot: inflater.snapshot()))
@@ -212,9 +227,18 @@ public final class CompressedStream: @unchecked Sendable {
         defer { pthread_mutex_unlock(lock) }
         let target = index * recordBytes
         let frame = UnsafeMutableRawBufferPointer(start: destination.baseAddress, count: recordBytes)
-        if target + recordBytes > fastBytes { return try zlibRead(target..<(target + recordBytes), into: frame) }
-        try seek(to: target)
-        try fill(frame)
+        do {
+            if target + recordBytes > fastBytes { return try zlibRead(target..<(target + recordBytes), into: frame) }
+            try seek(to: target)
+            try fill(frame)
+        } catch {
+            throw CompressedStream.named(error, path)
+        }
+    }
+
+    /// `error` with the file's name, which the inflaters (reading a descriptor) do not know.
+    private static func named(_ error: FathomError, _ path: String) -> FathomError {
+        error.message.contains("'\(path)'") ? error : FathomError(error.kind, "'\(path)': \(error.message)")
     }
 
     /// Positions the cursor at output offset `target`: from the nearest checkpoint at or before it (or the

@@ -1,22 +1,19 @@
 import FoundationEssentials
 
-/// Strict JSON decoding with messages that name the byte or the field: UTF-8 only, RFC 8259 syntax
-/// (JSONSyntax, since JSONDecoder is lenient), then JSONDecoder for the schema.
+/// Strict JSON decoding with messages that name the byte or the field: RFC 8259 syntax and UTF-8 checked by
+/// `JSONReader` (JSONDecoder is lenient: it takes trailing commas, for one), then JSONDecoder for the schema of
+/// the files that are not read in one pass by `JSONReader` (a report's JSON, a box manifest).
 enum JSONText {
     /// Decodes `bytes` as `T`. Throws `.parse` for text that is not JSON and `.format` for a missing or
     /// mistyped field, naming its path (`streams[2].resolution`).
     static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws(FathomError) -> T {
-        guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw FathomError(.parse, "not valid JSON: the text is not UTF-8")
-        }
-        guard !bytes.contains(0) else { throw FathomError(.parse, "not valid JSON: the text contains a NUL byte") }
-        try JSONSyntax.validate(Array(bytes))
+        try JSONReader.validate(Array(bytes))
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch let error as DecodingError {
             throw describe(error)
         } catch {
-            throw FathomError(.parse, "not valid JSON: \(error)")
+            throw FathomError(.parse, "not valid JSON")
         }
     }
 
@@ -47,9 +44,9 @@ enum JSONText {
             return FathomError(.format, "a number does not fit its field: a fraction where a whole number is expected, or a value "
                 + "beyond the range of the field's type (an integer, or a float: about 1.2e-38 to 3.4e38)")
         case .dataCorrupted(let context):
-            return FathomError(.format, "field \(path(context.codingPath)) is not valid: \(context.debugDescription)")
+            return FathomError(.format, "field \(path(context.codingPath)) is not valid")
         @unknown default:
-            return FathomError(.format, "\(error)")
+            return FathomError(.format, "the JSON does not fit its schema")
         }
     }
 }

@@ -67,7 +67,7 @@ public struct TransformsFile: Sendable, Equatable {
     /// key ("missing field frames[3].transform_matrix"), a matrix that is not 4 rows of 4 numbers, missing or
     /// invalid intrinsics; `.notRigid` / `.notFinite` for a bad pose ("frame 3 (frames[3].transform_matrix): ...").
     public static func parse(_ bytes: [UInt8]) throws(FathomError) -> TransformsFile {
-        let document = try JSONText.decode(TransformsDocument.self, from: bytes)
+        let document = try TransformsDocument(bytes)
         var frames = [Frame]()
         frames.reserveCapacity(document.frames.count)
         var repaired = 0
@@ -75,10 +75,6 @@ public struct TransformsFile: Sendable, Equatable {
             let intrinsics = try resolveIntrinsics(frame.camera, document.camera, frame: i)
             let (pose, deviation) = try pose(frame.transform_matrix, frame: i)
             if deviation > CameraInfo.exact { repaired += 1 }
-            // A path holds no NUL: "\u0000" would name another file once handed to the system.
-            for (key, path) in [("file_path", frame.file_path), ("depth_file_path", frame.depth_file_path)] where path?.contains("\0") == true {
-                throw FathomError(.format, "frame \(i) (frames[\(i)].\(key)): a path holds no NUL character (\\u0000)")
-            }
             frames.append(Frame(pose: pose, intrinsics: intrinsics, filePath: frame.file_path, depthPath: frame.depth_file_path))
         }
         var file = TransformsFile(frames: frames)
@@ -186,21 +182,16 @@ public struct TransformsFile: Sendable, Equatable {
         }
     }
 
-    /// The pose of a row-major 4x4 and its deviation from rigid before any repair.
-    static func pose(_ rows: [[Double]], frame i: Int) throws(FathomError) -> (Pose, Float) {
-        let field = "frames[\(i)].transform_matrix"
-        guard rows.count == 4 else { throw FathomError(.format, "frame \(i): field \(field) must be 4 rows of 4 numbers, got \(rows.count) rows") }
-        for (r, row) in rows.enumerated() where row.count != 4 {
-            throw FathomError(.format, "frame \(i): field \(field) must be 4 rows of 4 numbers, row \(r) has \(row.count)")
-        }
+    /// The pose of a row-major 4x4 (16 numbers, row by row) and its deviation from rigid before any repair.
+    static func pose(_ rows: [Float], frame i: Int) throws(FathomError) -> (Pose, Float) {
         // Column-major for Pose: element (r, c) at c * 4 + r.
-        let m = (0..<16).map { Float(rows[$0 % 4][$0 / 4]) }
+        let m = (0..<16).map { rows[($0 % 4) * 4 + $0 / 4] }
         let deviation = Pose.rigidDeviation(columnMajor: m)
         do {
             if deviation <= CameraInfo.exact { return (try Pose(columnMajor: m, name: "transform_matrix"), deviation) }
             return (try Pose.orthonormalized(columnMajor: m, maxDeviation: CameraInfo.repairable), deviation)
         } catch {
-            throw FathomError(error.kind, "frame \(i) (\(field)): \(error.message)")
+            throw FathomError(error.kind, "frame \(i) (frames[\(i)].transform_matrix): \(error.message)")
         }
     }
 }
@@ -208,55 +199,99 @@ public struct TransformsFile: Sendable, Equatable {
 /// The intrinsics keys, at the top level or in a frame.
 struct TransformsCamera {
     var w, h, fl_x, fl_y, cx, cy, camera_angle_x, camera_angle_y: Double?
+
+    /// Reads `key`'s value into its field and returns true when `key` is one of the intrinsics keys (null
+    /// leaves it unset).
+    mutating func read(_ key: JSONKey, _ reader: inout JSONReader) throws(FathomError) -> Bool {
+        let field: WritableKeyPath<TransformsCamera, Double?>
+        switch key {
+        case "w": field = \.w
+        case "h": field = \.h
+        case "fl_x": field = \.fl_x
+        case "fl_y": field = \.fl_y
+        case "cx": field = \.cx
+        case "cy": field = \.cy
+        case "camera_angle_x": field = \.camera_angle_x
+        case "camera_angle_y": field = \.camera_angle_y
+        default: return false
+        }
+        self[keyPath: field] = try reader.null() ? nil : try reader.double()
+        return true
+    }
 }
 
-/// The decoded file: the top level's intrinsics keys and the frames.
-struct TransformsDocument: Decodable {
-    struct FrameEntry: Decodable {
+/// The file as read, in one pass: the top level's intrinsics keys and the frames (whose intrinsics are resolved
+/// once the whole file is read, since the top level's keys may come after the frames).
+struct TransformsDocument {
+    struct FrameEntry {
         var file_path: String?
         var depth_file_path: String?
-        var transform_matrix: [[Double]]
+        /// Row-major.
+        var transform_matrix: [Float]
         var camera: TransformsCamera
-
-        init(from decoder: any Decoder) throws {
-            let keys = try decoder.container(keyedBy: TransformsKey.self)
-            file_path = try keys.decodeIfPresent(String.self, forKey: .file_path)
-            depth_file_path = try keys.decodeIfPresent(String.self, forKey: .depth_file_path)
-            transform_matrix = try keys.decode([[Double]].self, forKey: .transform_matrix)
-            camera = try TransformsCamera(keys)
-        }
     }
 
-    var camera: TransformsCamera
-    var frames: [FrameEntry]
-    /// Meters per depth unit and the key that said so.
+    var camera = TransformsCamera()
+    var frames: [FrameEntry] = []
+    /// Meters per depth unit and the key that said so (nerfstudio's name first).
     var depthScale: (key: String, value: Double)?
 
-    init(from decoder: any Decoder) throws {
-        let keys = try decoder.container(keyedBy: TransformsKey.self)
-        frames = try keys.decode([FrameEntry].self, forKey: .frames)
-        camera = try TransformsCamera(keys)
-        for key in [TransformsKey.depth_unit_scale_factor, .integer_depth_scale] where depthScale == nil {
-            if let v = try keys.decodeIfPresent(Double.self, forKey: key) { depthScale = (key.rawValue, v) }
+    init(_ bytes: [UInt8]) throws(FathomError) {
+        self = try JSONReader.read(bytes) { (r: inout JSONReader) throws(FathomError) in
+            var document = TransformsDocument()
+            var hasFrames = false
+            var scales: [String: Double] = [:]
+            try r.object { (r: inout JSONReader, key: JSONKey) throws(FathomError) in
+                if try document.camera.read(key, &r) { return }
+                switch key {
+                case "frames":
+                    hasFrames = true
+                    document.frames = []
+                    try r.array { (r: inout JSONReader, _: Int) throws(FathomError) in document.frames.append(try FrameEntry(&r)) }
+                case "depth_unit_scale_factor", "integer_depth_scale":
+                    if try !r.null() { scales[key.text] = try r.double() }
+                default: break
+                }
+            }
+            guard hasFrames else { throw try r.formatError("missing field frames") }
+            document.depthScale = ["depth_unit_scale_factor", "integer_depth_scale"].lazy.compactMap { key in scales[key].map { (key, $0) } }.first
+            return document
         }
     }
+
+    private init() {}
 }
 
-enum TransformsKey: String, CodingKey {
-    case w, h, fl_x, fl_y, cx, cy, camera_angle_x, camera_angle_y, frames, file_path, depth_file_path, transform_matrix
-    case depth_unit_scale_factor, integer_depth_scale
-}
-
-extension TransformsCamera {
-    init(_ keys: KeyedDecodingContainer<TransformsKey>) throws {
-        w = try keys.decodeIfPresent(Double.self, forKey: .w)
-        h = try keys.decodeIfPresent(Double.self, forKey: .h)
-        fl_x = try keys.decodeIfPresent(Double.self, forKey: .fl_x)
-        fl_y = try keys.decodeIfPresent(Double.self, forKey: .fl_y)
-        cx = try keys.decodeIfPresent(Double.self, forKey: .cx)
-        cy = try keys.decodeIfPresent(Double.self, forKey: .cy)
-        camera_angle_x = try keys.decodeIfPresent(Double.self, forKey: .camera_angle_x)
-        camera_angle_y = try keys.decodeIfPresent(Double.self, forKey: .camera_angle_y)
+extension TransformsDocument.FrameEntry {
+    init(_ r: inout JSONReader) throws(FathomError) {
+        var filePath: String?, depthPath: String?, matrix: [Float]?, camera = TransformsCamera()
+        try r.object { (r: inout JSONReader, key: JSONKey) throws(FathomError) in
+            if try camera.read(key, &r) { return }
+            switch key {
+            case "file_path", "depth_file_path":
+                let path = try r.null() ? nil : try r.string()
+                // A path holds no NUL: "\u0000" would name another file once handed to the system.
+                if path?.utf8.contains(0) == true { throw try r.formatError("field \(r.pathText): a path holds no NUL character (\\u0000)") }
+                if case "file_path" = key { filePath = path } else { depthPath = path }
+            case "transform_matrix":
+                var rows = [Float]()
+                rows.reserveCapacity(16)
+                var count = 0
+                let start = r.offset
+                try r.array { (r: inout JSONReader, _: Int) throws(FathomError) in
+                    let row = try r.floats(count: 4)
+                    rows += row
+                    count += 1
+                }
+                guard count == 4 else {
+                    throw try r.formatError("field \(r.pathText) must be 4 rows of 4 numbers, found \(count) rows", at: start)
+                }
+                matrix = rows
+            default: break
+            }
+        }
+        guard let matrix else { throw try r.formatError("missing field \(r.pathText).transform_matrix") }
+        self.init(file_path: filePath, depth_file_path: depthPath, transform_matrix: matrix, camera: camera)
     }
 }
 

@@ -78,10 +78,10 @@ public final class CaptureBuilder {
                                       rowStride: frame.rowStride, scale: frame.scale, confidence: frame.confidence,
                                       confidenceStride: frame.confidenceStride,
                                       minConfidence: frame.confidence == nil ? 0 : Swift.max(frame.minConfidence, options.minConfidence),
-                                      minDepth: frame.minDepth, maxDepth: Swift.min(frame.maxDepth, options.maxDepth),
+                                      minDepth: frame.minDepth, maxDepth: Swift.min(frame.maxDepth, options.maxDepth, options.plausibleDepth),
                                       rgb: frame.rgb, pose: pose)
         filtered.worldPoints(into: &scratch) { grid.insert($0, count: $1, viewerHeight: pose.translation.y) }
-        let implausible = frame.implausibleSamples()
+        let implausible = frame.implausibleSamples(beyond: options.plausibleDepth)
         if implausible > 0 { implausibleFrames.append((timestamps.count, implausible)) }
     }
 
@@ -102,11 +102,11 @@ public final class CaptureBuilder {
     }
 
     /// A warning naming the fused frames with depth values no sensor gives (left out of the cloud).
-    static func implausible(_ frames: [(frame: Int, samples: Int)]) -> [String] {
+    static func implausible(_ frames: [(frame: Int, samples: Int)], beyond bound: Float) -> [String] {
         guard !frames.isEmpty else { return [] }
         let total = frames.reduce(0) { $0 + $1.samples }
         let shown = frames.prefix(10).map { "frame \($0.frame): \($0.samples)" }.joined(separator: ", ") + (frames.count > 10 ? ", ..." : "")
-        return ["\(total) depth samples no sensor gives (negative, not a number, or beyond \(Int(DepthFrame.implausibleDepth)) m) left out "
+        return ["\(total) depth samples no sensor gives (negative, not a number\(bound.isFinite ? ", or beyond \(NumberText.float(bound)) m" : "")) left out "
                 + "of the cloud, in \(frames.count) fused frame\(frames.count == 1 ? "" : "s") (\(shown)): a damaged depth stream?"]
     }
 
@@ -162,7 +162,7 @@ public final class CaptureBuilder {
         report.objectVoxels = givenBox == nil ? scene.objectVoxels : 0
         report.objectReason = givenBox == nil ? scene.objectReason : nil
         report.warnings = warnings + CaptureBuilder.upright(poses) + CaptureBuilder.weakEstimates(scene, given: givenBox != nil, options: options)
-            + CaptureBuilder.implausible(implausibleFrames)
+            + CaptureBuilder.implausible(implausibleFrames, beyond: options.plausibleDepth)
         report.cameraPositions = poses.map(\.translation)
         report.captures = captures
         if timestamps.count >= 2 {

@@ -6,6 +6,9 @@ public struct CaptureOptions: Equatable, Sendable {
     /// Depth samples farther than this (meters) are not fused: about the LiDAR's range (its noise grows with
     /// distance). A floor seen from a level camera at chest height is 3 to 5 m away.
     public var maxDepth: Float = 5
+    /// Depth beyond this (meters), negative or not a number is no phone sensor's (LiDAR reaches about 5 m): such
+    /// samples are never fused, and the report counts them per frame as damage (raw DEFLATE has no checksum).
+    public var plausibleDepth: Float = 50
     /// Edge of the voxels the fused cloud is downsampled to, meters.
     public var voxel: Float = 0.01
     /// A frame's depth is fused when the camera moved this far (meters) or turned this much (radians) since
@@ -38,6 +41,9 @@ public struct CaptureOptions: Equatable, Sendable {
     /// Throws `.outOfRange` / `.notFinite` naming the first bad setting.
     public func validate() throws(FathomError) {
         guard maxDepth > 0 else { throw FathomError(maxDepth.isNaN ? .notFinite : .outOfRange, "max_depth must be > 0 (INFINITY for none), got \(maxDepth)") }
+        guard plausibleDepth > 0 else {
+            throw FathomError(plausibleDepth.isNaN ? .notFinite : .outOfRange, "plausible_depth must be > 0 (INFINITY for none), got \(plausibleDepth)")
+        }
         try Check.positive(voxel, "voxel")
         // Voxel sums are kept about each voxel's corner in Float: exact to a fraction of a millimetre for voxels up to
         // 10 m, while a voxel of 1e20 m would lose the points to its corner's size.

@@ -43,8 +43,28 @@ enum ScannerAppScan {
             warnings.append("the metadata gives no RGB image size (no color_camera stream with a resolution): taken as twice the principal point")
         }
 
+        let frameBytes = width * height * format.sampleBytes
+        let depthPath = try file(depthStream, "depth.zlib")
+        let confidencePath = try metadata.confidence.map { (stream: ScanMetadata.Stream) throws(FathomError) in
+            guard stream.encoding == nil || stream.encoding == "uint8_zlib" else {
+                throw FathomError(.format, "'\(metadataPath)': confidence encoding '\(stream.encoding ?? "")' is not supported (uint8_zlib is)")
+            }
+            return try file(stream, "confidence.zlib")
+        }
+        // The most frames the scan can use: no more than the metadata says a stream holds, nor than its file can
+        // inflate to. Camera info lines and stream frames past that are not read, so a small file that claims or
+        // inflates to far more costs no more than the frames used.
+        var usable: (count: Int, why: String) = (Int.max, "")
+        for stream in [depthStream, cameraStream] + (metadata.confidence.map { [$0] } ?? []) {
+            if let n = stream.number_of_frames, n >= 0, n < usable.count { usable = (n, "the metadata's number_of_frames of \(stream.id ?? "a stream")") }
+        }
+        for (path, bytes) in [(depthPath, frameBytes)] + (confidencePath.map { [($0, width * height)] } ?? []) {
+            let n = ScannerAppScan.mostFrames(path, frameBytes: bytes)
+            if n < usable.count { usable = (n, "what \(Scan.baseName(path)) can inflate to") }
+        }
+
         let cameraPath = try file(cameraStream, "jsonl")
-        let camera = try CameraInfo.load(cameraPath, rgbSize: rgbSize)
+        let camera = try CameraInfo.load(cameraPath, rgbSize: rgbSize, maxLines: Swift.max(usable.count, 1))
         guard !camera.timestamps.isEmpty else {
             let cut = camera.cutLine.map { " (line \($0) is cut short)" } ?? ""
             throw FathomError(.format, "'\(cameraPath)' holds no camera info line\(cut)")
@@ -52,33 +72,36 @@ enum ScannerAppScan {
         if let line = camera.cutLine {
             warnings.append("\(Scan.baseName(cameraPath)): the file is cut: its last line (\(line)) ends early and was dropped")
         }
+        if let line = camera.stoppedAt {
+            warnings.append("\(Scan.baseName(cameraPath)): holds more lines than the scan can use (\(usable.count) frames, \(usable.why)): "
+                            + "lines from \(line) on were not read")
+        }
         if camera.repaired > 0 {
             warnings.append("\(camera.repaired) camera poses were re-orthonormalized (largest deviation from rigid \(camera.worst))")
         }
 
-        let depthPath = try file(depthStream, "depth.zlib")
-        let depth = try CompressedStream(path: depthPath, recordBytes: width * height * format.sampleBytes)
+        let depth = try CompressedStream(path: depthPath, recordBytes: frameBytes, maxRecords: camera.timestamps.count)
         warnings += depth.problems.map { "\(Scan.baseName(depthPath)): \($0)" }
         var confidence: CompressedStream?
-        if let confidenceStream = metadata.confidence {
-            guard confidenceStream.encoding == nil || confidenceStream.encoding == "uint8_zlib" else {
-                throw FathomError(.format, "'\(metadataPath)': confidence encoding '\(confidenceStream.encoding ?? "")' is not supported (uint8_zlib is)")
-            }
-            let path = try file(confidenceStream, "confidence.zlib")
-            let stream = try CompressedStream(path: path, recordBytes: width * height)
+        if let path = confidencePath {
+            let stream = try CompressedStream(path: path, recordBytes: width * height, maxRecords: camera.timestamps.count)
             warnings += stream.problems.map { "\(Scan.baseName(path)): \($0)" }
             confidence = stream
         }
 
-        var counts: [(String, Int)] = [(Scan.baseName(depthPath) + " frames", depth.recordCount),
-                                      (Scan.baseName(cameraPath) + " lines", camera.timestamps.count)]
-        if let confidence { counts.append((Scan.baseName(confidence.path) + " frames", confidence.recordCount)) }
-        for stream in [depthStream, cameraStream] + (metadata.confidence.map { [$0] } ?? []) {
-            if let n = stream.number_of_frames, n >= 0 { counts.append(("metadata number_of_frames of \(stream.id ?? "a stream")", n)) }
+        // Each count with its text: a stream whose indexing stopped at what the camera info can use holds more.
+        func stated(_ stream: CompressedStream) -> (Int, String) {
+            (stream.recordCount, stream.holdsMore ? "more than \(stream.recordCount)" : "\(stream.recordCount)")
         }
-        let count = counts.map(\.1).min() ?? 0
-        if Set(counts.map(\.1)).count > 1 {
-            warnings.append("frame counts disagree (" + counts.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "): \(count) frames are read")
+        var counts: [(String, (Int, String))] = [(Scan.baseName(depthPath) + " frames", stated(depth)),
+                                                (Scan.baseName(cameraPath) + " lines", (camera.timestamps.count, "\(camera.timestamps.count)"))]
+        if let confidence { counts.append((Scan.baseName(confidence.path) + " frames", stated(confidence))) }
+        for stream in [depthStream, cameraStream] + (metadata.confidence.map { [$0] } ?? []) {
+            if let n = stream.number_of_frames, n >= 0 { counts.append(("metadata number_of_frames of \(stream.id ?? "a stream")", (n, "\(n)"))) }
+        }
+        let count = counts.map(\.1.0).min() ?? 0
+        if Set(counts.map(\.1.1)).count > 1 {
+            warnings.append("frame counts disagree (" + counts.map { "\($0.0): \($0.1.1)" }.joined(separator: ", ") + "): \(count) frames are read")
         }
         guard count > 0 else { throw FathomError(.format, "'\(metadataPath)': the scan has no frame in every stream") }
 
@@ -88,6 +111,15 @@ enum ScannerAppScan {
                             timestamps: Array(camera.timestamps.prefix(count)), poses: Array(camera.poses.prefix(count)),
                             intrinsics: Array(camera.intrinsics.prefix(count)), frequency: depthStream.frequency,
                             warnings: warnings, storage: .streams(depth: depth, confidence: confidence))
+    }
+
+    /// The most whole frames of `frameBytes` the DEFLATE stream at `path` can inflate to (DEFLATE expands at most
+    /// 1032-fold); `Int.max` when its size is unknown (the stream's own open reports why).
+    static func mostFrames(_ path: String, frameBytes: Int) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_size >= 0 else { return .max }
+        let (bytes, overflow) = Int(info.st_size).multipliedReportingOverflow(by: 1032)
+        return overflow ? .max : bytes / frameBytes + 1
     }
 
     static func depthEncoding(_ stream: ScanMetadata.Stream, _ path: String) throws(FathomError) -> (DepthFormat, Float) {

@@ -1,0 +1,611 @@
+import Glibc
+
+/// A strict RFC 8259 JSON reader that decodes as it reads, for the files a scan is made of (camera info lines,
+/// metadata, transforms.json) and the syntax check of every other JSON text the library reads.
+///
+/// Nothing is built but what the caller keeps: members are handed to a closure by key, values read straight into
+/// numbers and strings, the rest skipped (and still checked). Text is UTF-8 without a byte-order mark; NaN,
+/// Infinity, trailing commas, comments and nesting deeper than 64 are refused.
+///
+/// Errors name the line, the byte offset in the file and what was found: `.parse` for text that is not JSON,
+/// `.format` for JSON that does not fit (a missing or mistyped field, named by its path: `streams[2].resolution`).
+/// A format error is reported only once the whole text is known to be JSON, so that text that is not JSON is
+/// always a parse error, wherever its first fault lies.
+struct JSONReader {
+    private enum PathItem { case key(JSONKey), index(Int) }
+
+    /// The whole file (offsets in messages count from its start).
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// The text read: `bytes[range]` (a line of a file, or all of it).
+    private let range: Range<Int>
+    /// The byte being read (an offset into the whole of `bytes`).
+    private(set) var offset: Int
+    private var path: [PathItem] = []
+    private var depth = 0
+    /// Set for a syntax check: a number beyond the range of a Double is kept in `rangeError`, not thrown.
+    private var checkingSyntaxOnly = false
+    private var rangeError: FathomError?
+
+    static let maxDepth = 64
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) {
+        self.bytes = bytes
+        self.range = range
+        offset = range.lowerBound
+    }
+
+    /// Reads the one value `bytes[range]` holds (default: all of `bytes`) with `body`, then checks that nothing but
+    /// whitespace follows it.
+    static func read<T>(_ bytes: [UInt8], in range: Range<Int>? = nil,
+                        _ body: (inout JSONReader) throws(FathomError) -> T) throws(FathomError) -> T {
+        let result: Result<T, FathomError> = bytes.withUnsafeBufferPointer { all in
+            var reader = JSONReader(all, in: range ?? 0..<all.count)
+            do throws(FathomError) { return .success(try reader.document(body)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private mutating func document<T>(_ body: (inout JSONReader) throws(FathomError) -> T) throws(FathomError) -> T {
+        skipWhitespace()
+        let value = try body(&self)
+        skipWhitespace()
+        guard offset == range.upperBound else { throw syntaxError("unexpected text after the JSON value") }
+        return value
+    }
+
+    /// Checks that the text is one JSON value and nothing else.
+    static func validate(_ bytes: [UInt8]) throws(FathomError) {
+        let result: Result<Void, FathomError> = bytes.withUnsafeBufferPointer { all in
+            var reader = JSONReader(all, in: 0..<all.count)
+            do throws(FathomError) {
+                try reader.checkSyntax()
+                return reader.rangeError.map { .failure($0) } ?? .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    private mutating func checkSyntax() throws(FathomError) {
+        checkingSyntaxOnly = true
+        try document { (r: inout JSONReader) throws(FathomError) in try r.skip() }
+    }
+
+    // MARK: - Containers
+
+    /// An object: `member` is called with each key and must read (or skip) its value; a value it leaves
+    /// unread is skipped. A key given twice is handed over twice (the last value wins where the caller keeps one).
+    mutating func object(_ member: (inout JSONReader, JSONKey) throws(FathomError) -> Void) throws(FathomError) {
+        guard peek == UInt8(ascii: "{") else { throw try mistyped("an object") }
+        try enter()
+        skipWhitespace()
+        if peek == UInt8(ascii: "}") { offset += 1; depth -= 1; return }
+        while true {
+            skipWhitespace()
+            guard peek == UInt8(ascii: "\"") else { throw syntaxError("expected a quoted key") }
+            let (keyStart, escaped) = try scanString()
+            let keyText = keyStart..<(offset - 1)
+            let key = JSONKey(raw: bytes[keyText], decoded: escaped ? decode(keyText) : nil)
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"), "':' after the key")
+            skipWhitespace()
+            path.append(.key(key))
+            let start = offset
+            try member(&self, key)
+            if offset == start { try skip() }
+            path.removeLast()
+            skipWhitespace()
+            if peek == UInt8(ascii: ",") { offset += 1; continue }
+            try expect(UInt8(ascii: "}"), "',' or '}'")
+            depth -= 1
+            return
+        }
+    }
+
+    /// An array: `element` is called with each index and must read (or skip) the element; one it leaves unread
+    /// is skipped.
+    mutating func array(_ element: (inout JSONReader, Int) throws(FathomError) -> Void) throws(FathomError) {
+        guard peek == UInt8(ascii: "[") else { throw try mistyped("an array") }
+        try enter()
+        skipWhitespace()
+        if peek == UInt8(ascii: "]") { offset += 1; depth -= 1; return }
+        var index = 0
+        while true {
+            skipWhitespace()
+            path.append(.index(index))
+            let start = offset
+            try element(&self, index)
+            if offset == start { try skip() }
+            path.removeLast()
+            index += 1
+            skipWhitespace()
+            if peek == UInt8(ascii: ",") { offset += 1; continue }
+            try expect(UInt8(ascii: "]"), "',' or ']'")
+            depth -= 1
+            return
+        }
+    }
+
+    private mutating func enter() throws(FathomError) {
+        guard depth < JSONReader.maxDepth else { throw syntaxError("nested deeper than \(JSONReader.maxDepth) levels") }
+        depth += 1
+        offset += 1
+    }
+
+    // MARK: - Values
+
+    /// True (and the null consumed) when the value is null.
+    mutating func null() throws(FathomError) -> Bool {
+        guard peek == UInt8(ascii: "n") else { return false }
+        try literal("null")
+        return true
+    }
+
+    /// A string (escapes decoded).
+    mutating func string() throws(FathomError) -> String {
+        guard peek == UInt8(ascii: "\"") else { throw try mistyped("a string") }
+        return try readString()
+    }
+
+    /// A number, as the nearest Double.
+    mutating func double() throws(FathomError) -> Double {
+        let number = try readNumber("a number")
+        if let exact = number.exactDouble { return exact }
+        return try slowDouble(number)
+    }
+
+    /// A number as a Float: exactly `Float(double())`, without the slow conversion that needs where it can.
+    mutating func float() throws(FathomError) -> Float {
+        let number = try readNumber("a number")
+        if let exact = number.exactDouble { return try finiteFloat(Float(exact), number) }
+        if let near = number.nearDouble {
+            // `near` is within 2 ulps of the nearest Double: if every Double that close rounds to the same Float,
+            // so does the nearest one.
+            let f = Float(near)
+            if Float(near.nextUp.nextUp) == f, Float(near.nextDown.nextDown) == f { return try finiteFloat(f, number) }
+        }
+        return try finiteFloat(Float(try slowDouble(number)), number)
+    }
+
+    /// A whole number in `bounds` (written with or without a fraction or exponent: 3, 3.0 and 3e0 are 3).
+    mutating func integer(in bounds: ClosedRange<Int64> = Int64.min...Int64.max, _ what: String = "a whole number")
+        throws(FathomError) -> Int64 {
+        let number = try readNumber(what)
+        if number.exponent == 0, !number.truncated {
+            // At most 19 digits: the magnitude fits a UInt64.
+            let magnitude = number.mantissa
+            let value: Int64? = number.negative
+                ? (magnitude <= UInt64(Int64.max) ? -Int64(magnitude) : magnitude == UInt64(Int64.max) + 1 ? Int64.min : nil)
+                : (magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil)
+            if let value, bounds.contains(value) { return value }
+        } else {
+            // A fraction or exponent: whole only when the value is; exact within +-2^53.
+            let value = try slowDouble(number)
+            if value.rounded() == value, abs(value) <= 0x1p53, bounds.contains(Int64(value)) { return Int64(value) }
+        }
+        throw try formatError("field \(pathText) must be \(what) in \(bounds.lowerBound)...\(bounds.upperBound), found \(text(number))",
+                              at: number.start)
+    }
+
+    /// An array of exactly `count` numbers as Floats (see `float`).
+    mutating func floats(count: Int) throws(FathomError) -> [Float] {
+        var values = [Float]()
+        values.reserveCapacity(count)
+        let start = offset
+        try array { (r: inout JSONReader, _: Int) throws(FathomError) in values.append(try r.float()) }
+        guard values.count == count else {
+            throw try formatError("field \(pathText) must hold \(count) numbers, found \(values.count)", at: start)
+        }
+        return values
+    }
+
+    /// Skips one value, checking its syntax.
+    mutating func skip() throws(FathomError) {
+        switch peek {
+        case UInt8(ascii: "{"): try object { _, _ in }
+        case UInt8(ascii: "["): try array { _, _ in }
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default: _ = try readNumber("a value")
+        }
+    }
+
+    // MARK: - Errors
+
+    /// The path of the value being read, for messages (`frames[3].transform_matrix`).
+    var pathText: String {
+        var text = ""
+        for item in path {
+            switch item {
+            case .key(let key): text += (text.isEmpty ? "" : ".") + key.text
+            case .index(let i): text += "[\(i)]"
+            }
+        }
+        return text.isEmpty ? "the top level" : text
+    }
+
+    /// A `.format` error at byte `at` (default: the current offset), or the text's first syntax error if it has
+    /// one (see the type's note).
+    func formatError(_ message: String, at: Int? = nil) throws(FathomError) -> FathomError {
+        var syntax = JSONReader(bytes, in: range)
+        try syntax.checkSyntax()
+        return FathomError(.format, "\(location(at ?? offset)): \(message)")
+    }
+
+    private mutating func mistyped(_ expected: String) throws(FathomError) -> FathomError {
+        guard let c = peek, "{[\"tfn-0123456789".utf8.contains(c) else { return notAValue() }
+        if c == UInt8(ascii: "-"), offset + 1 < range.upperBound, bytes[offset + 1] == UInt8(ascii: "I") { return notAValue() }
+        return try formatError("field \(pathText) must be \(expected), found \(foundText)")
+    }
+
+    /// The error for text where a value should start: what other writers put there (Python's json writes NaN and
+    /// Infinity) is said by name.
+    private func notAValue() -> FathomError {
+        let rest = bytes[offset..<range.upperBound]
+        for name in ["NaN", "Infinity", "-Infinity"] where rest.starts(with: name.utf8) {
+            return syntaxError("\(name) is not a JSON number (JSON has no NaN or infinity)")
+        }
+        return syntaxError("expected a value")
+    }
+
+    private func syntaxError(_ message: String) -> FathomError {
+        if offset >= range.upperBound { return FathomError(.parse, "not valid JSON: the text ends early at \(location(offset)) (\(message))") }
+        return FathomError(.parse, "not valid JSON at \(location(offset)): \(message), found \(foundText)")
+    }
+
+    /// "line L, byte B": the line in the file (from 1) and the byte offset from the file's start.
+    private func location(_ at: Int) -> String {
+        var line = 1
+        for b in bytes[0..<Swift.min(at, bytes.count)] where b == 0x0A { line += 1 }
+        return "line \(line), byte \(at)"
+    }
+
+    /// What the text holds at the current offset, for messages: a token, or a character.
+    private var foundText: String {
+        guard let c = peek else { return "the end of the text" }
+        switch c {
+        case UInt8(ascii: "{"): return "an object"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        case UInt8(ascii: "-"), 0x30...0x39:
+            var end = offset
+            while end < range.upperBound, end - offset < 40, "+-.eE0123456789".utf8.contains(bytes[end]) { end += 1 }
+            return String(decoding: bytes[offset..<end], as: UTF8.self)
+        case 0x21...0x7E: return "'\(Character(Unicode.Scalar(c)))'"
+        default: return "byte 0x" + String(c, radix: 16, uppercase: true)
+        }
+    }
+
+    // MARK: - Lexing
+
+    private var peek: UInt8? { offset < range.upperBound ? bytes[offset] : nil }
+
+    private mutating func skipWhitespace() {
+        while offset < range.upperBound {
+            let c = bytes[offset]
+            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
+            offset += 1
+        }
+    }
+
+    private mutating func expect(_ c: UInt8, _ what: String) throws(FathomError) {
+        guard peek == c else { throw syntaxError("expected \(what)") }
+        offset += 1
+    }
+
+    private mutating func literal(_ word: StaticString) throws(FathomError) {
+        for i in 0..<word.utf8CodeUnitCount {
+            guard peek == word.utf8Start[i] else { throw syntaxError("expected '\(word)'") }
+            offset += 1
+        }
+    }
+
+    /// Skips a string, checking its escapes and its UTF-8.
+    private mutating func skipString() throws(FathomError) {
+        _ = try scanString()
+    }
+
+    /// Reads a string, decoding its escapes.
+    private mutating func readString() throws(FathomError) -> String {
+        let (start, escaped) = try scanString()
+        return escaped ? decode(start..<(offset - 1)) : String(decoding: bytes[start..<(offset - 1)], as: UTF8.self)
+    }
+
+    /// The text of a string's body (between its quotes) with its escapes decoded; its syntax was checked.
+    private func decode(_ range: Range<Int>) -> String {
+        let body = bytes[range]
+        var scalars = String.UnicodeScalarView()
+        var i = body.startIndex
+        while i < body.endIndex {
+            guard body[i] == UInt8(ascii: "\\") else {
+                // An unescaped run: UTF-8 already checked.
+                var j = i
+                while j < body.endIndex, body[j] != UInt8(ascii: "\\") { j += 1 }
+                scalars.append(contentsOf: String(decoding: body[i..<j], as: UTF8.self).unicodeScalars)
+                i = j
+                continue
+            }
+            let e = body[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                var unit = JSONReader.hex(body, i)
+                i += 4
+                // A surrogate pair is one scalar; a lone surrogate (which UTF-16 text cannot hold) is U+FFFD.
+                if (0xD800..<0xDC00).contains(unit), i + 6 <= body.endIndex, body[i] == UInt8(ascii: "\\"), body[i + 1] == UInt8(ascii: "u") {
+                    let low = JSONReader.hex(body, i + 2)
+                    if (0xDC00..<0xE000).contains(low) {
+                        unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                        i += 6
+                    }
+                }
+                scalars.append(Unicode.Scalar(unit) ?? "\u{FFFD}")
+            default: scalars.append(Unicode.Scalar(e))
+            }
+        }
+        return String(scalars)
+    }
+
+    private static func hex(_ body: Slice<UnsafeBufferPointer<UInt8>>, _ at: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for c in body[at..<(at + 4)] {
+            let digit = c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x61 + 10
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// Moves past a string at `offset` (its opening quote): the offset of its first byte and whether it holds
+    /// escapes.
+    private mutating func scanString() throws(FathomError) -> (start: Int, escaped: Bool) {
+        offset += 1
+        let start = offset
+        var escaped = false
+        while offset < range.upperBound {
+            let c = bytes[offset]
+            switch c {
+            case UInt8(ascii: "\""):
+                offset += 1
+                return (start, escaped)
+            case UInt8(ascii: "\\"):
+                escaped = true
+                offset += 1
+                guard let e = peek else { throw syntaxError("unfinished escape") }
+                if e == UInt8(ascii: "u") {
+                    for k in 1...4 {
+                        let at = offset + k
+                        guard at < range.upperBound, JSONReader.isHexDigit(bytes[at]) else {
+                            offset = Swift.min(at, range.upperBound)
+                            throw syntaxError("expected 4 hex digits after \\u")
+                        }
+                    }
+                    offset += 5
+                } else {
+                    guard "\"\\/bfnrt".utf8.contains(e) else { throw syntaxError("not an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)") }
+                    offset += 1
+                }
+            case 0..<0x20:
+                throw syntaxError("a control character in a string (write it as an escape)")
+            case 0x80...:
+                let length = JSONReader.utf8SequenceLength(bytes, offset, range.upperBound)
+                guard length > 0 else { throw syntaxError("a string that is not UTF-8") }
+                offset += length
+            default:
+                offset += 1
+            }
+        }
+        throw syntaxError("unterminated string")
+    }
+
+    private static func isHexDigit(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66)
+    }
+
+    /// The length of the well-formed UTF-8 sequence at `i` (RFC 3629: no overlong forms, no surrogates, at most
+    /// U+10FFFF), 0 when it is not one.
+    private static func utf8SequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
+        let b0 = bytes[i]
+        let length: Int, low: UInt8, high: UInt8
+        switch b0 {
+        case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
+        case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (length, low, high) = (3, 0x80, 0xBF)
+        case 0xED: (length, low, high) = (3, 0x80, 0x9F)
+        case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
+        case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
+        case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
+        default: return 0
+        }
+        guard i + length <= end, (low...high).contains(bytes[i + 1]) else { return 0 }
+        for k in 2..<length where !(0x80...0xBF).contains(bytes[i + k]) { return 0 }
+        return length
+    }
+
+    // MARK: - Numbers
+
+    /// A number's text, `[start, end)`, and its value as digits: up to 19 significant digits in `mantissa`
+    /// (`digits` of them; more digits are not kept and leave `truncated` set), times 10^`exponent`.
+    private struct Number {
+        var start = 0, end = 0
+        var negative = false
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        var truncated = false
+
+        /// 10^0 ... 10^22, each exact in a Double.
+        static let powers: [Double] = (0...22).map(JSONReader.power10)
+
+        /// The value when the Double arithmetic below is exact (Clinger's fast path: at most 15 digits, a power
+        /// of ten that a Double holds exactly): the nearest Double.
+        var exactDouble: Double? {
+            guard !truncated, digits <= 15, exponent >= -22, exponent <= 22 else { return nil }
+            let m = Double(mantissa)
+            let v = exponent >= 0 ? m * Number.powers[exponent] : m / Number.powers[-exponent]
+            return negative ? -v : v
+        }
+
+        /// Within 2 ulps of the nearest Double (two roundings, each half an ulp) for up to 19 digits.
+        var nearDouble: Double? {
+            guard !truncated, exponent >= -22, exponent <= 22 else { return nil }
+            let m = Double(mantissa)
+            let v = exponent >= 0 ? m * Number.powers[exponent] : m / Number.powers[-exponent]
+            return negative ? -v : v
+        }
+    }
+
+    fileprivate static func power10(_ n: Int) -> Double {
+        var v = 1.0
+        for _ in 0..<n { v *= 10 }
+        return v
+    }
+
+    /// Reads a number (RFC 8259 grammar); anything else is a format error saying that `what` was expected, or
+    /// a parse error if it is no JSON value at all.
+    private mutating func readNumber(_ what: String) throws(FathomError) -> Number {
+        guard let first = peek, first == UInt8(ascii: "-") || (first >= 0x30 && first <= 0x39),
+              !(first == UInt8(ascii: "-") && offset + 1 < range.upperBound && bytes[offset + 1] == UInt8(ascii: "I")) else {
+            throw try mistyped(what)
+        }
+        var n = Number()
+        n.start = offset
+        let (end, fault) = JSONReader.scanNumber(bytes, from: offset, to: range.upperBound, into: &n)
+        offset = end
+        if let fault { throw syntaxError(fault) }
+        n.end = offset
+        // Valid syntax that no Double holds (beyond about 1.8e308) is refused where it is read.
+        if n.digits > 0, n.digits + n.exponent > 308, !(try slowDouble(n)).isFinite {
+            let message = "field \(pathText) holds \(text(n)), beyond the range of a number (about 1.8e308)"
+            guard checkingSyntaxOnly else { throw try formatError(message, at: n.start) }
+            if rangeError == nil { rangeError = FathomError(.format, "\(location(n.start)): \(message)") }
+        }
+        return n
+    }
+
+    /// Scans the number at `start` (its first byte is '-' or a digit) into `n`: its digits, up to 19 significant
+    /// ones, and its power of ten. Returns where it ends, or where and why its syntax fails.
+    private static func scanNumber(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
+                                   into n: inout Number) -> (Int, String?) {
+        var i = start
+        @inline(__always) func digit(at i: Int) -> UInt64? {
+            guard i < end else { return nil }
+            let d = p[i] &- 0x30
+            return d < 10 ? UInt64(d) : nil
+        }
+        @inline(__always) func accumulate(_ d: UInt64, _ n: inout Number) {
+            if n.digits < 19 {
+                if n.digits > 0 || d != 0 {
+                    n.mantissa = n.mantissa &* 10 &+ d
+                    n.digits += 1
+                }
+            } else {
+                if d != 0 { n.truncated = true }
+                n.exponent += 1
+            }
+        }
+        /// Eight significant digits at once where they fit (SWAR: the 8 bytes as one little-endian word); returns
+        /// how many were taken (8 or 0).
+        @inline(__always) func eightDigits(at i: Int, _ n: inout Number) -> Int {
+            guard n.digits > 0, n.digits <= 11, i + 8 <= end else { return 0 }
+            let word = UInt64(littleEndian: UnsafeRawPointer(p.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self))
+            // Every byte in 0x30...0x39: its high nibble is 3, and adding 6 does not carry out of the low one.
+            guard (word & 0xF0F0_F0F0_F0F0_F0F0) | (((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
+                == 0x3333_3333_3333_3333 else { return 0 }
+            var v = word & 0x0F0F_0F0F_0F0F_0F0F
+            v = (v &* 2561) >> 8
+            v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+            v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+            n.mantissa = n.mantissa &* 100_000_000 &+ (v & 0xFFFF_FFFF)
+            n.digits += 8
+            return 8
+        }
+        if p[i] == UInt8(ascii: "-") { n.negative = true; i += 1 }
+        guard let lead = digit(at: i) else { return (i, "expected a digit") }
+        i += 1
+        if lead != 0 {
+            accumulate(lead, &n)
+            while true {
+                let taken = eightDigits(at: i, &n)
+                if taken > 0 { i += taken; continue }
+                guard let d = digit(at: i) else { break }
+                accumulate(d, &n)
+                i += 1
+            }
+        }
+        if i < end, p[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digit(at: i) != nil else { return (i, "expected a digit after '.'") }
+            while true {
+                let taken = eightDigits(at: i, &n)
+                if taken > 0 {
+                    n.exponent -= taken
+                    i += taken
+                    continue
+                }
+                guard let d = digit(at: i) else { break }
+                accumulate(d, &n)
+                n.exponent -= 1
+                i += 1
+            }
+        }
+        if i < end, p[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            var sign = 1
+            if i < end, p[i] == UInt8(ascii: "+") { i += 1 } else if i < end, p[i] == UInt8(ascii: "-") { sign = -1; i += 1 }
+            guard digit(at: i) != nil else { return (i, "expected a digit in the exponent") }
+            var e = 0
+            while let d = digit(at: i) {
+                e = Swift.min(e * 10 + Int(d), 1 << 20)
+                i += 1
+            }
+            n.exponent += sign * e
+        }
+        return (i, nil)
+    }
+
+    /// The nearest Double to the number's text (the C library's conversion, which any number of digits takes).
+    private func slowDouble(_ n: Number) throws(FathomError) -> Double {
+        let value = String(decoding: bytes[n.start..<n.end], as: UTF8.self)
+        guard let v = Double(value) else { throw syntaxError("not a number") }
+        return v
+    }
+
+    private func finiteFloat(_ f: Float, _ n: Number) throws(FathomError) -> Float {
+        guard f.isFinite else {
+            throw try formatError("field \(pathText) holds \(text(n)), beyond the range of a float (about 3.4e38)", at: n.start)
+        }
+        return f
+    }
+
+    private func text(_ n: Number) -> String {
+        let count = n.end - n.start
+        let shown = bytes[n.start..<(n.start + Swift.min(count, 40))]
+        return String(decoding: shown, as: UTF8.self) + (count > 40 ? "..." : "")
+    }
+}
+
+/// An object's key as the reader hands it over: its bytes in the text, compared without making a String
+/// (`case "timestamp":`), or its decoded text when it holds escapes.
+struct JSONKey {
+    fileprivate let raw: Slice<UnsafeBufferPointer<UInt8>>
+    fileprivate let decoded: String?
+
+    var text: String { decoded ?? String(decoding: raw, as: UTF8.self) }
+
+    static func ~= (pattern: StaticString, key: JSONKey) -> Bool {
+        if let decoded = key.decoded { return decoded == pattern.description }
+        guard key.raw.count == pattern.utf8CodeUnitCount else { return false }
+        guard let base = key.raw.base.baseAddress else { return pattern.utf8CodeUnitCount == 0 }
+        return memcmp(base + key.raw.startIndex, pattern.utf8Start, pattern.utf8CodeUnitCount) == 0
+    }
+}
