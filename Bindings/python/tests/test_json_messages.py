@@ -178,3 +178,14 @@ def test_numbers_read_as_float32_of_the_nearest_double(tmp_path: Path) -> None:
     for i, matrix in enumerate(expected):
         got = result.poses[i].astype(np.float32)
         assert np.array_equal(got[:3], matrix[:3]), (i, got, matrix)
+
+
+def test_escaped_keys_and_strings_read_as_written_plainly(tmp_path: Path) -> None:
+    """Keys and paths written with \\u escapes (any JSON writer may) read as their plain text, surrogate pairs
+    included; numbers with an exponent or a long fraction read as Python reads them."""
+    plain = _document([_frame(file_path="café/😀.png")])
+    escaped = json.dumps(plain, ensure_ascii=True).replace('"frames"', '"\\u0066rames"').replace(
+        '"transform_matrix"', '"transform\\u005fmatrix"').replace('"w": 640', '"\\u0077": 64E1')
+    assert json.loads(escaped) == {**plain, "w": 640.0}
+    got = fathom.read_transforms(_transforms(tmp_path, escaped))
+    assert got.file_paths == ["café/😀.png"] and tuple(got.sizes[0]) == (640, 480)

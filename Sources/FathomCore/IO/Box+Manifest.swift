@@ -18,7 +18,7 @@ extension Box {
     /// non-finite field or a non-identity anchor, `.notABox` when the corners are not the box of the
     /// stated centre and angle.
     public init(manifestJSON text: some Collection<UInt8>) throws(FathomError) {
-        let file = try JSONText.decode(ManifestFile.self, from: text)
+        let file = try ManifestFile(Array(text))
         try self.init(manifest: file)
     }
 
@@ -29,7 +29,7 @@ extension Box {
             throw FathomError(.format, "field rad_rot_about_y holds \(file.rad_rot_about_y), beyond the range of a float (about 3.4e38)")
         }
         var corners = [SIMD3<Float>]()
-        for (name, point) in zip(Box.cornerNames, file.positions.all) {
+        for (name, point) in zip(Box.cornerNames, file.positions) {
             corners.append(try point.vector("positions.\(name)"))
         }
         try Box.checkIdentity(file.entity_anchor_4x4)
@@ -91,14 +91,35 @@ extension Box {
 
     /// Reads the manifest at `path`.
     public init(manifestAt path: String) throws(FathomError) {
-        try self.init(manifestJSON: FileIO.read(path))
+        let bytes = try FileIO.read(path, limit: 16 << 20)
+        do {
+            try self.init(manifestJSON: bytes)
+        } catch {
+            throw FathomError(error.kind, "'\(path)': \(error.message)")
+        }
     }
 }
 
-/// The manifest's JSON schema (field names as the app writes them).
-struct ManifestFile: Decodable {
-    struct Point: Decodable {
+/// The manifest's fields (names as the app writes them), read in one pass; other keys are ignored.
+struct ManifestFile {
+    struct Point {
         var x: Double, y: Double, z: Double
+
+        init(_ r: inout JSONReader) throws(FathomError) {
+            var x: Double?, y: Double?, z: Double?
+            try r.object { (r: inout JSONReader, key: JSONKey) throws(FathomError) in
+                switch key {
+                case "x": x = try r.double()
+                case "y": y = try r.double()
+                case "z": z = try r.double()
+                default: break
+                }
+            }
+            guard let x, let y, let z else {
+                throw try r.formatError("missing field \(r.pathText).\(x == nil ? "x" : y == nil ? "y" : "z")")
+            }
+            (self.x, self.y, self.z) = (x, y, z)
+        }
 
         func vector(_ name: String) throws(FathomError) -> SIMD3<Float> {
             for (axis, value) in zip(["x", "y", "z"], [x, y, z]) where !Float(value).isFinite {
@@ -108,18 +129,50 @@ struct ManifestFile: Decodable {
         }
     }
 
-    struct Positions: Decodable {
-        var top_left_front, top_right_front, bot_right_front, bot_left_front: Point
-        var top_left_back, top_right_back, bot_right_back, bot_left_back: Point
+    var center: Point
+    var rad_rot_about_y: Double
+    /// In `Box.cornerNames` order.
+    var positions: [Point]
+    var entity_anchor_4x4: [[Double]]
 
-        var all: [Point] {
-            [top_left_front, top_right_front, bot_right_front, bot_left_front,
-             top_left_back, top_right_back, bot_right_back, bot_left_back]
+    init(_ bytes: [UInt8]) throws(FathomError) {
+        self = try JSONReader.read(bytes) { (r: inout JSONReader) throws(FathomError) in
+            var center: Point?, angle: Double?, corners: [String: Point]?, anchor: [[Double]]?
+            try r.object { (r: inout JSONReader, key: JSONKey) throws(FathomError) in
+                switch key {
+                case "center": center = try Point(&r)
+                case "rad_rot_about_y": angle = try r.double()
+                case "positions":
+                    var found = [String: Point]()
+                    try r.object { (r: inout JSONReader, key: JSONKey) throws(FathomError) in
+                        if Box.cornerNames.contains(key.text) { found[key.text] = try Point(&r) }
+                    }
+                    corners = found
+                case "entity_anchor_4x4":
+                    var columns = [[Double]]()
+                    try r.array { (r: inout JSONReader, _: Int) throws(FathomError) in
+                        var column = [Double]()
+                        try r.array { (r: inout JSONReader, _: Int) throws(FathomError) in column.append(try r.double()) }
+                        columns.append(column)
+                    }
+                    anchor = columns
+                default: break
+                }
+            }
+            guard let center else { throw try r.formatError("missing field center") }
+            guard let angle else { throw try r.formatError("missing field rad_rot_about_y") }
+            guard let corners else { throw try r.formatError("missing field positions") }
+            guard let anchor else { throw try r.formatError("missing field entity_anchor_4x4") }
+            var points = [Point]()
+            for name in Box.cornerNames {
+                guard let point = corners[name] else { throw try r.formatError("missing field positions.\(name)") }
+                points.append(point)
+            }
+            return ManifestFile(center: center, rad_rot_about_y: angle, positions: points, entity_anchor_4x4: anchor)
         }
     }
 
-    var center: Point
-    var rad_rot_about_y: Double
-    var positions: Positions
-    var entity_anchor_4x4: [[Double]]
+    private init(center: Point, rad_rot_about_y: Double, positions: [Point], entity_anchor_4x4: [[Double]]) {
+        (self.center, self.rad_rot_about_y, self.positions, self.entity_anchor_4x4) = (center, rad_rot_about_y, positions, entity_anchor_4x4)
+    }
 }

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Strict JSON decoding with messages that name the byte or the field: RFC 8259 syntax and UTF-8 checked by
 /// `JSONReader` (JSONDecoder is lenient: it takes trailing commas, for one), then JSONDecoder for the schema of
-/// the files that are not read in one pass by `JSONReader` (a report's JSON, a box manifest).
+/// the files that are not read in one pass by `JSONReader` (a report's JSON).
 enum JSONText {
     /// Decodes `bytes` as `T`. Throws `.parse` for text that is not JSON and `.format` for a missing or
     /// mistyped field, naming its path (`streams[2].resolution`).
