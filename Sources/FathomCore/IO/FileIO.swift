@@ -22,15 +22,20 @@ public enum FileIO {
         guard size <= limit else {
             throw FathomError(.format, "'\(path)' is \(size) bytes, more than the \(limit) this kind of file may have")
         }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw FathomError(.io, "cannot read '\(path)' at byte \(done): \(errorText())") }
-            guard n > 0 else { throw FathomError(.io, "'\(path)' shrank while it was read (\(done) of \(size) bytes)") }
-            done += n
+        var failure: FathomError?
+        // Not zeroed first: every byte is read into place, or the array is dropped.
+        let bytes = [UInt8](unsafeUninitializedCapacity: Swift.max(size, 1)) { buffer, initialized in
+            var done = 0
+            while done < size {
+                let n = pread(fd, buffer.baseAddress.unsafelyUnwrapped + done, size - done, off_t(done))
+                if n < 0, errno == EINTR { continue }
+                guard n >= 0 else { failure = FathomError(.io, "cannot read '\(path)' at byte \(done): \(errorText())"); break }
+                guard n > 0 else { failure = FathomError(.io, "'\(path)' shrank while it was read (\(done) of \(size) bytes)"); break }
+                done += n
+            }
+            initialized = failure == nil ? size : 0
         }
+        if let failure { throw failure }
         var extra: UInt8 = 0
         guard pread(fd, &extra, 1, off_t(size)) == 0 else { throw FathomError(.io, "'\(path)' grew while it was read") }
         return bytes

@@ -111,17 +111,18 @@ struct JSONReader {
         skipWhitespace()
         if peek == UInt8(ascii: "]") { offset += 1; depth -= 1; return }
         var index = 0
+        path.append(.index(0))
         while true {
             skipWhitespace()
-            path.append(.index(index))
+            path[path.count - 1] = .index(index)
             let start = offset
             try element(&self, index)
             if offset == start { try skip() }
-            path.removeLast()
             index += 1
             skipWhitespace()
             if peek == UInt8(ascii: ",") { offset += 1; continue }
             try expect(UInt8(ascii: "]"), "',' or ']'")
+            path.removeLast()
             depth -= 1
             return
         }
@@ -190,14 +191,27 @@ struct JSONReader {
 
     /// An array of exactly `count` numbers as Floats (see `float`).
     mutating func floats(count: Int) throws(FathomError) -> [Float] {
-        var values = [Float]()
-        values.reserveCapacity(count)
-        let start = offset
-        try array { (r: inout JSONReader, _: Int) throws(FathomError) in values.append(try r.float()) }
-        guard values.count == count else {
-            throw try formatError("field \(pathText) must hold \(count) numbers, found \(values.count)", at: start)
+        var failure: FathomError?
+        let values = [Float](unsafeUninitializedCapacity: Swift.max(count, 1)) { buffer, initialized in
+            do throws(FathomError) { try floats(count: count, into: buffer.baseAddress.unsafelyUnwrapped) } catch { failure = error }
+            initialized = failure == nil ? count : 0
         }
+        if let failure { throw failure }
         return values
+    }
+
+    /// An array of exactly `count` numbers as Floats (see `float`) into `out[0..<count]`.
+    mutating func floats(count: Int, into out: UnsafeMutablePointer<Float>) throws(FathomError) {
+        let start = offset
+        var found = 0
+        try array { (r: inout JSONReader, i: Int) throws(FathomError) in
+            let value = try r.float()
+            if i < count { out[i] = value }
+            found = i + 1
+        }
+        guard found == count else {
+            throw try formatError("field \(pathText) must hold \(count) numbers, found \(found)", at: start)
+        }
     }
 
     /// Skips one value, checking its syntax.
@@ -287,6 +301,12 @@ struct JSONReader {
 
     private mutating func skipWhitespace() {
         while offset < range.upperBound {
+            // Indented text (json.dumps(indent=2)) is mostly runs of spaces: eight at a time.
+            if offset + 8 <= range.upperBound,
+               UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + offset).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+                offset += 8
+                continue
+            }
             let c = bytes[offset]
             guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
             offset += 1

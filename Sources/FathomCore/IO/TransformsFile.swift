@@ -71,8 +71,16 @@ public struct TransformsFile: Sendable, Equatable {
         var frames = [Frame]()
         frames.reserveCapacity(document.frames.count)
         var repaired = 0
+        // Frames without intrinsics keys of their own all have the top level's: resolved once.
+        var shared: Intrinsics?
         for (i, frame) in document.frames.enumerated() {
-            let intrinsics = try resolveIntrinsics(frame.camera, document.camera, frame: i)
+            let intrinsics: Intrinsics
+            if frame.camera.isEmpty, let shared {
+                intrinsics = shared
+            } else {
+                intrinsics = try resolveIntrinsics(frame.camera, document.camera, frame: i)
+                if frame.camera.isEmpty { shared = intrinsics }
+            }
             let (pose, deviation) = try pose(frame.transform_matrix, frame: i)
             if deviation > CameraInfo.exact { repaired += 1 }
             frames.append(Frame(pose: pose, intrinsics: intrinsics, filePath: frame.file_path, depthPath: frame.depth_file_path))
@@ -200,6 +208,10 @@ public struct TransformsFile: Sendable, Equatable {
 struct TransformsCamera {
     var w, h, fl_x, fl_y, cx, cy, camera_angle_x, camera_angle_y: Double?
 
+    var isEmpty: Bool {
+        w == nil && h == nil && fl_x == nil && fl_y == nil && cx == nil && cy == nil && camera_angle_x == nil && camera_angle_y == nil
+    }
+
     /// Reads `key`'s value into its field and returns true when `key` is one of the intrinsics keys (null
     /// leaves it unset).
     mutating func read(_ key: JSONKey, _ reader: inout JSONReader) throws(FathomError) -> Bool {
@@ -274,15 +286,21 @@ extension TransformsDocument.FrameEntry {
                 if path?.utf8.contains(0) == true { throw try r.formatError("field \(r.pathText): a path holds no NUL character (\\u0000)") }
                 if case "file_path" = key { filePath = path } else { depthPath = path }
             case "transform_matrix":
-                var rows = [Float]()
-                rows.reserveCapacity(16)
                 var count = 0
                 let start = r.offset
-                try r.array { (r: inout JSONReader, _: Int) throws(FathomError) in
-                    let row = try r.floats(count: 4)
-                    rows += row
-                    count += 1
+                var failure: FathomError?
+                let rows = [Float](unsafeUninitializedCapacity: 16) { buffer, initialized in
+                    do throws(FathomError) {
+                        try r.array { (r: inout JSONReader, row: Int) throws(FathomError) in
+                            if row < 4 { try r.floats(count: 4, into: buffer.baseAddress.unsafelyUnwrapped + 4 * row) } else { try r.skip() }
+                            count = row + 1
+                        }
+                    } catch {
+                        failure = error
+                    }
+                    initialized = failure == nil && count == 4 ? 16 : 0
                 }
+                if let failure { throw failure }
                 guard count == 4 else {
                     throw try r.formatError("field \(r.pathText) must be 4 rows of 4 numbers, found \(count) rows", at: start)
                 }
