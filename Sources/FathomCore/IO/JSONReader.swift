@@ -159,12 +159,13 @@ struct JSONReader {
     /// A number as a Float: exactly `Float(double())`, without the slow conversion that needs where it can.
     mutating func float() throws(FathomError) -> Float {
         let number = try readNumber("a number")
-        if let exact = number.exactDouble { return try finiteFloat(Float(exact), number) }
         if let near = number.nearDouble {
-            // `near` is within 2 ulps of the nearest Double: if every Double that close rounds to the same Float,
-            // so does the nearest one.
+            // Up to 15 digits `near` is the nearest Double itself; beyond, it is within 2 ulps of it: if every Double
+            // that close rounds to the same Float, so does the nearest one.
             let f = Float(near)
-            if Float(near.nextUp.nextUp) == f, Float(near.nextDown.nextDown) == f { return try finiteFloat(f, number) }
+            if number.digits <= 15 || (Float(near.nextUp.nextUp) == f && Float(near.nextDown.nextDown) == f) {
+                return try finiteFloat(f, number)
+            }
         }
         return try finiteFloat(Float(try slowDouble(number)), number)
     }
@@ -202,13 +203,30 @@ struct JSONReader {
 
     /// An array of exactly `count` numbers as Floats (see `float`) into `out[0..<count]`.
     mutating func floats(count: Int, into out: UnsafeMutablePointer<Float>) throws(FathomError) {
+        // `array` with its element inlined: this is the hot loop of poses and intrinsics.
+        guard peek == UInt8(ascii: "[") else { throw try mistyped("an array") }
         let start = offset
+        try enter()
+        skipWhitespace()
         var found = 0
-        try array { (r: inout JSONReader, i: Int) throws(FathomError) in
-            let value = try r.float()
-            if i < count { out[i] = value }
-            found = i + 1
+        if peek == UInt8(ascii: "]") {
+            offset += 1
+        } else {
+            path.append(.index(0))
+            while true {
+                skipWhitespace()
+                path[path.count - 1] = .index(found)
+                let value = try float()
+                if found < count { out[found] = value }
+                found += 1
+                skipWhitespace()
+                if peek == UInt8(ascii: ",") { offset += 1; continue }
+                try expect(UInt8(ascii: "]"), "',' or ']'")
+                path.removeLast()
+                break
+            }
         }
+        depth -= 1
         guard found == count else {
             throw try formatError("field \(pathText) must hold \(count) numbers, found \(found)", at: start)
         }
@@ -468,15 +486,16 @@ struct JSONReader {
 
         /// The value when the Double arithmetic below is exact (Clinger's fast path: at most 15 digits, a power
         /// of ten that a Double holds exactly): the nearest Double.
-        var exactDouble: Double? {
+        @inline(__always) var exactDouble: Double? {
             guard !truncated, digits <= 15, exponent >= -22, exponent <= 22 else { return nil }
             let m = Double(mantissa)
             let v = exponent >= 0 ? m * Number.powers[exponent] : m / Number.powers[-exponent]
             return negative ? -v : v
         }
 
-        /// Within 2 ulps of the nearest Double (two roundings, each half an ulp) for up to 19 digits.
-        var nearDouble: Double? {
+        /// Within 2 ulps of the nearest Double (two roundings, each half an ulp) for up to 19 digits; the nearest
+        /// Double itself (`exactDouble`) for up to 15.
+        @inline(__always) var nearDouble: Double? {
             guard !truncated, exponent >= -22, exponent <= 22 else { return nil }
             let m = Double(mantissa)
             let v = exponent >= 0 ? m * Number.powers[exponent] : m / Number.powers[-exponent]
