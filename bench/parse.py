@@ -102,9 +102,10 @@ def write_inputs(fathom, folder: Path, lines: int, frames: int) -> dict:
 
 def child(engine: str, lib_path: str, path: str) -> int:
     if engine == "binding":
-        # The Python binding of the checkout the library was built in (<root>/.build/release/libfathom.so).
+        # The Python binding of the checkout the library was built in (somewhere under <root>/.build).
         os.environ["FATHOM_LIBRARY"] = lib_path
-        sys.path.insert(0, str(Path(lib_path).resolve().parents[2] / "Bindings" / "python"))
+        root = next(p for p in Path(lib_path).parents if (p / "Bindings" / "python" / "fathom").is_dir())
+        sys.path.insert(0, str(root / "Bindings" / "python"))
         import fathom  # noqa: E402
         t0 = time.perf_counter()
         if path.endswith(".json"):
@@ -181,10 +182,10 @@ def main(argv=None) -> int:
 
     engines = {"fathom": ("lib", lib_path)}
     if args.baseline:
-        engines[f"fathom {args.baseline_name}"] = ("lib", str(Path(args.baseline).resolve()))
+        engines[f"fathom {args.baseline_name}"] = ("lib", str(Path(args.baseline).absolute()))
     engines["fathom Python binding"] = ("binding", lib_path)
     if args.baseline:
-        engines[f"fathom Python binding {args.baseline_name}"] = ("binding", str(Path(args.baseline).resolve()))
+        engines[f"fathom Python binding {args.baseline_name}"] = ("binding", str(Path(args.baseline).absolute()))
     engines["python json + numpy"] = ("python", "")
     rounds = max(7, args.rounds)
     folder = Path(tempfile.mkdtemp(prefix="fathom-parse-", dir=args.tmp))

@@ -133,12 +133,10 @@ def read_transforms(path: PathLike, rate: Optional[float] = None) -> Transforms:
         paths = _read_paths(handle, n)
     finally:
         _destroy(handle)
+    c = np.ctypeslib.as_array(ks)[:n]  # the structs as a numpy record array, fields fx, fy, cx, cy, width, height
     k = np.zeros((n, 3, 3), dtype=np.float64)
-    sizes = np.zeros((n, 2), dtype=np.int64)
-    for i in range(n):
-        c = ks[i]
-        k[i] = ((c.fx, 0.0, c.cx), (0.0, c.fy, c.cy), (0.0, 0.0, 1.0))
-        sizes[i] = (c.width, c.height)
+    k[:, 0, 0], k[:, 1, 1], k[:, 0, 2], k[:, 1, 2], k[:, 2, 2] = c["fx"], c["fy"], c["cx"], c["cy"], 1.0
+    sizes = np.stack([c["width"], c["height"]], axis=1).astype(np.int64)
     matrices = poses.reshape(n, 4, 4).transpose(0, 2, 1).astype(np.float64)
     return Transforms(timestamps, np.ascontiguousarray(matrices), k, sizes, paths)
 
