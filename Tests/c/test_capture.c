@@ -15,6 +15,7 @@
 #include "tempdir.h"
 #include "expect.h"
 #include "testmath.h"
+#include "report_json.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -223,19 +224,6 @@ static char *read_text(const char *path, size_t *length) {
     if (text) text[n] = '\0';
     if (length) *length = (size_t)n;
     fclose(f);
-    return text;
-}
-
-/* The report's JSON text (caller frees), through the size protocol; NULL on failure. */
-static char *report_json(const fathom_report *r) {
-    size_t n = 0;
-    char *text;
-    if (fathom_report_json(r, NULL, 0, &n) != FATHOM_ERR_BUFFER_TOO_SMALL) return NULL;
-    text = (char *)malloc(n + 1);
-    if (text && fathom_report_json(r, text, n + 1, &n) != FATHOM_OK) {
-        free(text);
-        return NULL;
-    }
     return text;
 }
 

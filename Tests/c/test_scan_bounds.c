@@ -12,6 +12,7 @@
 #include "check.h"
 #include "tempdir.h"
 #include "testmath.h"
+#include "report_json.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -220,17 +221,19 @@ static int json_warnings_with(const char *json, const char *a, const char *b) {
     }
 }
 
-/* The report's JSON (the caller frees it); NULL on failure. */
-static char *report_json(const fathom_report *r) {
-    size_t n = 0;
-    char *text;
-    if (fathom_report_json(r, NULL, 0, &n) != FATHOM_ERR_BUFFER_TOO_SMALL) return NULL;
-    text = (char *)malloc(n + 1);
-    if (text && fathom_report_json(r, text, n + 1, &n) != FATHOM_OK) {
-        free(text);
-        return NULL;
+/* Checks that `expected` warnings of the report contain a and b (b may be NULL), printing the JSON if not. */
+static void check_warnings(const fathom_report *r, const char *a, const char *b, int expected, const char *what) {
+    char *json = report_json(r);
+    CHECK(json != NULL);
+    if (json) {
+        if (json_warnings_with(json, a, b) == expected) {
+            check_pass_();
+        } else {
+            check_fail_(__FILE__, __LINE__, what);
+            printf("    report JSON: %.3000s\n", json);
+        }
     }
-    return text;
+    free(json);
 }
 
 /* The report of the scan in `dir` with max_depth INFINITY and plausible_depth `plausible`; NULL on failure. */
@@ -463,7 +466,6 @@ static void test_plausible_depth(void) {
     fathom_report *r;
     fathom_report_summary sum;
     char d[PATH_BYTES];
-    char *json;
 
     check_section("plausible_depth: default 50, > 0 or INFINITY");
     t_fill(&o, sizeof o);
@@ -489,34 +491,15 @@ static void test_plausible_depth(void) {
         /* Every frame is fused: the camera moves 10 cm (>= fuse_distance 5 cm) from one frame to the next. */
         CHECK_OK(fathom_report_get_summary(r, &sum));
         CHECK(sum.frames == 3 && sum.fused_frames == 3);
-        json = report_json(r);
-        CHECK(json != NULL);
-        if (json) {
-            if (json_warnings_with(json, "beyond 20 m", "frame 1: 20") == 1) {
-                check_pass_();
-            } else {
-                check_fail_(__FILE__, __LINE__, "a warning of the report says \"beyond 20 m\" and \"frame 1: 20\"");
-                printf("    report JSON: %.3000s\n", json);
-            }
-        }
-        free(json);
+        check_warnings(r, "beyond 20 m", "frame 1: 20", 1,
+                       "a warning of the report says \"beyond 20 m\" and \"frame 1: 20\"");
         fathom_report_destroy(r);
     }
 
     check_section("plausible_depth 50 (the default): 30 m is plausible, no warning");
     r = report_of(d, 50.0f);
     if (r) {
-        json = report_json(r);
-        CHECK(json != NULL);
-        if (json) {
-            if (json_warnings_with(json, "no sensor gives", NULL) == 0) {
-                check_pass_();
-            } else {
-                check_fail_(__FILE__, __LINE__, "no warning of the report says \"no sensor gives\"");
-                printf("    report JSON: %.3000s\n", json);
-            }
-        }
-        free(json);
+        check_warnings(r, "no sensor gives", NULL, 0, "no warning of the report says \"no sensor gives\"");
         fathom_report_destroy(r);
     }
 }

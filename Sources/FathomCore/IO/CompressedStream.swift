@@ -38,11 +38,7 @@ public final class CompressedStream: @unchecked Sendable {
 
     public var recordCount: Int { inflatedBytes / recordBytes }
     /// True when indexing stopped at `maxRecords` records with more data after them.
-    public var holdsMore: Bool { problems.contains(CompressedStream.moreThanUsed(recordCount)) }
-
-    static func moreThanUsed(_ records: Int) -> String {
-        "the stream holds more than the \(records) frames the scan can use: the rest was not read"
-    }
+    public let holdsMore: Bool
     /// Places reads can start from: the stream's start and the checkpoints.
     public var checkpointCount: Int { checkpoints.count + 1 }
 
@@ -83,7 +79,7 @@ public final class CompressedStream: @unchecked Sendable {
         lock = .allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
         do {
-            (inflatedBytes, fastBytes, checkpoints, problems) = try CompressedStream.index(fd: fd, size: size, wrapped: wrapped,
+            (inflatedBytes, fastBytes, checkpoints, problems, holdsMore) = try CompressedStream.index(fd: fd, size: size, wrapped: wrapped,
                                                                                             recordBytes: recordBytes, maxRecords: maxRecords, path: path)
         } catch {
             close(fd)
@@ -107,21 +103,22 @@ public final class CompressedStream: @unchecked Sendable {
     }
 
     private static func index(fd: Int32, size: Int, wrapped: Bool, recordBytes: Int, maxRecords: Int,
-                              path: String) throws(FathomError) -> (Int, Int, [Checkpoint], [String]) {
+                              path: String) throws(FathomError) -> (Int, Int, [Checkpoint], [String], Bool) {
         let (limit, overflow) = maxRecords.multipliedReportingOverflow(by: recordBytes)
         let inflater = Inflater(fd: fd, fileSize: size, wrapped: wrapped)
         var checkpoints = [Checkpoint]()
         var problems = [String]()
         var out = 0, fast = 0, calls = 0, every = 1
-        var cut = false, lengthDamaged = false
+        var cut = false, lengthDamaged = false, more = false
         pass: while true {
             let (outcome, n) = try inflater.skip()
             out += n
             switch outcome {
             case .progressed:
                 if !overflow, out > limit {
-                    problems.append(moreThanUsed(maxRecords))
+                    problems.append("the stream holds more than the \(maxRecords) frames the scan can use: the rest was not read")
                     out = limit
+                    more = true
                     break pass
                 }
                 calls += 1
@@ -175,7 +172,7 @@ public final class CompressedStream: @unchecked Sendable {
             let why = cut ? "" : " after the damage"
             problems.append("the last frame is partial\(why): \(out % recordBytes) of its \(recordBytes) bytes (\(out / recordBytes) whole frames kept)")
         }
-        return (out, cut ? fast : out, checkpoints.filter { $0.out <= out }, problems)
+        return (out, cut ? fast : out, checkpoints.filter { $0.out <= out }, problems, more)
     }
 
     /// zlib's inflate of the whole file, block by block: the bytes it gives, those before the block where it

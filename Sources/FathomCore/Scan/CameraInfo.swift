@@ -45,8 +45,14 @@ struct CameraInfo {
             defer { start = end + 1 }
             guard bytes[start..<end].contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
             guard lines.timestamps.count < maxLines else { lines.stoppedAt = line; break }
+            let info: CameraInfo
             do throws(FathomError) {
-                let info = try CameraInfo(bytes, line: start..<end)
+                info = try CameraInfo(bytes, line: start..<end)
+            } catch {
+                if error.kind == .parse, end == bytes.count { lines.cutLine = line; break }
+                throw FathomError(error.kind, "'\(path)': \(error.message)")  // the reader's messages give the line and byte
+            }
+            do throws(FathomError) {
                 let size: (width: Int, height: Int)
                 if let rgbSize { size = rgbSize } else { size = try info.imageSizeFromPrincipalPoint() }
                 rgbSize = size
@@ -57,9 +63,7 @@ struct CameraInfo {
                 lines.intrinsics.append(k)
                 lines.poses.append(pose)
             } catch {
-                if error.kind == .parse, end == bytes.count { lines.cutLine = line; break }
-                let located = error.message.hasPrefix("line ") || error.message.hasPrefix("not valid JSON")
-                throw FathomError(error.kind, "'\(path)'\(located ? "" : " line \(line)"): \(error.message)")
+                throw FathomError(error.kind, "'\(path)' line \(line): \(error.message)")
             }
         }
         return lines
