@@ -665,7 +665,8 @@ typedef struct fathom_mesh_info {
     fathom_vec3 bounds_min;     /**< of all vertices, used by a triangle or not (0 without vertices) */
     fathom_vec3 bounds_max;
     double surface_area;        /**< sum of triangle areas, square meters */
-    uint64_t memory_bytes;      /**< bytes held by the mesh: the BVH and its copy of the classes */
+    uint64_t memory_bytes;      /**< bytes held by the mesh: the BVH, its copy of the classes and a 4 KiB grid
+                                     of where the triangles lie (the batch ray order's predictor) */
     uint64_t bvh_bytes;         /**< of which the BVH: nodes and per triangle its vertices in SIMD lanes
                                      (FATHOM_MESH_COPY: the mesh's only copy of them) or its vertex
                                      indices (FATHOM_MESH_BORROW), plus padding of leaves to blocks of 4 */
@@ -712,12 +713,26 @@ fathom_status fathom_batch_options_init(fathom_batch_options *options);
  *  non-finite direction fails the whole call with its index in the message, before any work. Batches of 4096
  *  rays or more on a mesh of 1 MB or more (fathom_mesh_info.memory_bytes) are traced in an order of their own,
  *  sorted by where each ray is likely to end (predicted from 1024 sample rays traced first: the point at their
- *  median hit distance when those agree, else where the ray enters the nearest small BVH box), so rays bound
- *  for the same part of the mesh share the cache (bench/README.md, "Batch ray order", has what it gains).
- *  Longer batches are ordered in windows of 4,194,304 rays, so the ordering holds at most 168 MB (40 bytes per
- *  ray) at a time. Every result still depends on its own ray only, as do the batch calls below. */
+ *  median hit distance when those agree, else where the ray enters the first cell of a coarse 32^3 grid over the
+ *  mesh that holds a triangle), so rays bound for the same part of the mesh share the cache (bench/README.md,
+ *  "Batch ray order", has what it gains and costs). Longer batches are ordered in windows of 4,194,304 rays, so
+ *  the ordering holds at most 64 MiB (16 bytes per ray) at a time. Every result still depends on its own ray only, as do the batch calls below. */
 fathom_status fathom_mesh_intersect_batch(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
                                           const fathom_batch_options *options, fathom_hit *out);
+
+/** Closest hits as distance and triangle only (a depth map rendered from a mesh needs no more): out_t[i] = the
+ *  hit's t (INFINITY on a miss), out_primitive[i] = its triangle (FATHOM_NO_HIT on a miss), the same values as
+ *  fathom_mesh_intersect_batch's t and primitive. Either output may be NULL when not wanted, not both
+ *  (FATHOM_ERR_NULL_POINTER). */
+fathom_status fathom_mesh_intersect_batch_compact(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
+                                                  const fathom_batch_options *options, float *out_t,
+                                                  uint32_t *out_primitive);
+
+/** The order in which the batch calls trace these rays with these options: out_order[j] (count entries) = the
+ *  index of the ray traced j-th; 0, 1, 2, ... when the batch is traced in the caller's order. For tracing the
+ *  same rays in the same order elsewhere (bench/ does, to compare traversals on equal terms). */
+fathom_status fathom_mesh_ray_order(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
+                                    const fathom_batch_options *options, uint32_t *out_order);
 
 /** out_occluded[i] = 1 if ray i hits anything within the range, else 0. */
 fathom_status fathom_mesh_occluded_batch(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
@@ -928,9 +943,13 @@ typedef enum fathom_line_method {
  *  and the seed (reproducible on every machine). */
 typedef struct fathom_ransac_options {
     double threshold;       /**< inlier distance, > 0 (meters for 3D points), default 0.01 */
-    uint32_t iterations;    /**< random minimal samples tried, >= 1, default 1000 */
+    uint32_t iterations;    /**< random minimal samples tried at most, >= 1, default 1000 */
     uint32_t reserved;      /**< 0 (anything else is FATHOM_ERR_OUT_OF_RANGE) */
     uint64_t seed;          /**< any value, default 0 */
+    double confidence;      /**< in (0, 1], default 0.99: stop after k samples once 1 - (1 - w^s)^k >= confidence,
+                                 w the best sample's inlier fraction so far, s the sample size (2 points for a
+                                 line, 3 for a plane); the chance of having drawn a sample of inliers only. 1 draws
+                                 all `iterations`. */
 } fathom_ransac_options;
 
 /** Fills *options with the defaults above (and 0 in reserved). Start from it: a braced initializer such as
@@ -946,8 +965,9 @@ fathom_status fathom_fit_line3(const double *points, size_t count, size_t stride
 fathom_status fathom_fit_line3f(const float *points, size_t count, size_t stride, fathom_line_fit *out);
 
 /** Robust line: RANSAC over point pairs (2D when dimensions is 2, 3D when 3) counting points within
- *  options->threshold of the line, then a total-least-squares refit on the best sample's inliers. out_inliers
- *  (count bytes, may be NULL) gets 1 for each point the refit used and 0 for the others, on success only. */
+ *  options->threshold of the line, then a total-least-squares refit on the best sample's inliers, and once more
+ *  on the refit line's inliers when they are at least as many. out_inliers (count bytes, may be NULL) gets 1 for
+ *  each point the final fit used and 0 for the others, on success only. */
 fathom_status fathom_fit_line_ransac(const double *points, size_t count, size_t stride, uint32_t dimensions,
                                      const fathom_ransac_options *options, fathom_line_fit *out, uint8_t *out_inliers);
 fathom_status fathom_fit_line_ransacf(const float *points, size_t count, size_t stride, uint32_t dimensions,
@@ -958,8 +978,10 @@ fathom_status fathom_fit_plane(const double *points, size_t count, size_t stride
 fathom_status fathom_fit_planef(const float *points, size_t count, size_t stride, fathom_plane_fit *out);
 
 /** Plane by RANSAC over point triples (collinear triples are skipped), then a least-squares refit on the best
- *  triple's inliers. FATHOM_ERR_DEGENERATE when no triple spans a plane or the inliers are collinear. out_inliers
- *  (count bytes, may be NULL) gets 1 for each point the refit used and 0 for the others, on success only. */
+ *  triple's inliers, and once more on the refit plane's inliers when they are at least as many (a triple through
+ *  noisy points tilts the first inlier band). FATHOM_ERR_DEGENERATE when no triple spans a plane or the inliers
+ *  are collinear. out_inliers (count bytes, may be NULL) gets 1 for each point the final fit used and 0 for the
+ *  others, on success only. */
 fathom_status fathom_fit_plane_ransac(const double *points, size_t count, size_t stride,
                                       const fathom_ransac_options *options, fathom_plane_fit *out, uint8_t *out_inliers);
 fathom_status fathom_fit_plane_ransacf(const float *points, size_t count, size_t stride,
@@ -989,7 +1011,8 @@ typedef struct fathom_length_options {
     uint32_t trim_points;           /**< mask lengths: outline pixels dropped at each end, default 0 */
     double trim_fraction;           /**< ... or this fraction of the outline pixels if more, in [0, 0.25), default 0 */
     fathom_ransac_options plane;    /**< the body plane: threshold 0.005 m (raised to 3x the depth noise at the
-                                         samples' median depth when larger), 100 iterations, seed 0 */
+                                         samples' median depth when larger), 100 iterations, seed 0,
+                                         confidence 1 (all 100 drawn) */
     double depth_noise;             /**< depth noise at 1 m, meters (1 sigma), default 0.005 */
     double depth_noise_growth;      /**< exponent: noise(d) = depth_noise * d^growth, default 2 */
     double pixel_noise;             /**< keypoint placement noise, RGB pixels (1 sigma) in u and in v, default 1 */

@@ -19,12 +19,12 @@ func fitPoints(_ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int, dim
 func ransacOptions(_ pointer: UnsafePointer<fathom_ransac_options>?, _ name: String = "options") throws(FathomError) -> RansacOptions {
     let o = try required(pointer, name).pointee
     try reserved(o.reserved, "\(name).reserved")
-    return try RansacOptions(threshold: o.threshold, iterations: Int(o.iterations), seed: o.seed)
+    return try RansacOptions(threshold: o.threshold, iterations: Int(o.iterations), seed: o.seed, confidence: o.confidence)
 }
 
 extension fathom_ransac_options {
     init(_ o: RansacOptions) {
-        self.init(threshold: o.threshold, iterations: UInt32(o.iterations), reserved: 0, seed: o.seed)
+        self.init(threshold: o.threshold, iterations: UInt32(o.iterations), reserved: 0, seed: o.seed, confidence: o.confidence)
     }
 }
 

@@ -151,6 +151,32 @@ public func fathom_mesh_intersect_batch(_ handle: OpaquePointer?, _ rays: Unsafe
     }
 }
 
+@_cdecl("fathom_mesh_intersect_batch_compact")
+public func fathom_mesh_intersect_batch_compact(_ handle: OpaquePointer?, _ rays: UnsafePointer<fathom_ray>?, _ count: Int,
+                                                _ options: UnsafePointer<fathom_batch_options>?, _ outT: UnsafeMutablePointer<Float>?,
+                                                _ outPrimitive: UnsafeMutablePointer<UInt32>?) -> fathom_status {
+    abiCall("fathom_mesh_intersect_batch_compact") { () throws(FathomError) in
+        let m = try mesh(handle)
+        guard try rayCount(count) > 0 else { return }
+        let buffer = try rayBuffer(rays, count)
+        let o = try batchOptions(options)
+        guard outT != nil || outPrimitive != nil else { throw FathomError(.nullPointer, "out_t and out_primitive are both NULL") }
+        m.intersectDistances(buffer, tmin: o.tmin, tmax: o.tmax, threads: o.threads, t: outT, primitive: outPrimitive)
+    }
+}
+
+@_cdecl("fathom_mesh_ray_order")
+public func fathom_mesh_ray_order(_ handle: OpaquePointer?, _ rays: UnsafePointer<fathom_ray>?, _ count: Int,
+                                  _ options: UnsafePointer<fathom_batch_options>?, _ out: UnsafeMutablePointer<UInt32>?) -> fathom_status {
+    abiCall("fathom_mesh_ray_order") { () throws(FathomError) in
+        let m = try mesh(handle)
+        guard try rayCount(count) > 0 else { return }
+        let buffer = try rayBuffer(rays, count)
+        let o = try batchOptions(options)
+        m.tracingIndices(buffer, tmin: o.tmin, tmax: o.tmax, threads: o.threads, into: try required(out, "out_order"))
+    }
+}
+
 @_cdecl("fathom_mesh_occluded_batch")
 public func fathom_mesh_occluded_batch(_ handle: OpaquePointer?, _ rays: UnsafePointer<fathom_ray>?, _ count: Int,
                                        _ options: UnsafePointer<fathom_batch_options>?,

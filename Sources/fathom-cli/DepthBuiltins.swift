@@ -81,17 +81,18 @@ let depthBuiltins: [String: Builtin] = [
             return frame.convert(frame.opticalPoint(u: pixel.x, v: pixel.y, depth: d), to: .camera)
         })
     },
-    "fit_line": Builtin(usage: "fit_line(cloud)", summary: "3D line by total least squares (LAPACK): centroid, direction, residuals") { a in
-        try a.expect(1...1)
-        let fit = try withFitPoints(a.cloud(0, "cloud")) { try LineFit.fit3D($0) }
+    "fit_line": Builtin(usage: "fit_line(cloud [, threshold [, iterations [, confidence]]])",
+                        summary: "3D line by total least squares (LAPACK), or RANSAC (as fit_plane) with refits when a threshold is given") { a in
+        try a.expect(1...4)
+        let options = try ransacArguments(a)
+        let fit = try withFitPoints(a.cloud(0, "cloud")) { p in try options.map { try LineFit.ransac(p, $0) } ?? LineFit.fit3D(p) }
         return .list([.string("point \(format(components: fit.point.scalars)) direction \(format(components: fit.direction.scalars))"),
                       .string("extent \(format(fit.tMax - fit.tMin)) rms \(format(fit.rms)) max \(format(fit.maxResidual)) of \(fit.used) points")])
     },
-    "fit_plane": Builtin(usage: "fit_plane(cloud [, threshold [, iterations]])",
-                         summary: "least-squares plane, or RANSAC (seed 0) with a refit when a threshold is given") { a in
-        try a.expect(1...3)
-        let options = a.count > 1 ? try RansacOptions(threshold: a.number(1, "threshold"),
-                                                      iterations: a.count > 2 ? a.integer(2, "iterations") : 1000, seed: 0) : nil
+    "fit_plane": Builtin(usage: "fit_plane(cloud [, threshold [, iterations [, confidence]]])",
+                         summary: "least-squares plane, or RANSAC (seed 0, at most 1000 triples, confidence 0.99) with refits when a threshold is given") { a in
+        try a.expect(1...4)
+        let options = try ransacArguments(a)
         let fit = try withFitPoints(a.cloud(0, "cloud")) { p in try options.map { try PlaneFit.ransac(p, $0) } ?? PlaneFit.fit(p) }
         return .list([.string("point \(format(components: fit.point.scalars)) normal \(format(components: fit.normal.scalars))"),
                       .string("rms \(format(fit.rms)) max \(format(fit.maxResidual)) of \(fit.used) points")])
@@ -196,6 +197,15 @@ private func edgeNoiseOptions(_ a: Arguments, _ index: Int) throws -> LengthOpti
 private func withOptionalMask<R>(_ mask: MaskImage?, _ body: (Mask?) throws -> R) throws -> R {
     guard let mask else { return try body(nil) }
     return try mask.withMask { try body($0) }
+}
+
+/// RANSAC options from the arguments after the cloud (threshold, iterations, confidence; seed 0), nil without a
+/// threshold: a least-squares fit.
+private func ransacArguments(_ a: Arguments) throws -> RansacOptions? {
+    guard a.count > 1 else { return nil }
+    let defaults = RansacOptions.defaults
+    return try RansacOptions(threshold: a.number(1, "threshold"), iterations: a.count > 2 ? a.integer(2, "iterations") : defaults.iterations,
+                             seed: defaults.seed, confidence: a.count > 3 ? a.number(3, "confidence") : defaults.confidence)
 }
 
 private func withFitPoints<R>(_ cloud: Cloud, _ body: (FitPoints) throws -> R) throws -> R {

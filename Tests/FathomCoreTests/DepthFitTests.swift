@@ -127,7 +127,7 @@ struct LinePlaneFitTests {
         #expect(abs(fit.rms - 0.002) < 1e-12)
         var rng = SplitMix64(seed: 3)
         let outliers = (0..<(points.count * 2 / 3)).map { _ in SIMD3<Double>(rng.vector(-3...3)) }
-        let options = try RansacOptions(threshold: 0.005, iterations: 200, seed: 11)
+        let options = try RansacOptions(threshold: 0.005, iterations: 200, seed: 11, confidence: 1)
         let first = try withPoints(points + outliers) { try PlaneFit.ransac($0, options) }
         let second = try withPoints(points + outliers) { try PlaneFit.ransac($0, options) }
         #expect(first == second)
@@ -145,7 +145,7 @@ struct LinePlaneFitTests {
             let x = rng.double(0...4), off = rng.double(0.5...2.5)
             points.append(SIMD3(x, 0.5 * x - 1 + (k % 2 == 0 ? off : -off), 0))
         }
-        let options = try RansacOptions(threshold: 0.01, iterations: 200, seed: 42)
+        let options = try RansacOptions(threshold: 0.01, iterations: 200, seed: 42, confidence: 1)
         var mask = [UInt8](repeating: 9, count: points.count)
         let line = try withPoints(points, dimensions: 2) { p in try mask.withUnsafeMutableBufferPointer { try LineFit.ransac(p, options, inliers: $0.baseAddress) } }
         #expect(line.used == 40 && mask == (0..<60).map { $0 < 40 ? 1 : 0 })
@@ -156,7 +156,7 @@ struct LinePlaneFitTests {
         let again = try withPoints(points, dimensions: 2) { try LineFit.ransac($0, options, inliers: nil) }
         #expect(again == line)
         for seed: UInt64 in [0, 7, 12345] {
-            let seeded = try RansacOptions(threshold: 0.01, iterations: 200, seed: seed)
+            let seeded = try RansacOptions(threshold: 0.01, iterations: 200, seed: seed, confidence: 1)
             let other = try withPoints(points, dimensions: 2) { try LineFit.ransac($0, seeded, inliers: nil) }
             #expect(other.used == 40 && length(other.direction - SIMD3(2, 1, 0) / 5.0.squareRoot()) < 1e-9, "seed \(seed)")
         }

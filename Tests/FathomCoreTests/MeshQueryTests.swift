@@ -346,7 +346,7 @@ struct MeshQueryTests {
             // A permutation: every ray once, each copied as it is.
             let positions = (0..<rays.count).map(order.index)
             #expect(Set(positions).count == rays.count && positions.allSatisfy { (0..<rays.count).contains($0) })
-            #expect((0..<rays.count).allSatisfy { order.rays[$0] == rays[positions[$0]] })
+            #expect((0..<rays.count).allSatisfy { order.ray($0) == rays[positions[$0]] })
         }
         for (tmin, tmax): (Float, Float) in [(0, .infinity), (2, 9)] {
             let single = rays.map { mesh.intersect($0, tmin: tmin, tmax: tmax) }

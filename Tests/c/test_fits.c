@@ -4,7 +4,9 @@
  * covariance is diagonal in the basis (d, n, ...), the exact answer is d (or n), the centroid is the centre, and
  * the residuals are |s_k| h. Every field of fathom_line_fit and fathom_plane_fit, the sign convention, strides
  * (records with unread padding), float points, inlier masks, reproducible seeds; then degenerate input
- * (DEGENERATE), NaN (NOT_FINITE), count 0 (OUT_OF_RANGE), bad arguments. The same constructions are in
+ * (DEGENERATE), NaN (NOT_FINITE), count 0 (OUT_OF_RANGE), bad arguments; and RANSAC's confidence: its range, the
+ * first sample reaching a tiny one, the final fit being the least-squares fit of the masked points, and the
+ * documented stopping rule against fits of k samples. The same constructions are in
  * Tests/FathomCoreTests/DepthFitTests.swift ("Line and plane fits"). */
 #include "fathom.h"
 #include "check.h"
@@ -234,6 +236,7 @@ static void test_ransac(void) {
     o.threshold = 0.01;
     o.iterations = 200;
     o.seed = 42;
+    o.confidence = 1; /* every sample drawn (a zeroed struct's confidence 0 is refused) */
     CHECK_OK(fathom_fit_line_ransac(pts, 60, 0, 2, &o, &f, NULL));
     CHECK(f.used == 40);
     {
@@ -356,6 +359,7 @@ static void test_bad(void) {
     memset(&o, 0, sizeof o);
     o.threshold = 0.01;
     o.iterations = 10;
+    o.confidence = 1;
     check_section("fits: degenerate input");
     for (k = 0; k < 8; k++) {
         p[3 * k] = 1.5;
@@ -440,6 +444,321 @@ static void test_bad(void) {
            "iterations", P_ANY);
 }
 
+/* ---- RANSAC's confidence: when the search stops ---------------------------------------------------------- */
+
+/* The mask's points, packed (3 doubles each, or 2 for dimensions 2); returns how many. */
+static size_t masked(const double *p, size_t n, int dims, const uint8_t *mask, double *out) {
+    size_t i, m = 0;
+    int q;
+    for (i = 0; i < n; i++)
+        if (mask[i]) {
+            for (q = 0; q < dims; q++) out[dims * m + q] = p[dims * i + q];
+            m++;
+        }
+    return m;
+}
+
+/* Bad confidence values: NaN is NOT_FINITE; 0, -0, negative, above 1 (the next double after 1 too) OUT_OF_RANGE,
+ * naming "confidence", the outputs untouched. 1 and the smallest positive double are accepted. */
+static void test_confidence_values(void) {
+    double pts[3 * 12];
+    float ptsf[3 * 12];
+    fathom_ransac_options o;
+    fathom_line_fit f, fb;
+    fathom_plane_fit pl, plb;
+    uint8_t mask[12];
+    const double out_of_range[] = {0.0, -0.0, -0.5, -1e-300, 1.5, 2, 1e300};
+    size_t i;
+    int k;
+    check_section("ransac options: confidence must be in (0, 1] (NaN: NOT_FINITE, else OUT_OF_RANGE)");
+    /* 12 points of the plane z = 1 + 0.1 x in general position (x, y from the generator); a line's RANSAC reads the
+     * same numbers. */
+    {
+        unsigned long st = 5;
+        for (k = 0; k < 12; k++) {
+            pts[3 * k] = t_rand(&st);
+            pts[3 * k + 1] = t_rand(&st);
+            pts[3 * k + 2] = 1 + 0.1 * pts[3 * k];
+            ptsf[3 * k] = (float)pts[3 * k];
+            ptsf[3 * k + 1] = (float)pts[3 * k + 1];
+            ptsf[3 * k + 2] = (float)pts[3 * k + 2];
+        }
+    }
+    CHECK_OK(fathom_ransac_options_init(&o));
+    memset(&f, 0x5A, sizeof f);
+    memset(&pl, 0x5A, sizeof pl);
+    fb = f;
+    plb = pl;
+    memset(mask, 0xAB, sizeof mask);
+    o.confidence = NAN;
+    EXPECT(fathom_fit_plane_ransac(pts, 12, 0, &o, &pl, mask), FATHOM_ERR_NOT_FINITE, "fathom_fit_plane_ransac",
+           "confidence", P_FINITE);
+    EXPECT(fathom_fit_line_ransac(pts, 12, 0, 3, &o, &f, mask), FATHOM_ERR_NOT_FINITE, "fathom_fit_line_ransac",
+           "confidence", P_FINITE);
+    EXPECT(fathom_fit_line_ransac(pts, 12, 0, 2, &o, &f, mask), FATHOM_ERR_NOT_FINITE, "fathom_fit_line_ransac",
+           "confidence", P_FINITE);
+    EXPECT(fathom_fit_plane_ransacf(ptsf, 12, 0, &o, &pl, mask), FATHOM_ERR_NOT_FINITE, "fathom_fit_plane_ransacf",
+           "confidence", P_FINITE);
+    EXPECT(fathom_fit_line_ransacf(ptsf, 12, 0, 3, &o, &f, mask), FATHOM_ERR_NOT_FINITE, "fathom_fit_line_ransacf",
+           "confidence", P_FINITE);
+    for (i = 0; i < sizeof out_of_range / sizeof out_of_range[0]; i++) {
+        o.confidence = out_of_range[i];
+        EXPECT(fathom_fit_plane_ransac(pts, 12, 0, &o, &pl, mask), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane_ransac",
+               "confidence", P_ANY);
+        EXPECT(fathom_fit_line_ransac(pts, 12, 0, 3, &o, &f, mask), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line_ransac",
+               "confidence", P_ANY);
+        EXPECT(fathom_fit_line_ransacf(ptsf, 12, 0, 2, &o, &f, mask), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_line_ransacf",
+               "confidence", P_ANY);
+    }
+    o.confidence = nextafter(1.0, 2.0); /* 1 + 2^-52 */
+    EXPECT(fathom_fit_plane_ransacf(ptsf, 12, 0, &o, &pl, mask), FATHOM_ERR_OUT_OF_RANGE, "fathom_fit_plane_ransacf",
+           "confidence", P_ANY);
+    /* Infinities: out of (0, 1], and not finite; either status, as long as the message names the confidence. */
+    o.confidence = INFINITY;
+    {
+        fathom_status s = fathom_fit_plane_ransac(pts, 12, 0, &o, &pl, mask);
+        CHECK(s == FATHOM_ERR_OUT_OF_RANGE || s == FATHOM_ERR_NOT_FINITE);
+        CHECK_ERROR_MENTIONS("confidence");
+        o.confidence = -INFINITY;
+        s = fathom_fit_line_ransac(pts, 12, 0, 3, &o, &f, mask);
+        CHECK(s == FATHOM_ERR_OUT_OF_RANGE || s == FATHOM_ERR_NOT_FINITE);
+        CHECK_ERROR_MENTIONS("confidence");
+    }
+    CHECK(memcmp(&f, &fb, sizeof f) == 0);
+    CHECK(memcmp(&pl, &plb, sizeof pl) == 0);
+    for (k = 0; k < 12; k++) CHECK(mask[k] == 0xAB);
+    /* The ends of the range: 1 (every sample) and the smallest positive double (stop at the first valid sample).
+     * All 12 points are on the plane: used 12, the mask all ones. */
+    o.confidence = 1;
+    CHECK_OK(fathom_fit_plane_ransac(pts, 12, 0, &o, &pl, mask));
+    CHECK(pl.used == 12);
+    for (k = 0; k < 12; k++) CHECK(mask[k] == 1);
+    o.confidence = nextafter(0.0, 1.0);
+    memset(mask, 0xAB, sizeof mask);
+    CHECK_OK(fathom_fit_plane_ransac(pts, 12, 0, &o, &pl, mask));
+    CHECK(pl.used == 12);
+    for (k = 0; k < 12; k++) CHECK(mask[k] == 1);
+    CHECK_OK(fathom_fit_line_ransac(pts, 12, 0, 3, &o, &f, NULL));
+}
+
+/* A confidence so small that the first valid sample reaches it (1 - (1 - w^s)^1 >= 1e-12 for any sample whose own
+ * s points count as inliers: w >= s / n) stops the search there: the fit and the mask are those of one iteration
+ * with the same seed (confidence 1, iterations 1), whatever the seed. The points are in general position (no
+ * collinear triple, no coincident pair), so the first sample is always valid. Then the exact plane with far
+ * outliers under the default options: the plane, exactly the on-plane points in the mask, and the plain
+ * least-squares fit of the masked points. */
+static void test_confidence_first_sample(void) {
+    enum { N = 40 };
+    double p3[3 * N], p2[2 * N], sel[3 * N];
+    fathom_ransac_options tiny, one;
+    fathom_plane_fit a, b, ls;
+    fathom_line_fit la, lb;
+    uint8_t ma[N], mb[N];
+    unsigned long st = 31;
+    uint64_t seed;
+    int k, plane_same = 0, line3_same = 0, line2_same = 0;
+    check_section("ransac: confidence 1e-12 stops at the first sample (= 1 iteration, same seed)");
+    /* 30 points within 4 mm of z = 0.3 x - 0.2 y + 1, 10 far off it; the first two coordinates also serve as 2D
+     * points near the line y = 0.5 x (the last 10 off it). */
+    for (k = 0; k < N; k++) {
+        double x = 2 * t_rand(&st), y = 2 * t_rand(&st), noise = 0.008 * t_rand(&st) - 0.004;
+        p3[3 * k] = x;
+        p3[3 * k + 1] = y;
+        p3[3 * k + 2] = 0.3 * x - 0.2 * y + 1 + (k < 30 ? noise : 0.5 + t_rand(&st));
+        p2[2 * k] = x;
+        p2[2 * k + 1] = 0.5 * x + (k < 30 ? noise : 0.5 + t_rand(&st));
+    }
+    CHECK_OK(fathom_ransac_options_init(&tiny));
+    tiny.confidence = 1e-12;
+    tiny.iterations = 1000;
+    CHECK_OK(fathom_ransac_options_init(&one));
+    one.confidence = 1;
+    one.iterations = 1;
+    for (seed = 0; seed < 16; seed++) {
+        tiny.seed = one.seed = seed * 0x9E3779B97F4A7C15ULL;
+        memset(ma, 0xAB, sizeof ma);
+        memset(mb, 0xCD, sizeof mb);
+        if (fathom_fit_plane_ransac(p3, N, 0, &tiny, &a, ma) == FATHOM_OK &&
+            fathom_fit_plane_ransac(p3, N, 0, &one, &b, mb) == FATHOM_OK && memcmp(&a, &b, sizeof a) == 0 &&
+            memcmp(ma, mb, sizeof ma) == 0)
+            plane_same++;
+        memset(ma, 0xAB, sizeof ma);
+        memset(mb, 0xCD, sizeof mb);
+        if (fathom_fit_line_ransac(p3, N, 0, 3, &tiny, &la, ma) == FATHOM_OK &&
+            fathom_fit_line_ransac(p3, N, 0, 3, &one, &lb, mb) == FATHOM_OK && memcmp(&la, &lb, sizeof la) == 0 &&
+            memcmp(ma, mb, sizeof ma) == 0)
+            line3_same++;
+        memset(ma, 0xAB, sizeof ma);
+        memset(mb, 0xCD, sizeof mb);
+        if (fathom_fit_line_ransac(p2, N, 0, 2, &tiny, &la, ma) == FATHOM_OK &&
+            fathom_fit_line_ransac(p2, N, 0, 2, &one, &lb, mb) == FATHOM_OK && memcmp(&la, &lb, sizeof la) == 0 &&
+            memcmp(ma, mb, sizeof ma) == 0)
+            line2_same++;
+    }
+    CHECK(plane_same == 16);
+    CHECK(line3_same == 16);
+    CHECK(line2_same == 16);
+
+    check_section("ransac: whatever refit is returned, it is the least-squares fit of the masked points");
+    /* The noisy plane and line above (default options: threshold 0.01 > the 4 mm noise, outliers >= 0.5 off): the
+     * fit is the plain fit (fathom_fit_plane, fathom_fit_line2 total) of the points its mask marks, byte for byte,
+     * used = their number, and those are the 30 near points (the 10 others are >= 0.5 - 0.004 away along z or y,
+     * which is >= 0.4 perpendicular for these slopes). */
+    CHECK_OK(fathom_ransac_options_init(&tiny));
+    memset(ma, 0xAB, sizeof ma);
+    CHECK_OK(fathom_fit_plane_ransac(p3, N, 0, &tiny, &a, ma));
+    {
+        size_t m = masked(p3, N, 3, ma, sel);
+        CHECK(m == 30 && a.used == 30);
+        for (k = 0; k < N; k++) CHECK(ma[k] == (k < 30));
+        CHECK_OK(fathom_fit_plane(sel, m, 0, &ls));
+        CHECK(memcmp(&a, &ls, sizeof a) == 0);
+    }
+    memset(ma, 0xAB, sizeof ma);
+    CHECK_OK(fathom_fit_line_ransac(p2, N, 0, 2, &tiny, &la, ma));
+    {
+        size_t m = masked(p2, N, 2, ma, sel);
+        CHECK(m == 30 && la.used == 30);
+        for (k = 0; k < N; k++) CHECK(ma[k] == (k < 30));
+        CHECK_OK(fathom_fit_line2(sel, m, 0, FATHOM_FIT_TOTAL, &lb));
+        CHECK(memcmp(&la, &lb, sizeof la) == 0);
+    }
+
+    check_section("ransac, default options: an exact plane (9 x 9 grid) and 20 points >= 0.3 off it");
+    {
+        /* Points c + a u + b v for a, b in {-0.4, -0.3, ..., 0.4} with u = (1, 2, 0) / sqrt 5, v = (-4, 2, 5) /
+         * (3 sqrt 5) and n = u x v = (2, -1, 2) / 3 (the basis of test_line3_plane): centroid c (the grid is
+         * symmetric), normal n (its largest component 2/3 positive), rms 0. The 20 outliers are c + in-plane offsets
+         * +- (0.3 + r) n, r in [0, 1): at least 0.3 from the plane, so never within the default 0.01; a plane other
+         * than the grid's meets the grid in a line and so holds fewer than 81 points: the grid's plane has the
+         * most inliers. */
+        const double r5 = sqrt(5.0);
+        const double u[3] = {1 / r5, 2 / r5, 0}, v[3] = {-4 / (3 * r5), 2 / (3 * r5), 5 / (3 * r5)},
+                     n[3] = {2.0 / 3, -1.0 / 3, 2.0 / 3}, c[3] = {0.25, -1.5, 2};
+        double g[3 * 101];
+        uint8_t mask[101];
+        fathom_ransac_options o;
+        int i, q;
+        for (k = 0; k < 81; k++) {
+            double aa = 0.1 * (k % 9 - 4), bb = 0.1 * (k / 9 - 4);
+            for (q = 0; q < 3; q++) g[3 * k + q] = c[q] + aa * u[q] + bb * v[q];
+        }
+        for (k = 81; k < 101; k++) {
+            double aa = t_rand(&st) - 0.5, bb = t_rand(&st) - 0.5, h = (k % 2 ? 1 : -1) * (0.3 + t_rand(&st));
+            for (q = 0; q < 3; q++) g[3 * k + q] = c[q] + aa * u[q] + bb * v[q] + h * n[q];
+        }
+        CHECK_OK(fathom_ransac_options_init(&o));
+        memset(mask, 0xAB, sizeof mask);
+        CHECK_OK(fathom_fit_plane_ransac(g, 101, 0, &o, &a, mask));
+        CHECK(a.used == 81);
+        CHECK_D3(a.normal, n[0], n[1], n[2], 1e-12);
+        CHECK_D3(a.point, c[0], c[1], c[2], 1e-12);
+        CHECK_NEAR(a.rms, 0, 1e-12);
+        CHECK_NEAR(a.max_residual, 0, 1e-12);
+        for (i = 0; i < 101; i++) CHECK(mask[i] == (i < 81));
+        CHECK_OK(fathom_fit_plane(g, 81, 0, &ls)); /* the masked points are the first 81 */
+        CHECK(memcmp(&a, &ls, sizeof a) == 0);
+        /* float points: the same as their widening (the grid is not exact in float, but the mask and used are) */
+        {
+            float gf[3 * 101];
+            double gw[3 * 101];
+            uint8_t maskf[101];
+            for (i = 0; i < 3 * 101; i++) {
+                gf[i] = (float)g[i];
+                gw[i] = gf[i];
+            }
+            CHECK_OK(fathom_fit_plane_ransacf(gf, 101, 0, &o, &a, maskf));
+            CHECK_OK(fathom_fit_plane_ransac(gw, 101, 0, &o, &b, mask));
+            CHECK(memcmp(&a, &b, sizeof a) == 0 && memcmp(mask, maskf, sizeof mask) == 0);
+            CHECK(a.used == 81);
+            CHECK_D3(a.normal, n[0], n[1], n[2], 1e-6);
+        }
+    }
+}
+
+/* The stopping rule itself, "stop after k samples once 1 - (1 - w^s)^k >= confidence, w the best sample's inlier
+ * fraction so far": 30 2D points, 12 on the line y = 0 (A), 5 on y = 10 + 0.37 x (B), 13 scattered, threshold 1e-3.
+ * The test checks by brute force over all 435 pairs that the line through a pair of A holds exactly the 12 A
+ * points, a pair of B exactly the 5, and any other pair only its own two, with no point between 0.5 and 2
+ * thresholds of any of them. So a fit after k samples (confidence 1, iterations k) has used = the best sample's
+ * inlier count w_k n, and the documented search with confidence c stops at the first k with
+ * 1 - (1 - w_k^2)^k >= c; with iterations 1000 and confidence c it must return the k-sample fit, byte for byte. */
+static void test_confidence_stopping_rule(void) {
+    enum { N = 30, K = 120 };
+    static const double cs[] = {0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 0.9, 0.99};
+    double p[2 * N];
+    unsigned long st = 7;
+    int i, j, k, q, borderline = 0, odd = 0, checked = 0, agree = 0, shown = 0;
+    check_section("ransac: the search stops at the first k with 1 - (1 - w^2)^k >= confidence");
+    for (k = 0; k < 12; k++) {
+        p[2 * k] = 0.5 * k;
+        p[2 * k + 1] = 0;
+    }
+    for (k = 12; k < 17; k++) {
+        double x = 0.7 * (k - 12) + 0.13;
+        p[2 * k] = x;
+        p[2 * k + 1] = 10 + 0.37 * x;
+    }
+    for (k = 17; k < N; k++) {
+        p[2 * k] = 20 * t_rand(&st) - 10;
+        p[2 * k + 1] = 3 + 4 * t_rand(&st);
+    }
+    /* The test's own check of its points. */
+    for (i = 0; i < N; i++)
+        for (j = i + 1; j < N; j++) {
+            double dx = p[2 * j] - p[2 * i], dy = p[2 * j + 1] - p[2 * i + 1], len = sqrt(dx * dx + dy * dy);
+            int in = 0, want = (i < 12 && j < 12) ? 12 : (i >= 12 && i < 17 && j >= 12 && j < 17) ? 5 : 2;
+            for (q = 0; q < N; q++) {
+                double d = fabs((p[2 * q] - p[2 * i]) * dy - (p[2 * q + 1] - p[2 * i + 1]) * dx) / len;
+                if (d <= 1e-3) in++;
+                if (d > 0.5e-3 && d < 2e-3) borderline++;
+            }
+            if (in != want) odd++;
+        }
+    CHECK(borderline == 0 && odd == 0);
+    for (q = 0; q < 40; q++) {
+        fathom_ransac_options o;
+        fathom_line_fit after[K + 1], f;
+        uint64_t used[K + 1];
+        size_t c;
+        CHECK_OK(fathom_ransac_options_init(&o));
+        o.threshold = 1e-3;
+        o.seed = (uint64_t)q;
+        o.confidence = 1;
+        for (k = 1; k <= K; k++) {
+            o.iterations = (uint32_t)k;
+            if (fathom_fit_line_ransac(p, N, 0, 2, &o, &after[k], NULL) != FATHOM_OK) break;
+            used[k] = after[k].used;
+        }
+        CHECK(k == K + 1);
+        if (k != K + 1) continue;
+        for (c = 0; c < sizeof cs / sizeof cs[0]; c++) {
+            int stop = 0, near_edge = 0;
+            for (k = 1; k <= K && !stop; k++) {
+                double w = (double)used[k] / N, reached = 1 - pow(1 - w * w, k);
+                if (fabs(reached - cs[c]) < 1e-9) near_edge = 1;
+                if (reached >= cs[c]) stop = k;
+            }
+            if (!stop || near_edge) continue; /* beyond the probes, or too close to call */
+            o.confidence = cs[c];
+            o.iterations = 1000;
+            checked++;
+            if (fathom_fit_line_ransac(p, N, 0, 2, &o, &f, NULL) == FATHOM_OK &&
+                memcmp(&f, &after[stop], sizeof f) == 0) {
+                agree++;
+            } else if (shown++ < 4) {
+                printf("    seed %d, confidence %g: should stop after %d samples (best %llu of %d points inliers), "
+                       "a fit of %llu points instead of %llu\n",
+                       q, cs[c], stop, (unsigned long long)used[stop], N, (unsigned long long)f.used,
+                       (unsigned long long)used[stop]);
+            }
+        }
+    }
+    CHECK(checked >= 200);
+    CHECK(agree == checked);
+    printf("    (%d of %d seed and confidence pairs stop where the rule says)\n", agree, checked);
+}
+
 /* The option initializers: the header's defaults, and a zero reserved field (a braced {0.01, 500, 1} would put
  * the seed there, which the fits refuse). */
 static void test_option_inits(void) {
@@ -449,6 +768,7 @@ static void test_option_inits(void) {
     memset(&o, 0xAB, sizeof o);
     CHECK_OK(fathom_ransac_options_init(&o));
     CHECK(o.threshold == 0.01 && o.iterations == 1000 && o.reserved == 0 && o.seed == 0);
+    CHECK(o.confidence == 0.99);
     memset(&b, 0xAB, sizeof b);
     CHECK_OK(fathom_batch_options_init(&b));
     CHECK(b.tmin == 0 && isinf(b.tmax) && b.tmax > 0 && b.threads == 0);
@@ -508,5 +828,8 @@ int main(void) {
     test_line3_plane();
     test_ransac();
     test_bad();
+    test_confidence_values();
+    test_confidence_first_sample();
+    test_confidence_stopping_rule();
     return check_summary("test_fits");
 }

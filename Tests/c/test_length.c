@@ -48,6 +48,7 @@ static void test_options(void) {
     CHECK(o.plane.iterations == 100);
     CHECK(o.plane.reserved == 0);
     CHECK(o.plane.seed == 0);
+    CHECK(o.plane.confidence == 1); /* all 100 samples drawn */
     CHECK(o.depth_noise == 0.005);
     CHECK(o.depth_noise_growth == 2);
     CHECK(o.pixel_noise == 1);
@@ -568,6 +569,12 @@ static void test_bad(void) {
     CHECK_OK(fathom_length_options_init(&o));
     o.plane.iterations = 0;
     EXPECT(fathom_length_mask(&good, &m, &o, &L), FATHOM_ERR_OUT_OF_RANGE, FN_MASK, "iterations", P_ANY);
+    CHECK_OK(fathom_length_options_init(&o));
+    o.plane.confidence = 0;
+    EXPECT(fathom_length_mask(&good, &m, &o, &L), FATHOM_ERR_OUT_OF_RANGE, FN_MASK, "confidence", P_ANY);
+    o.plane.confidence = NAN;
+    EXPECT(fathom_length_keypoints(&good, 3, 3, 10, 8, NULL, &o, &L), FATHOM_ERR_NOT_FINITE, FN_KP, "confidence",
+           P_FINITE);
     CHECK_OK(fathom_length_options_init(&o));
     o.out_frame = FATHOM_FRAME_WORLD;
     EXPECT(fathom_length_mask(&good, &m, &o, &L), FATHOM_ERR_INVALID_STATE, FN_MASK, "pose", P_ANY);

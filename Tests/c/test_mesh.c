@@ -1,7 +1,9 @@
 /* Triangle meshes and their BVH across the C ABI: fathom_mesh_create (copy and borrow: a copy owns its data,
  * a borrowing mesh reads the caller's buffers; strides with padding), hits on a hand-made cube, a closed icosphere
  * (rays from inside always hit, through shared vertices and edges exactly once), occlusion, intersect_all and the
- * batch entry points (bit-identical to single rays, independent of the thread count), classes, get_info,
+ * batch entry points (bit-identical to single rays, independent of the thread count; the compact t and primitive
+ * batch bit-identical to the full records; the tracing order of large batches on a large mesh, a permutation
+ * independent of the thread count), classes, get_info,
  * face_geometry, loading OBJ and PLY files written here, and the capture app's tap flows with values worked out
  * by hand. Closest hits, occlusion and all crossings of random triangle soups against a brute force in Double are
  * checked in Tests/FathomCoreTests/MeshQueryTests.swift ("random soups: ... equal the brute force"), bounds and
@@ -1500,6 +1502,266 @@ static void test_taps(void) {
     fathom_mesh_destroy(ramp);
 }
 
+/* ---- compact batches and the tracing order ------------------------------------------------------------ */
+
+/* The unit square at z = 2 as two triangles: 0 = (0,0,2), (1,0,2), (1,1,2) (the half with y < x) and 1 = (0,0,2),
+ * (1,1,2), (0,1,2) (the half with y > x). Rays along z from z = 0 (t = 2 / |dz|), from above, and misses. */
+static const float QUAD_V[] = {0, 0, 2, 1, 0, 2, 1, 1, 2, 0, 1, 2};
+static const uint32_t QUAD_I[] = {0, 1, 2, 0, 2, 3};
+#define NQ 8
+
+static void quad_rays(fathom_ray r[NQ], float want_t[NQ], uint32_t want_p[NQ]) {
+    r[0] = t_ray(0.75, 0.25, 0, 0, 0, 1);   /* triangle 0 at t = 2 */
+    r[1] = t_ray(0.25, 0.75, 0, 0, 0, 2);   /* triangle 1 at t = 1 (|d| = 2) */
+    r[2] = t_ray(0.5, 0.125, 5, 0, 0, -0.5); /* from above, triangle 0 at t = 3 / 0.5 = 6 */
+    r[3] = t_ray(2, 2, 0, 0, 0, 1);         /* beside the square: miss */
+    r[4] = t_ray(0.5, 0.25, 0, 0, 0, -1);   /* away from it: miss */
+    r[5] = t_ray(0.25, 0.5, 1, 1, 0, 0);    /* parallel to it, below: miss */
+    r[6] = t_ray(0.125, 0.875, -2, 0, 0, 0.25); /* triangle 1 at t = 4 / 0.25 = 16 */
+    r[7] = t_ray(0.9, 0.1, 2.5, 0, 0, -1);  /* triangle 0 at t = 0.5 */
+    want_t[0] = 2;
+    want_p[0] = 0;
+    want_t[1] = 1;
+    want_p[1] = 1;
+    want_t[2] = 6;
+    want_p[2] = 0;
+    want_t[3] = want_t[4] = want_t[5] = INF;
+    want_p[3] = want_p[4] = want_p[5] = FATHOM_NO_HIT;
+    want_t[6] = 16;
+    want_p[6] = 1;
+    want_t[7] = 0.5f;
+    want_p[7] = 0;
+}
+
+/* t and primitive of full hits, for comparing with the compact outputs bit for bit. */
+static int compact_matches(const fathom_hit *full, const float *t, const uint32_t *prim, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (t != NULL && memcmp(&t[i], &full[i].t, sizeof(float)) != 0) return 0;
+        if (prim != NULL && prim[i] != full[i].primitive) return 0;
+    }
+    return 1;
+}
+
+static void test_compact_small(void) {
+    fathom_mesh *m = NULL;
+    fathom_ray rays[NQ];
+    float want_t[NQ], t[NQ + 4];
+    uint32_t want_p[NQ], prim[NQ + 4], order[NQ + 4];
+    fathom_hit full[NQ];
+    fathom_batch_options opt;
+    size_t i;
+    int same_t, same_p;
+
+    check_section("intersect_batch_compact: a square of two triangles, hits and misses known by hand");
+    CHECK_OK(fathom_mesh_create(QUAD_V, 4, 12, QUAD_I, 2, NULL, FATHOM_MESH_COPY, &m));
+    if (!m) return;
+    quad_rays(rays, want_t, want_p);
+    CHECK_OK(fathom_batch_options_init(&opt));
+    opt.threads = 2;
+    t_fill(t, sizeof t);
+    t_fill(prim, sizeof prim);
+    CHECK_OK(fathom_mesh_intersect_batch_compact(m, rays, NQ, &opt, t, prim));
+    same_t = same_p = 1;
+    for (i = 0; i < NQ; i++) {
+        if (!(t[i] == want_t[i])) same_t = 0; /* exact: t = a distance along z over |dz|, powers of two */
+        if (prim[i] != want_p[i]) same_p = 0;
+        if (!same_t || !same_p) {
+            printf("    ray %zu: t %.9g primitive %u, expected %.9g and %u\n", i, (double)t[i], prim[i],
+                   (double)want_t[i], want_p[i]);
+            break;
+        }
+    }
+    CHECK(same_t);
+    CHECK(same_p);
+    CHECK(isinf(t[3]) && t[3] > 0 && prim[4] == FATHOM_NO_HIT && prim[5] == 0xFFFFFFFFu);
+    CHECK(t_untouched(t + NQ, 4 * sizeof(float)) && t_untouched(prim + NQ, 4 * sizeof(uint32_t)));
+    /* The full records of the same batch, and of single rays: the same t and primitive, bit for bit. */
+    CHECK_OK(fathom_mesh_intersect_batch(m, rays, NQ, &opt, full));
+    CHECK(compact_matches(full, t, prim, NQ));
+    for (i = 0; i < NQ; i++) {
+        fathom_hit h;
+        CHECK_OK(fathom_mesh_intersect(m, &rays[i], 0, INF, &h));
+        CHECK(memcmp(&h.t, &t[i], sizeof(float)) == 0 && h.primitive == prim[i]);
+    }
+
+    check_section("intersect_batch_compact: a range [0.75, 2] (t = 0.5, 6 and 16 out of it)");
+    opt.tmin = 0.75f;
+    opt.tmax = 2;
+    t_fill(t, sizeof t);
+    t_fill(prim, sizeof prim);
+    CHECK_OK(fathom_mesh_intersect_batch_compact(m, rays, NQ, &opt, t, prim));
+    CHECK(t[0] == 2 && prim[0] == 0); /* t = tmax counts */
+    CHECK(t[1] == 1 && prim[1] == 1);
+    CHECK(isinf(t[2]) && prim[2] == FATHOM_NO_HIT);
+    CHECK(isinf(t[6]) && prim[6] == FATHOM_NO_HIT);
+    CHECK(isinf(t[7]) && prim[7] == FATHOM_NO_HIT);
+    CHECK_OK(fathom_mesh_intersect_batch(m, rays, NQ, &opt, full));
+    CHECK(compact_matches(full, t, prim, NQ));
+    CHECK(t_untouched(t + NQ, 4 * sizeof(float)) && t_untouched(prim + NQ, 4 * sizeof(uint32_t)));
+
+    check_section("intersect_batch_compact: either output NULL (nothing written past count), not both; count 0");
+    CHECK_OK(fathom_batch_options_init(&opt));
+    t_fill(t, sizeof t);
+    t_fill(prim, sizeof prim);
+    CHECK_OK(fathom_mesh_intersect_batch_compact(m, rays, NQ, &opt, t, NULL));
+    CHECK(memcmp(t, want_t, sizeof want_t) == 0);
+    CHECK(t_untouched(t + NQ, 4 * sizeof(float)));
+    CHECK(t_untouched(prim, sizeof prim));
+    t_fill(t, sizeof t);
+    CHECK_OK(fathom_mesh_intersect_batch_compact(m, rays, NQ, NULL, NULL, prim)); /* NULL options: the defaults */
+    CHECK(memcmp(prim, want_p, sizeof want_p) == 0);
+    CHECK(t_untouched(prim + NQ, 4 * sizeof(uint32_t)));
+    CHECK(t_untouched(t, sizeof t));
+    t_fill(prim, sizeof prim);
+    CHECK_STATUS(fathom_mesh_intersect_batch_compact(m, rays, NQ, &opt, NULL, NULL), FATHOM_ERR_NULL_POINTER);
+    CHECK_ERROR_MENTIONS("fathom_mesh_intersect_batch_compact");
+    CHECK_ERROR_MENTIONS("out_t");
+    CHECK_ERROR_MENTIONS("out_primitive");
+    CHECK_OK(fathom_mesh_intersect_batch_compact(m, rays, 0, &opt, t, prim));
+    CHECK(t_untouched(t, sizeof t) && t_untouched(prim, sizeof prim));
+    /* A batch of one in the middle. */
+    CHECK_OK(fathom_mesh_intersect_batch_compact(m, rays + 6, 1, &opt, t, prim));
+    CHECK(t[0] == 16 && prim[0] == 1 && t_untouched(t + 1, sizeof(float)) && t_untouched(prim + 1, sizeof(uint32_t)));
+
+    check_section("mesh_ray_order: the caller's order for a small batch");
+    t_fill(order, sizeof order);
+    CHECK_OK(fathom_mesh_ray_order(m, rays, NQ, &opt, order));
+    for (i = 0; i < NQ; i++) CHECK(order[i] == i);
+    CHECK(t_untouched(order + NQ, 4 * sizeof(uint32_t)));
+    t_fill(order, sizeof order);
+    CHECK_OK(fathom_mesh_ray_order(m, rays, 0, &opt, order));
+    CHECK(t_untouched(order, sizeof order));
+    fathom_mesh_destroy(m);
+}
+
+/* 1 if order[0..n) holds every index below n once. */
+static int is_permutation(const uint32_t *order, size_t n) {
+    uint8_t *seen = (uint8_t *)calloc(n ? n : 1, 1);
+    size_t i;
+    int ok = seen != NULL;
+    for (i = 0; ok && i < n; i++) {
+        if (order[i] >= n || seen[order[i]]) ok = 0;
+        else seen[order[i]] = 1;
+    }
+    free(seen);
+    return ok;
+}
+
+static int is_identity(const uint32_t *order, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (order[i] != i) return 0;
+    return 1;
+}
+
+/* A mesh of 1 MB or more (an icosphere of 81920 triangles) and batches of 4096 rays or more are traced in an
+ * order of their own: fathom_mesh_ray_order gives it, a permutation; tracing the rays in that order gives each
+ * ray its own result. Below 4096 rays, and on a small mesh (the 5120-triangle icosphere, under 1 MB), the order
+ * is the caller's. */
+static void test_ray_order_large(void) {
+    const size_t N = 20000;
+    sphere_data s, small;
+    fathom_mesh *m = NULL, *ms = NULL;
+    fathom_mesh_info info;
+    fathom_ray *rays, *permuted;
+    float *t, *t2;
+    uint32_t *prim, *prim2, *order, *order2;
+    fathom_hit *full;
+    fathom_batch_options opt;
+    unsigned long st = 21;
+    size_t i, wrong = 0, misses = 0;
+    static const uint32_t thread_counts[] = {0, 1, 2, 5};
+
+    check_section("mesh_ray_order: an icosphere of 81920 triangles (>= 1 MB), 20000 rays from inside");
+    icosphere(6, &s);
+    CHECK(s.nv == 40962 && s.nt == 81920); /* V = 10 * 4^6 + 2, F = 20 * 4^6 */
+    CHECK_OK(fathom_mesh_create(s.v, s.nv, 12, s.idx, s.nt, NULL, FATHOM_MESH_COPY, &m));
+    icosphere(4, &small);
+    CHECK_OK(fathom_mesh_create(small.v, small.nv, 12, small.idx, small.nt, NULL, FATHOM_MESH_COPY, &ms));
+    rays = (fathom_ray *)malloc(N * sizeof *rays);
+    permuted = (fathom_ray *)malloc(N * sizeof *permuted);
+    t = (float *)malloc(N * sizeof *t);
+    t2 = (float *)malloc(N * sizeof *t2);
+    prim = (uint32_t *)malloc(N * sizeof *prim);
+    prim2 = (uint32_t *)malloc(N * sizeof *prim2);
+    order = (uint32_t *)malloc((N + 4) * sizeof *order);
+    order2 = (uint32_t *)malloc((N + 4) * sizeof *order2);
+    full = (fathom_hit *)malloc(N * sizeof *full);
+    if (!m || !ms || !rays || !permuted || !t || !t2 || !prim || !prim2 || !order || !order2 || !full) {
+        CHECK(0);
+        return;
+    }
+    CHECK_OK(fathom_mesh_get_info(m, &info));
+    CHECK(info.memory_bytes >= (1u << 20));
+    printf("    (81920 triangles: %llu bytes)\n", (unsigned long long)info.memory_bytes);
+    CHECK_OK(fathom_mesh_get_info(ms, &info));
+    CHECK(info.memory_bytes < 1000000); /* under 1 MB however it is counted */
+    for (i = 0; i < N; i++) rays[i] = sphere_ray(&st, 0);
+
+    CHECK_OK(fathom_batch_options_init(&opt));
+    opt.threads = 1;
+    t_fill(order, (N + 4) * sizeof *order);
+    CHECK_OK(fathom_mesh_ray_order(m, rays, N, &opt, order));
+    CHECK(is_permutation(order, N));
+    CHECK(!is_identity(order, N));
+    CHECK(t_untouched(order + N, 4 * sizeof *order));
+    for (i = 0; i < sizeof thread_counts / sizeof thread_counts[0]; i++) { /* 0, 1, 2, 5 against 1 */
+        opt.threads = thread_counts[i];
+        t_fill(order2, (N + 4) * sizeof *order2);
+        CHECK_OK(fathom_mesh_ray_order(m, rays, N, &opt, order2));
+        CHECK(memcmp(order, order2, N * sizeof *order) == 0);
+    }
+
+    check_section("mesh_ray_order: the permuted rays, traced compact, give each ray its own result");
+    opt.threads = 0;
+    CHECK_OK(fathom_mesh_intersect_batch(m, rays, N, &opt, full));
+    for (i = 0; i < sizeof thread_counts / sizeof thread_counts[0]; i++) {
+        opt.threads = thread_counts[i];
+        t_fill(t, N * sizeof *t);
+        t_fill(prim, N * sizeof *prim);
+        CHECK_OK(fathom_mesh_intersect_batch_compact(m, rays, N, &opt, t, prim));
+        CHECK(compact_matches(full, t, prim, N));
+    }
+    for (i = 0; i < N; i++) {
+        /* From inside the closed sphere every ray hits (watertight): a triangle, at a finite t > 0. */
+        if (prim[i] >= s.nt || !(t[i] > 0) || !isfinite(t[i])) misses++;
+        permuted[i] = rays[order[i]];
+    }
+    CHECK(misses == 0);
+    opt.threads = 2;
+    CHECK_OK(fathom_mesh_intersect_batch_compact(m, permuted, N, &opt, t2, prim2));
+    for (i = 0; i < N; i++)
+        if (memcmp(&t2[i], &t[order[i]], sizeof(float)) != 0 || prim2[i] != prim[order[i]]) wrong++;
+    CHECK(wrong == 0);
+
+    check_section("mesh_ray_order: the caller's order below 4096 rays, and on a mesh under 1 MB");
+    t_fill(order2, (N + 4) * sizeof *order2);
+    CHECK_OK(fathom_mesh_ray_order(m, rays, 4095, &opt, order2));
+    CHECK(is_identity(order2, 4095));
+    CHECK(t_untouched(order2 + 4095, 4 * sizeof *order2));
+    CHECK_OK(fathom_mesh_ray_order(m, rays, 4096, &opt, order2));
+    CHECK(is_permutation(order2, 4096));
+    CHECK_OK(fathom_mesh_ray_order(ms, rays, N, &opt, order2));
+    CHECK(is_identity(order2, N));
+    CHECK_OK(fathom_mesh_ray_order(ms, rays, N, NULL, order2));
+    CHECK(is_identity(order2, N));
+
+    fathom_mesh_destroy(m);
+    fathom_mesh_destroy(ms);
+    sphere_free(&s);
+    sphere_free(&small);
+    free(rays);
+    free(permuted);
+    free(t);
+    free(t2);
+    free(prim);
+    free(prim2);
+    free(order);
+    free(order2);
+    free(full);
+}
+
 int main(void) {
     test_cube();
     test_degenerate_and_empty();
@@ -1507,5 +1769,7 @@ int main(void) {
     test_icosphere();
     test_files();
     test_taps();
+    test_compact_small();
+    test_ray_order_large();
     return check_summary("test_mesh");
 }

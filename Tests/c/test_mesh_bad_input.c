@@ -143,6 +143,32 @@ static void test_null_pointers(void) {
            "fathom_mesh_intersect_all_batch", "hits", P_NULL);
     EXPECT(fathom_mesh_intersect_all_batch(CUBE, rays, 2, &opt, hits, 4, NULL), FATHOM_ERR_NULL_POINTER,
            "fathom_mesh_intersect_all_batch", "out_offsets", P_NULL);
+    {
+        float ts[3] = {5, 5, 5};
+        uint32_t prims[3] = {5, 5, 5}, order[3] = {5, 5, 5};
+        EXPECT(fathom_mesh_intersect_batch_compact(NULL, rays, 2, &opt, ts, prims), FATHOM_ERR_NULL_POINTER,
+               "fathom_mesh_intersect_batch_compact", "mesh", P_NULL);
+        EXPECT(fathom_mesh_intersect_batch_compact(CUBE, NULL, 2, &opt, ts, prims), FATHOM_ERR_NULL_POINTER,
+               "fathom_mesh_intersect_batch_compact", "rays", P_NULL);
+        EXPECT(fathom_mesh_intersect_batch_compact(CUBE, rays, 2, &opt, NULL, NULL), FATHOM_ERR_NULL_POINTER,
+               "fathom_mesh_intersect_batch_compact", "out_t", P_NULL);
+        CHECK_ERROR_MENTIONS("out_primitive");
+        EXPECT(fathom_mesh_ray_order(NULL, rays, 2, &opt, order), FATHOM_ERR_NULL_POINTER, "fathom_mesh_ray_order", "mesh",
+               P_NULL);
+        EXPECT(fathom_mesh_ray_order(CUBE, NULL, 2, &opt, order), FATHOM_ERR_NULL_POINTER, "fathom_mesh_ray_order", "rays",
+               P_NULL);
+        EXPECT(fathom_mesh_ray_order(CUBE, rays, 2, &opt, NULL), FATHOM_ERR_NULL_POINTER, "fathom_mesh_ray_order",
+               "out_order", P_NULL);
+        CHECK(ts[0] == 5 && ts[2] == 5 && prims[0] == 5 && prims[2] == 5 && order[0] == 5 && order[2] == 5);
+        /* NULL options: the defaults; either output alone. The ray from (0.5, 0.5, -2) along +z meets the cube's
+         * -z face (triangles 0 and 1, the quad (0, 2, 3, 1) fanned) at t = 2. */
+        CHECK_OK(fathom_mesh_intersect_batch_compact(CUBE, rays, 2, NULL, ts, NULL));
+        CHECK(ts[0] == 2 && ts[1] == 2 && ts[2] == 5);
+        CHECK_OK(fathom_mesh_intersect_batch_compact(CUBE, rays, 2, NULL, NULL, prims));
+        CHECK(prims[0] <= 1 && prims[1] == prims[0] && prims[2] == 5);
+        CHECK_OK(fathom_mesh_ray_order(CUBE, rays, 2, NULL, order));
+        CHECK(order[0] == 0 && order[1] == 1 && order[2] == 5);
+    }
 
     check_section("NULL pointers: taps");
     EXPECT(fathom_tap_floor_height(NULL, &cam, 1, 1, NULL, v3(0, 0, 0), v3(0, 1, 0), &height, &found),
@@ -463,6 +489,8 @@ static void test_batches(void) {
     fathom_hit hits[NB * 2];
     uint8_t occs[NB];
     uint64_t off[NB + 1];
+    float ts[NB];
+    uint32_t prims[NB], order[NB];
     fathom_batch_options opt;
     unsigned long st = 4;
     int i;
@@ -486,6 +514,8 @@ static void test_batches(void) {
     CHECK_OK(fathom_mesh_intersect_batch(CUBE, rays, NB, &opt, hits));
     CHECK_OK(fathom_mesh_intersect_all_batch(CUBE, rays, NB, &opt, hits, NB * 2, off));
     CHECK(off[NB] == 2 * NB);
+    CHECK_OK(fathom_mesh_intersect_batch_compact(CUBE, rays, NB, &opt, ts, prims));
+    CHECK_OK(fathom_mesh_ray_order(CUBE, rays, NB, &opt, order));
 
     check_section("batches: one bad ray fails the whole call, named by its index, before any work");
     {
@@ -503,6 +533,18 @@ static void test_batches(void) {
         EXPECT(fathom_mesh_intersect_all_batch(CUBE, rays, NB, &opt, hits, NB * 2, off), FATHOM_ERR_DEGENERATE,
                "fathom_mesh_intersect_all_batch", "rays", P_ANY);
         CHECK_MESSAGE_NUMBER(37);
+        t_fill(ts, sizeof ts);
+        t_fill(prims, sizeof prims);
+        t_fill(order, sizeof order);
+        EXPECT(fathom_mesh_intersect_batch_compact(CUBE, rays, NB, &opt, ts, prims), FATHOM_ERR_DEGENERATE,
+               "fathom_mesh_intersect_batch_compact", "rays", P_ANY);
+        CHECK_MESSAGE_NUMBER(37);
+        EXPECT(fathom_mesh_intersect_batch_compact(CUBE, rays, NB, &opt, NULL, prims), FATHOM_ERR_DEGENERATE,
+               "fathom_mesh_intersect_batch_compact", "rays", P_ANY);
+        CHECK_MESSAGE_NUMBER(37);
+        EXPECT(fathom_mesh_ray_order(CUBE, rays, NB, &opt, order), FATHOM_ERR_DEGENERATE, "fathom_mesh_ray_order", "rays",
+               P_ANY);
+        CHECK_MESSAGE_NUMBER(37);
         rays[37] = save;
         save = rays[41];
         rays[41].origin.y = (float)NAN;
@@ -515,6 +557,12 @@ static void test_batches(void) {
         EXPECT(fathom_mesh_intersect_all_batch(CUBE, rays, NB, &opt, hits, NB * 2, off), FATHOM_ERR_NOT_FINITE,
                "fathom_mesh_intersect_all_batch", "rays", P_FINITE);
         CHECK_MESSAGE_NUMBER(41);
+        EXPECT(fathom_mesh_intersect_batch_compact(CUBE, rays, NB, &opt, ts, NULL), FATHOM_ERR_NOT_FINITE,
+               "fathom_mesh_intersect_batch_compact", "rays", P_FINITE);
+        CHECK_MESSAGE_NUMBER(41);
+        EXPECT(fathom_mesh_ray_order(CUBE, rays, NB, &opt, order), FATHOM_ERR_NOT_FINITE, "fathom_mesh_ray_order", "rays",
+               P_FINITE);
+        CHECK_MESSAGE_NUMBER(41);
         rays[41] = save;
         /* The last ray, with an infinite direction. */
         save = rays[NB - 1];
@@ -522,10 +570,19 @@ static void test_batches(void) {
         EXPECT(fathom_mesh_intersect_batch(CUBE, rays, NB, &opt, hits), FATHOM_ERR_NOT_FINITE, "fathom_mesh_intersect_batch",
                "rays", P_FINITE);
         CHECK_MESSAGE_NUMBER(NB - 1);
+        EXPECT(fathom_mesh_intersect_batch_compact(CUBE, rays, NB, &opt, ts, prims), FATHOM_ERR_NOT_FINITE,
+               "fathom_mesh_intersect_batch_compact", "rays", P_FINITE);
+        CHECK_MESSAGE_NUMBER(NB - 1);
+        EXPECT(fathom_mesh_ray_order(CUBE, rays, NB, &opt, order), FATHOM_ERR_NOT_FINITE, "fathom_mesh_ray_order", "rays",
+               P_FINITE);
+        CHECK_MESSAGE_NUMBER(NB - 1);
         rays[NB - 1] = save;
         CHECK(t_untouched(hits, sizeof hits));
         CHECK(t_untouched(occs, sizeof occs));
         CHECK(t_untouched(off, sizeof off));
+        CHECK(t_untouched(ts, sizeof ts));
+        CHECK(t_untouched(prims, sizeof prims));
+        CHECK(t_untouched(order, sizeof order));
     }
 
     check_section("batches: bad options");
@@ -547,6 +604,30 @@ static void test_batches(void) {
     EXPECT(fathom_mesh_intersect_batch(CUBE, rays, NB, &opt, hits), FATHOM_ERR_NOT_FINITE, "fathom_mesh_intersect_batch",
            "tmax", P_FINITE);
     CHECK(t_untouched(hits, sizeof hits));
+    t_fill(ts, sizeof ts);
+    t_fill(prims, sizeof prims);
+    t_fill(order, sizeof order);
+    EXPECT(fathom_mesh_intersect_batch_compact(CUBE, rays, NB, &opt, ts, prims), FATHOM_ERR_NOT_FINITE,
+           "fathom_mesh_intersect_batch_compact", "tmax", P_FINITE);
+    EXPECT(fathom_mesh_ray_order(CUBE, rays, NB, &opt, order), FATHOM_ERR_NOT_FINITE, "fathom_mesh_ray_order", "tmax",
+           P_FINITE);
+    opt.tmin = 2;
+    opt.tmax = 1;
+    EXPECT(fathom_mesh_intersect_batch_compact(CUBE, rays, NB, &opt, ts, prims), FATHOM_ERR_OUT_OF_RANGE,
+           "fathom_mesh_intersect_batch_compact", "tmin", P_ANY);
+    EXPECT(fathom_mesh_ray_order(CUBE, rays, NB, &opt, order), FATHOM_ERR_OUT_OF_RANGE, "fathom_mesh_ray_order", "tmin",
+           P_ANY);
+    opt.tmin = 0;
+    opt.tmax = INF;
+    opt.threads = 1025;
+    EXPECT(fathom_mesh_intersect_batch_compact(CUBE, rays, NB, &opt, ts, prims), FATHOM_ERR_OUT_OF_RANGE,
+           "fathom_mesh_intersect_batch_compact", "threads", P_ANY);
+    EXPECT(fathom_mesh_ray_order(CUBE, rays, NB, &opt, order), FATHOM_ERR_OUT_OF_RANGE, "fathom_mesh_ray_order", "threads",
+           P_ANY);
+    opt.threads = 2;
+    CHECK(t_untouched(ts, sizeof ts));
+    CHECK(t_untouched(prims, sizeof prims));
+    CHECK(t_untouched(order, sizeof order));
     opt.tmax = INF;
 
     check_section("batches: count * 24 bytes overflows");
@@ -570,9 +651,20 @@ static void test_batches(void) {
            "fathom_mesh_intersect_all_batch", NULL, P_ANY);
     EXPECT(fathom_mesh_intersect_all_batch(CUBE, rays, SIZE_MAX / 2 + 1, &opt, hits, NB * 2, off), FATHOM_ERR_OVERFLOW,
            "fathom_mesh_intersect_all_batch", NULL, P_ANY);
+    EXPECT(fathom_mesh_intersect_batch_compact(CUBE, rays, SIZE_MAX / 8, &opt, ts, prims), FATHOM_ERR_OVERFLOW,
+           "fathom_mesh_intersect_batch_compact", NULL, P_ANY);
+    EXPECT(fathom_mesh_intersect_batch_compact(CUBE, rays, SIZE_MAX, &opt, ts, NULL), FATHOM_ERR_OVERFLOW,
+           "fathom_mesh_intersect_batch_compact", NULL, P_ANY);
+    EXPECT(fathom_mesh_ray_order(CUBE, rays, SIZE_MAX / 8, &opt, order), FATHOM_ERR_OVERFLOW, "fathom_mesh_ray_order",
+           NULL, P_ANY);
+    EXPECT(fathom_mesh_ray_order(CUBE, rays, SIZE_MAX / 2 + 1, &opt, order), FATHOM_ERR_OVERFLOW,
+           "fathom_mesh_ray_order", NULL, P_ANY);
     CHECK(t_untouched(hits, sizeof hits));
     CHECK(t_untouched(occs, sizeof occs));
     CHECK(t_untouched(off, sizeof off));
+    CHECK(t_untouched(ts, sizeof ts));
+    CHECK(t_untouched(prims, sizeof prims));
+    CHECK(t_untouched(order, sizeof order));
 
     check_section("batches: count 0 (an empty batch, or refused; never a crash)");
     {
@@ -584,6 +676,10 @@ static void test_batches(void) {
         s = fathom_mesh_intersect_all_batch(CUBE, rays, 0, &opt, hits, 0, off);
         CHECK(s == FATHOM_OK || s == FATHOM_ERR_OUT_OF_RANGE);
         if (s == FATHOM_OK) CHECK(off[0] == 0);
+        /* the compact batch and the order: count 0 is an empty batch (FATHOM_OK), nothing written */
+        CHECK_OK(fathom_mesh_intersect_batch_compact(CUBE, rays, 0, &opt, ts, prims));
+        CHECK_OK(fathom_mesh_ray_order(CUBE, rays, 0, &opt, order));
+        CHECK(t_untouched(ts, sizeof ts) && t_untouched(prims, sizeof prims) && t_untouched(order, sizeof order));
     }
 }
 

@@ -19,7 +19,7 @@ check() {  # check N PATTERN: example N compiles, runs with status 0, and prints
 }
 check 1 "FATHOM_ERR_OUT_OF_RANGE: fathom_box_shrink_side:*1 of 2 points inside"
 # 35 degrees down from 1.5 m: the floor is 1.5 / sin(35 deg) = 2.62 m away, 2.14 m ahead of z = 1.
-check 2 "hit the floor 2.62 m away at (0.00, 0.00, -1.14), class 2*batch: hit, miss"
+check 2 "hit the floor 2.62 m away at (0.00, 0.00, -1.14), class 2*batch: hit, miss*compact: 2.62 m, inf"
 # The scan written by example 3 is read back: frame 10's camera is 0.10 m along x, 1 m above the floor.
 here=$(pwd); cd "$tmp"
 check 3 "30 frames of 256x192; frame 10 sees the floor at (0.10, 0.00, 0.00)*floor at y = 0.000, box source 0, path 0.29 m"

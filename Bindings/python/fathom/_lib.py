@@ -260,9 +260,15 @@ class PlaneFitStruct(ctypes.Structure):
 
 
 class RansacOptionsStruct(ctypes.Structure):
-    """``fathom_ransac_options``: inlier threshold, iterations, seed."""
+    """``fathom_ransac_options``: inlier threshold, iterations (at most), seed, confidence."""
 
-    _fields_ = [("threshold", c_double), ("iterations", c_uint32), ("reserved", c_uint32), ("seed", c_uint64)]
+    _fields_ = [
+        ("threshold", c_double),
+        ("iterations", c_uint32),
+        ("reserved", c_uint32),
+        ("seed", c_uint64),
+        ("confidence", c_double),
+    ]
 
 
 class LengthOptionsStruct(ctypes.Structure):

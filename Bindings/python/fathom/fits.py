@@ -174,7 +174,7 @@ class PlaneFit:
         )
 
 
-def _ransac(threshold: float, iterations: int, seed: int) -> RansacOptionsStruct:
+def _ransac(threshold: float, iterations: int, seed: int, confidence: float) -> RansacOptionsStruct:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, got {type(seed).__name__}")
     if not 0 <= int(seed) < 2**64:
@@ -184,6 +184,7 @@ def _ransac(threshold: float, iterations: int, seed: int) -> RansacOptionsStruct
     options.threshold = real(threshold, "threshold")
     options.iterations = uint32(iterations, "iterations", unit="")
     options.seed = int(seed)
+    options.confidence = real(confidence, "confidence")
     return options
 
 
@@ -213,13 +214,19 @@ def fit_line_3d(points: Any) -> LineFit:
     return LineFit._from_c(out, 3)
 
 
-def fit_line_ransac(points: Any, threshold: float, iterations: int = 1000, seed: int = 0) -> LineFit:
+def fit_line_ransac(
+    points: Any, threshold: float, iterations: int = 1000, seed: int = 0, confidence: float = 0.99
+) -> LineFit:
     """A robust line through (N, 2) or (N, 3) points (2D or 3D from the shape): RANSAC over point pairs
     counting the points within ``threshold`` of each candidate, then a total-least-squares refit on the best
-    candidate's inliers. Reproducible for a given ``seed``. ``inliers`` of the result marks the points used."""
+    candidate's inliers, and once more on the refit line's inliers when they are at least as many.
+
+    At most ``iterations`` pairs are drawn: the search stops sooner once a pair of inliers only has been drawn
+    with probability ``confidence`` (estimated from the best pair's inlier fraction; 1 draws them all).
+    Reproducible for a given ``seed``. ``inliers`` of the result marks the points the final fit used."""
     p = _points(points, None)
     dimensions = p.array.shape[1]
-    options = _ransac(threshold, iterations, seed)
+    options = _ransac(threshold, iterations, seed, confidence)
     out = LineFitStruct()
     inliers = _inlier_mask(p.count)
     _fit_line_ransac[p.array.dtype](
@@ -237,12 +244,19 @@ def fit_plane(points: Any) -> PlaneFit:
     return PlaneFit._from_c(out)
 
 
-def fit_plane_ransac(points: Any, threshold: float, iterations: int = 1000, seed: int = 0) -> PlaneFit:
+def fit_plane_ransac(
+    points: Any, threshold: float, iterations: int = 1000, seed: int = 0, confidence: float = 0.99
+) -> PlaneFit:
     """A robust plane through (N, 3) points: RANSAC over point triples (collinear triples skipped), then a
-    least-squares refit on the best triple's inliers (within ``threshold``). Reproducible for a ``seed``.
-    ``inliers`` of the result marks the points used (as ``segment_plane``'s inlier indices do in Open3D)."""
+    least-squares refit on the best triple's inliers (within ``threshold``), and once more on the refit
+    plane's inliers when they are at least as many.
+
+    At most ``iterations`` triples are drawn, fewer once a triple of inliers only has been drawn with
+    probability ``confidence`` (1 draws them all; Open3D's ``segment_plane`` calls it ``probability``).
+    Reproducible for a ``seed``. ``inliers`` of the result marks the points the final fit used (as
+    ``segment_plane``'s inlier indices do in Open3D)."""
     p = _points(points, 3)
-    options = _ransac(threshold, iterations, seed)
+    options = _ransac(threshold, iterations, seed, confidence)
     out = PlaneFitStruct()
     inliers = _inlier_mask(p.count)
     _fit_plane_ransac[p.array.dtype](p.pointer, p.count, p.stride, byref(options), byref(out), _mask_pointer(inliers))

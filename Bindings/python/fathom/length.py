@@ -89,8 +89,9 @@ class LengthOptions:
         out_frame: the :class:`fathom.PointFrame` of the reported endpoints (``"camera"`` by default).
         trim_points, trim_fraction: mask lengths drop ``max(trim_points, trim_fraction * n)`` of the n
             outline pixels at each end (none by default: a tapered tip's last pixels are the tip).
-        plane_threshold, plane_iterations, plane_seed: the body plane's RANSAC (the threshold is raised to
-            three times the depth noise at the samples' median depth when that is larger).
+        plane_threshold, plane_iterations, plane_seed, plane_confidence: the body plane's RANSAC (the
+            threshold is raised to three times the depth noise at the samples' median depth when that is larger;
+            confidence 1, the default, draws all ``plane_iterations`` samples).
         depth_noise: depth noise at 1 m, meters (1 sigma); ``depth_noise_growth``: its exponent in depth.
         pixel_noise: keypoint placement noise, RGB pixels (1 sigma in u and in v).
         edge_noise: mask outline placement noise, mask pixels (1 sigma, perpendicular to the outline).
@@ -104,6 +105,7 @@ class LengthOptions:
     plane_threshold: float = _default("plane_threshold")
     plane_iterations: int = _default("plane_iterations")
     plane_seed: int = _default("plane_seed")
+    plane_confidence: float = _default("plane_confidence")
     depth_noise: float = _default("depth_noise")
     depth_noise_growth: float = _default("depth_noise_growth")
     pixel_noise: float = _default("pixel_noise")
@@ -119,8 +121,8 @@ class LengthOptions:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
             raise ValueError(f"plane_seed must be an int in 0..2**64-1, got {seed!r}")
         set_("plane_seed", int(seed))
-        for name in ("trim_fraction", "plane_threshold", "depth_noise", "depth_noise_growth", "pixel_noise",
-                     "edge_noise"):
+        for name in ("trim_fraction", "plane_threshold", "plane_confidence", "depth_noise", "depth_noise_growth",
+                     "pixel_noise", "edge_noise"):
             set_(name, real(getattr(self, name), name))
 
     @classmethod
@@ -129,7 +131,7 @@ class LengthOptions:
             keypoint_depth=KeypointDepth(c.keypoint_depth), window=int(c.window), out_frame=PointFrame(c.out_frame),
             trim_points=int(c.trim_points), trim_fraction=float(c.trim_fraction),
             plane_threshold=float(c.plane.threshold), plane_iterations=int(c.plane.iterations),
-            plane_seed=int(c.plane.seed), depth_noise=float(c.depth_noise),
+            plane_seed=int(c.plane.seed), plane_confidence=float(c.plane.confidence), depth_noise=float(c.depth_noise),
             depth_noise_growth=float(c.depth_noise_growth), pixel_noise=float(c.pixel_noise),
             edge_noise=float(c.edge_noise),
         )
@@ -137,7 +139,7 @@ class LengthOptions:
     def _to_c(self) -> LengthOptionsStruct:
         return LengthOptionsStruct(
             int(self.keypoint_depth), self.window, int(self.out_frame), self.trim_points, self.trim_fraction,
-            RansacOptionsStruct(self.plane_threshold, self.plane_iterations, 0, self.plane_seed),
+            RansacOptionsStruct(self.plane_threshold, self.plane_iterations, 0, self.plane_seed, self.plane_confidence),
             self.depth_noise, self.depth_noise_growth, self.pixel_noise, self.edge_noise,
         )
 

@@ -74,6 +74,10 @@ _mesh_save = status_function("fathom_mesh_save", MeshPtr, c_char_p)
 _BatchPtr = POINTER(BatchOptionsStruct)
 _batch_options_init = status_function("fathom_batch_options_init", _BatchPtr)
 _mesh_intersect_batch = status_function("fathom_mesh_intersect_batch", MeshPtr, RayPtr, c_size_t, _BatchPtr, HitPtr)
+_mesh_intersect_batch_compact = status_function(
+    "fathom_mesh_intersect_batch_compact", MeshPtr, RayPtr, c_size_t, _BatchPtr, FloatPtr, POINTER(c_uint32)
+)
+_mesh_ray_order = status_function("fathom_mesh_ray_order", MeshPtr, RayPtr, c_size_t, _BatchPtr, POINTER(c_uint32))
 _mesh_occluded_batch = status_function(
     "fathom_mesh_occluded_batch", MeshPtr, RayPtr, c_size_t, _BatchPtr, POINTER(c_uint8)
 )
@@ -405,6 +409,45 @@ class Mesh(Handle):
         if len(rays):
             _mesh_intersect_batch(handle, _rays_ptr(rays), len(rays), options, _hits_ptr(hits))
         return hits
+
+    def cast_compact(
+        self,
+        origins: ArrayLike,
+        directions: Optional[ArrayLike] = None,
+        tmin: float = 0.0,
+        tmax: float = math.inf,
+        threads: int = 0,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Closest hits of many rays as distance and triangle only: ``(t, primitive)``, (N,) float32 and (N,)
+        uint32 arrays (``inf`` and ``NO_HIT`` on a miss), the same values as :meth:`cast`'s ``t`` and
+        ``primitive`` without the rest of the hit record (a depth map rendered from a mesh needs no more).
+        Rays and ``threads`` as for :meth:`cast`."""
+        handle, rays, options, _keep = self._batch(origins, directions, tmin, tmax, threads)
+        t = np.empty(len(rays), dtype=np.float32)
+        primitive = np.empty(len(rays), dtype=np.uint32)
+        if len(rays):
+            _mesh_intersect_batch_compact(
+                handle, _rays_ptr(rays), len(rays), options, t.ctypes.data_as(FloatPtr),
+                primitive.ctypes.data_as(POINTER(c_uint32)),
+            )
+        return t, primitive
+
+    def ray_order(
+        self,
+        origins: ArrayLike,
+        directions: Optional[ArrayLike] = None,
+        tmin: float = 0.0,
+        tmax: float = math.inf,
+        threads: int = 0,
+    ) -> np.ndarray:
+        """The order in which the batch calls trace these rays: a (N,) uint32 array whose j-th entry is the
+        index of the ray traced j-th (``arange(N)`` when the batch is traced in the caller's order: batches
+        under 4096 rays, meshes under 1 MB). Rays, range and ``threads`` as for :meth:`cast`."""
+        handle, rays, options, _keep = self._batch(origins, directions, tmin, tmax, threads)
+        order = np.empty(len(rays), dtype=np.uint32)
+        if len(rays):
+            _mesh_ray_order(handle, _rays_ptr(rays), len(rays), options, order.ctypes.data_as(POINTER(c_uint32)))
+        return order
 
     def occluded(
         self,

@@ -40,6 +40,10 @@ OPTIONAL = {
     ("fathom_tap_floor_height", "mesh"),
     ("fathom_tap_place_box", "mesh"),
     ("fathom_mesh_intersect_batch", "options"),
+    ("fathom_mesh_intersect_batch_compact", "options"),
+    ("fathom_mesh_intersect_batch_compact", "out_t"),
+    ("fathom_mesh_intersect_batch_compact", "out_primitive"),
+    ("fathom_mesh_ray_order", "options"),
     ("fathom_fit_line_ransac", "out_inliers"),
     ("fathom_fit_plane_ransac", "out_inliers"),
     ("fathom_fit_line_ransacf", "out_inliers"),
@@ -346,6 +350,8 @@ class Args:
             "fathom_mesh_occluded": lambda: [mesh, ray(), 0.0, inf, byref(c_int32())],
             "fathom_mesh_intersect_all": lambda: [mesh, ray(), 0.0, inf, hit(4), 4, byref(c_size_t())],
             "fathom_mesh_intersect_batch": lambda: [mesh, rays(), 2, opts(), hit(2)],
+            "fathom_mesh_intersect_batch_compact": lambda: [mesh, rays(), 2, opts(), (c_float * 2)(), (c_uint32 * 2)()],
+            "fathom_mesh_ray_order": lambda: [mesh, rays(), 2, opts(), (c_uint32 * 2)()],
             "fathom_batch_options_init": lambda: [byref(BatchOptionsStruct())],
             "fathom_mesh_occluded_batch": lambda: [mesh, rays(), 2, opts(), (c_uint8 * 2)()],
             "fathom_mesh_intersect_all_batch": lambda: [mesh, rays(), 2, opts(), hit(4), 4, (c_uint64 * 3)()],
@@ -578,9 +584,9 @@ class Args:
         line2 = [[0, 0], [1, 1.1], [2, 1.9]]
         line3 = [[0, 0, 0], [1, 1.1, 1], [2, 1.9, 2], [3, 3, 3.1]]
         plane = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0.01]]
-        ransac = lambda: byref(RansacOptionsStruct(0.1, 10, 0, 7))  # noqa: E731
+        ransac = lambda: byref(RansacOptionsStruct(0.1, 10, 0, 7, 0.99))  # noqa: E731
         sel = lambda: byref(DepthSelectionStruct(0, 0, 0, 0, 1, None))  # noqa: E731
-        options = lambda: byref(LengthOptionsStruct(1, 5, 1, 2, 0.005, RansacOptionsStruct(0.005, 100, 0, 0), 0.005, 2, 1))  # noqa: E731
+        options = lambda: byref(LengthOptionsStruct(1, 5, 1, 2, 0.005, RansacOptionsStruct(0.005, 100, 0, 0, 1.0), 0.005, 2, 1))  # noqa: E731
         return {
             "fathom_depth_frame_init": lambda: [
                 byref(DepthFrameStruct()), self.depth.ctypes.data_as(ctypes.c_void_p), 0, 4, 3, k()

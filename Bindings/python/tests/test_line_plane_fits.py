@@ -358,3 +358,79 @@ def test_float32_points_are_fitted_in_place_as_their_float64_widening(rng: np.ra
             if a.inliers is not None:
                 np.testing.assert_array_equal(a.inliers, b.inliers)
 
+
+
+# ------------------------------------------------------------------------------------------------
+# Adaptive stop: the confidence
+# ------------------------------------------------------------------------------------------------
+
+
+def _noisy_plane(rng: np.random.Generator, n_on: int, outlier_fraction: float) -> tuple[np.ndarray, np.ndarray]:
+    """Points on a tilted plane (1 mm noise) with uniform outliers in the cube around them, and the normal."""
+    n = rng.normal(size=3)
+    n /= np.linalg.norm(n)
+    u, v = _plane_basis(n)
+    on = rng.uniform(-1, 1, (n_on, 1)) * u + rng.uniform(-1, 1, (n_on, 1)) * v + rng.normal(scale=0.001, size=(n_on, 1)) * n
+    pts = _with_outliers(rng, on, outlier_fraction, 0.0)
+    return pts[rng.permutation(len(pts))], n
+
+
+def test_confidence_holds_by_monte_carlo() -> None:
+    """The stated confidence is the chance of having drawn an all-inlier sample before stopping: over 400 scenes
+    (50% outliers, so a triple is all inliers with chance 1/8 and confidence 0.9 stops after about 18 draws),
+    the plane is found (normal within 1 degree, as any all-inlier triple with this noise gives after the refits)
+    at least 90% of the time, and when found its fit keeps nearly all 200 points on the plane."""
+    rng = np.random.default_rng(2026)
+    found = 0
+    trials = 400
+    for trial in range(trials):
+        pts, n = _noisy_plane(rng, 200, 0.5)
+        fit = fathom.fit_plane_ransac(pts, threshold=0.005, seed=trial, confidence=0.9)
+        if abs(np.dot(fit.normal, n)) > np.cos(np.radians(1)):
+            found += 1
+            assert fit.used >= 196
+    # Binomial(400, 0.9) falls below 0.9 - 3 sigma = 0.855 with probability ~1e-3; the refits only add to it.
+    assert found / trials >= 0.855, found
+
+
+def test_tiny_confidence_stops_at_the_first_sample_and_one_draws_all(rng: np.random.Generator) -> None:
+    """A confidence next to 0 is reached by the first valid sample: the fit is that of one iteration. A
+    confidence of 1 never stops early: the fit is that of the same number of draws at any confidence that has
+    not been reached (a line with 90% outliers: 0.5 needs ~69 pairs, more than the 20 drawn)."""
+    pts, _ = _noisy_plane(rng, 300, 0.3)
+    for seed in range(5):
+        first = fathom.fit_plane_ransac(pts, 0.005, iterations=1000, seed=seed, confidence=1e-12)
+        one = fathom.fit_plane_ransac(pts, 0.005, iterations=1, seed=seed, confidence=1.0)
+        np.testing.assert_array_equal(first.normal, one.normal)
+        np.testing.assert_array_equal(first.inliers, one.inliers)
+    inliers, _, _ = _line_points(rng, 50, 3, 0.001)
+    line = _with_outliers(rng, inliers, 0.9, 1.0)
+    a = fathom.fit_line_ransac(line, 0.005, iterations=20, seed=4, confidence=1.0)
+    b = fathom.fit_line_ransac(line, 0.005, iterations=20, seed=4, confidence=0.5)
+    np.testing.assert_array_equal(a.direction, b.direction)
+    np.testing.assert_array_equal(a.inliers, b.inliers)
+
+
+def test_line_confidence_finds_the_line(rng: np.random.Generator) -> None:
+    """Lines stop early too (default confidence 0.99) and still find the line in 2D and 3D; the final fit is
+    numpy's total least squares of the points marked."""
+    for dims in (2, 3):
+        inliers, _, direction = _line_points(rng, 500, dims, 0.002)
+        pts = _with_outliers(rng, inliers, 0.5, 1.0)
+        pts = pts[rng.permutation(len(pts))]
+        fit = fathom.fit_line_ransac(pts, threshold=0.01)
+        assert abs(np.dot(fit.direction, direction)) > 1 - 1e-5
+        marked = pts[fit.inliers]
+        principal = np.linalg.svd(marked - marked.mean(0))[2][0]
+        assert abs(np.dot(fit.direction, principal)) > 1 - 1e-12
+        assert fit.used == fit.inliers.sum() >= 500
+
+
+@pytest.mark.parametrize("bad", [0.0, -0.5, 1.5, float("nan")])
+def test_bad_confidence(bad: float) -> None:
+    pts = np.random.default_rng(0).normal(size=(20, 3))
+    error = fathom.NotFiniteError if bad != bad else fathom.OutOfRangeError
+    with pytest.raises(error, match=r"confidence"):
+        fathom.fit_plane_ransac(pts, 0.1, confidence=bad)
+    with pytest.raises(error, match=r"confidence"):
+        fathom.fit_line_ransac(pts, 0.1, confidence=bad)

@@ -21,12 +21,7 @@ struct BodyPlane {
         let threshold = max(options.plane.threshold, 3 * options.noise(atDepth: depths[depths.count / 2]))
         var ransac = options.plane
         ransac.threshold = threshold
-        var plane = try FitPoints.with(points, dimensions: 3) { p throws(FathomError) in try PlaneFit.ransac(p, ransac) }
-        // Refit once on the inliers of RANSAC's refitted plane: the best triple tilts the first inlier band.
-        let band = points.filter { abs(plane.distance($0)) <= threshold }
-        if band.count >= 3, let again = try? FitPoints.with(band, dimensions: 3, { p throws(FathomError) in try PlaneFit.fit(p) }) {
-            plane = again
-        }
+        let plane = try FitPoints.with(points, dimensions: 3) { p throws(FathomError) in try PlaneFit.ransac(p, ransac) }
         let inliers = points.filter { abs(plane.distance($0)) <= threshold }
         guard inliers.count >= 3 else { throw FathomError(.degenerate, "the plane of the masked depth keeps \(inliers.count) samples") }
         let (values, vectors) = try FitPoints.with(inliers, dimensions: 3) { p throws(FathomError) in

@@ -20,8 +20,8 @@ public struct LengthOptions: Equatable, Sendable {
     /// Outline points dropped at each end of a mask length: max(trimPoints, trimFraction * n); none by default.
     public var trimPoints: Int = 0
     public var trimFraction: Double = 0
-    /// The keypoint plane's RANSAC: 5 mm, 100 iterations (the fish projects' settings).
-    public var plane = try! RansacOptions(threshold: 0.005, iterations: 100, seed: 0)
+    /// The keypoint plane's RANSAC: 5 mm, 100 iterations, all of them (the fish projects' settings).
+    public var plane = try! RansacOptions(threshold: 0.005, iterations: 100, seed: 0, confidence: 1)
     /// Depth noise (1 sigma, meters) at 1 m, growing as depth^depthNoiseGrowth.
     public var depthNoise: Double = 0.005
     public var depthNoiseGrowth: Double = 2

@@ -39,6 +39,19 @@ extension Mesh {
         trace(rays, tmin: tmin, tmax: tmax, threads: threads, window: window) { ray, i in write(i, mesh.intersect(ray, tmin: tmin, tmax: tmax)) }
     }
 
+    /// Closest hits as distance and triangle only: t[i] (infinity on a miss) and primitive[i] (UInt32.max on
+    /// a miss), either output nil when not wanted.
+    public func intersectDistances(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int = Mesh.orderingWindow,
+                                   t: UnsafeMutablePointer<Float>?, primitive: UnsafeMutablePointer<UInt32>?) {
+        let mesh = self
+        nonisolated(unsafe) let t = t, primitive = primitive
+        trace(rays, tmin: tmin, tmax: tmax, threads: threads, window: window) { ray, i in
+            let hit = mesh.intersectDistance(ray, tmin: tmin, tmax: tmax)
+            t?[i] = hit?.t ?? .infinity
+            primitive?[i] = hit?.primitive ?? .max
+        }
+    }
+
     /// out[i] = whether ray i hits anything.
     public func occluded(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int = Mesh.orderingWindow,
                          into out: UnsafeMutablePointer<UInt8>) {
@@ -63,21 +76,40 @@ extension Mesh {
     }
 
     /// Rays per window of a batch: each window is ordered (`tracingOrder`) and traced on its own, which
-    /// bounds the transient memory of the ordering at 40 bytes x 2^22 rays (168 MB).
+    /// bounds the transient memory of the ordering at 16 bytes x 2^22 rays (64 MiB).
     public static let orderingWindow = 1 << 22
+
+    /// The order in which the batch calls trace `rays`: out[j] is the index of the ray traced j-th (window by
+    /// window; the caller's order for batches and meshes too small to order).
+    public func tracingIndices(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int = Mesh.orderingWindow,
+                               into out: UnsafeMutablePointer<UInt32>) {
+        forEachWindow(rays, tmin: tmin, tmax: tmax, threads: threads, window: window) { order, offset in
+            for j in 0..<order.rays.count { out[offset + j] = UInt32(truncatingIfNeeded: offset + order.index(j)) }
+        }
+    }
 
     /// Calls body(ray, its index) once per ray, from `threads` threads, window by window in tracing order.
     private func trace(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int, chunk: Int = 256,
                        _ body: @escaping (Ray, Int) -> Void) {
+        forEachWindow(rays, tmin: tmin, tmax: tmax, threads: threads, window: window) { order, offset in
+            ParallelFor.run(count: order.rays.count, threads: threads, chunk: chunk) { range in
+                for j in range {
+                    order.prefetch(j &+ 8)
+                    body(order.ray(j), offset + order.index(j))
+                }
+            }
+        }
+    }
+
+    /// Calls body(the window's tracing order, the window's first index) for each window of `window` rays.
+    private func forEachWindow(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int,
+                               _ body: (TracingOrder, Int) -> Void) {
         let size = Swift.max(1, window)
         var start = 0
         while start < rays.count {
             let part = RayBuffer(base: rays.base + 6 * start, count: Swift.min(size, rays.count - start))
             let order = tracingOrder(part, tmin: tmin, tmax: tmax, threads: threads)
-            let offset = start
-            ParallelFor.run(count: part.count, threads: threads, chunk: chunk) { range in
-                for j in range { body(order.rays[j], offset + order.index(j)) }
-            }
+            body(order, start)
             order.release()
             start += part.count
         }

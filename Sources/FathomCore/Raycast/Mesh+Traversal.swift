@@ -92,6 +92,20 @@ extension Mesh {
 
     /// The closest hit within [tmin, tmax], or nil. The ray must be valid (finite, non-zero direction).
     public func intersect(_ ray: Ray, tmin: Float, tmax: Float) -> Hit? {
+        guard let (t, leaf, u, v) = nearest(ray, tmin: tmin, tmax: tmax) else { return nil }
+        return makeHit(ray, leaf: leaf, t: t, u: u, v: v)
+    }
+
+    /// The closest hit within [tmin, tmax] as its distance and triangle, or nil: `intersect` without the hit
+    /// record. The ray must be valid.
+    public func intersectDistance(_ ray: Ray, tmin: Float, tmax: Float) -> (t: Float, primitive: UInt32)? {
+        guard let (t, leaf, _, _) = nearest(ray, tmin: tmin, tmax: tmax) else { return nil }
+        return (t, leafTriangle[leaf])
+    }
+
+    /// The closest hit within [tmin, tmax] as (t, leaf position, u, v), or nil.
+    @inline(__always)
+    func nearest(_ ray: Ray, tmin: Float, tmax: Float) -> (t: Float, leaf: Int, u: Float, v: Float)? {
         guard nodes.count > 0 else { return nil }
         let sheared = ShearedRay(ray)
         let nodeRay = NodeRay(ray)
@@ -114,8 +128,7 @@ extension Mesh {
             }
             return (best, bestLeaf, bestU, bestV)
         }
-        guard bestLeaf >= 0 else { return nil }
-        return makeHit(ray, leaf: bestLeaf, t: best, u: bestU, v: bestV)
+        return bestLeaf >= 0 ? (best, bestLeaf, bestU, bestV) : nil
     }
 
     /// Visits, in no particular order, every leaf whose box the ray meets within [tmin, tmax]; `visit` gets the

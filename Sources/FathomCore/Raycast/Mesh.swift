@@ -33,6 +33,9 @@ public final class Mesh: @unchecked Sendable {
     public let bvhDepth: Int
     public let boundsMin: SIMD3<Float>
     public let boundsMax: SIMD3<Float>
+    /// Where the triangles lie, coarsely: the batch ray order's predictor (4 KiB), for a mesh large enough that its
+    /// batches are ordered (`orderingMinimumBytes`), else nil.
+    private(set) var occupancy: OccupancyGrid?
 
     /// `leafTriangle` of a padding position.
     @usableFromInline static let padding = UInt32.max
@@ -146,6 +149,11 @@ public final class Mesh: @unchecked Sendable {
                 initialized = 3 * vertexCount
             }
         }
+        if bvhBytes + (classes?.count ?? 0) >= Mesh.orderingMinimumBytes {
+            occupancy = OccupancyGrid(lo: boundsMin, hi: boundsMax, count: triangles) { t in
+                (vertex(indices[3 * t]), vertex(indices[3 * t + 1]), vertex(indices[3 * t + 2]))
+            }
+        }
     }
 
     deinit {
@@ -176,8 +184,8 @@ public final class Mesh: @unchecked Sendable {
             + (blocks?.count ?? 0) * MemoryLayout<TriangleLanes>.stride + leafIndices.count * 4
     }
 
-    /// Bytes held by the mesh: the BVH (which holds a copied mesh's vertices) and the classes.
-    public var memoryBytes: Int { bvhBytes + (classes?.count ?? 0) }
+    /// Bytes held by the mesh: the BVH (which holds a copied mesh's vertices), the classes and the occupancy grid.
+    public var memoryBytes: Int { bvhBytes + (classes?.count ?? 0) + (occupancy == nil ? 0 : OccupancyGrid.bytes) }
 
     public var bvhNodeCount: Int { nodes.count }
 

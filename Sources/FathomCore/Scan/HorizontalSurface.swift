@@ -130,7 +130,7 @@ struct HorizontalSurfaces {
         let threshold = Double(options.floorThreshold)
         let step = (members.count + ransacSample - 1) / ransacSample
         let sample = Swift.stride(from: 0, to: members.count, by: step).map { SIMD3<Double>(centroids[members[$0]]) }
-        let ransac = try RansacOptions(threshold: threshold, iterations: options.floorIterations, seed: options.seed)
+        let ransac = try RansacOptions(threshold: threshold, iterations: options.floorIterations, seed: options.seed, confidence: 1)
         let plane: PlaneFit, inliers: [Int]
         do throws(FathomError) {
             let rough = try FitPoints.with(sample, dimensions: 3) { (p) throws(FathomError) in try PlaneFit.ransac(p, ransac) }

@@ -1,0 +1,116 @@
+"""The compact batch output (distance and triangle only) and the batch's tracing order, from Python and at the
+C ABI: checked against numpy's brute-force Moeller-Trumbore, against the full hit record, and by tracing the
+rays again in the order the library reports."""
+
+from __future__ import annotations
+
+import ctypes
+from ctypes import POINTER, c_uint32
+
+import numpy as np
+import pytest
+
+import fathom
+from fathom import _lib
+from fathom._lib import BatchOptionsStruct, FloatPtr
+from _raycast_reference import PairHits, icosphere, random_rays, random_soup
+
+
+def _rays(rng: np.random.Generator, count: int, spread: float = 2.0) -> np.ndarray:
+    o, d = random_rays(rng, count, spread)
+    return np.ascontiguousarray(np.hstack([o, d]), np.float32)
+
+
+def test_compact_matches_brute_force_and_the_hit_record(rng: np.random.Generator) -> None:
+    vertices, triangles = random_soup(rng, 300)
+    mesh = fathom.Mesh(vertices, triangles)
+    rays = _rays(rng, 2000)
+    t, primitive = mesh.cast_compact(rays)
+    assert t.dtype == np.float32 and primitive.dtype == np.uint32 and t.shape == primitive.shape == (2000,)
+    pairs = PairHits(vertices, triangles, rays[:, :3], rays[:, 3:])
+    ref_primitive, ref_t = pairs.closest()
+    hit = ref_primitive >= 0
+    # A ray grazing an edge may go either way: judge only rays whose nearest crossing is clear of every edge.
+    clear = ~hit | (pairs.margin[np.arange(len(rays)), np.maximum(ref_primitive, 0)] > 1e-4)
+    assert clear.mean() > 0.95 and hit.sum() > 300
+    np.testing.assert_array_equal(primitive[clear & ~hit], fathom.NO_HIT)
+    assert np.all(np.isinf(t[clear & ~hit]))
+    np.testing.assert_array_equal(primitive[clear & hit], ref_primitive[clear & hit])
+    np.testing.assert_allclose(t[clear & hit], ref_t[clear & hit], rtol=1e-5, atol=1e-6)
+    # The same values as the full record's t and primitive, bit for bit, with a range too.
+    full = mesh.cast(rays)
+    np.testing.assert_array_equal(t.view(np.uint32), full["t"].view(np.uint32))
+    np.testing.assert_array_equal(primitive, full["primitive"])
+    t2, p2 = mesh.cast_compact(rays, tmin=0.3, tmax=1.5)
+    full2 = mesh.cast(rays, tmin=0.3, tmax=1.5)
+    np.testing.assert_array_equal(t2.view(np.uint32), full2["t"].view(np.uint32))
+    np.testing.assert_array_equal(p2, full2["primitive"])
+
+
+def test_ordered_batch_on_a_large_mesh() -> None:
+    """On a mesh over 1 MB with 4096 rays or more the batch is traced in an order of its own: ray_order is a
+    permutation (not the identity here), the same for any thread count, and tracing the rays in that order gives
+    every ray the same result at its own place; the compact output equals the full record on every ray."""
+    vertices, triangles = icosphere(6)
+    mesh = fathom.Mesh(vertices, triangles)
+    assert mesh.memory_bytes >= 1 << 20
+    rng = np.random.default_rng(11)
+    rays = _rays(rng, 20000, spread=0.5)  # origins in a cube inside the unit sphere
+    order = mesh.ray_order(rays, threads=1)
+    assert order.dtype == np.uint32
+    np.testing.assert_array_equal(np.sort(order), np.arange(len(rays)))
+    assert np.count_nonzero(order != np.arange(len(rays))) > len(rays) // 2
+    np.testing.assert_array_equal(mesh.ray_order(rays, threads=2), order)
+    t, primitive = mesh.cast_compact(rays, threads=2)
+    full = mesh.cast(rays, threads=1)
+    np.testing.assert_array_equal(t.view(np.uint32), full["t"].view(np.uint32))
+    np.testing.assert_array_equal(primitive, full["primitive"])
+    # Rays from inside a closed sphere all hit it (watertight).
+    assert np.all(primitive != fathom.NO_HIT)
+    again_t, again_p = mesh.cast_compact(rays[order])
+    np.testing.assert_array_equal(again_t.view(np.uint32), t[order].view(np.uint32))
+    np.testing.assert_array_equal(again_p, primitive[order])
+
+
+def test_small_batches_keep_the_callers_order(rng: np.random.Generator) -> None:
+    vertices, triangles = icosphere(6)
+    mesh = fathom.Mesh(vertices, triangles)
+    np.testing.assert_array_equal(mesh.ray_order(_rays(rng, 4095)), np.arange(4095))
+    small = fathom.Mesh(*random_soup(rng, 50))
+    np.testing.assert_array_equal(small.ray_order(_rays(rng, 10000)), np.arange(10000))
+    assert mesh.ray_order(np.zeros((0, 6), np.float32)).shape == (0,)
+    t, p = mesh.cast_compact(np.zeros((0, 6), np.float32))
+    assert t.shape == p.shape == (0,)
+
+
+def test_compact_outputs_may_be_left_out_at_the_abi(rng: np.random.Generator) -> None:
+    vertices, triangles = random_soup(rng, 100)
+    mesh = fathom.Mesh(vertices, triangles)
+    rays = _rays(rng, 300)
+    full = mesh.cast(rays)
+    fn = _lib.FUNCTIONS["fathom_mesh_intersect_batch_compact"]
+    rays_ptr = rays.ctypes.data_as(POINTER(_lib.RayStruct))
+    t = np.full(300, 7.0, np.float32)
+    p = np.full(300, 7, np.uint32)
+    assert fn.raw(mesh._handle(), rays_ptr, 300, None, t.ctypes.data_as(FloatPtr), None) == 0
+    np.testing.assert_array_equal(t.view(np.uint32), full["t"].view(np.uint32))
+    assert fn.raw(mesh._handle(), rays_ptr, 300, None, None, p.ctypes.data_as(POINTER(c_uint32))) == 0
+    np.testing.assert_array_equal(p, full["primitive"])
+    assert fn.raw(mesh._handle(), rays_ptr, 300, None, None, None) == fathom.NullPointerError.STATUS
+    assert "out_t and out_primitive" in _lib.fathom_last_error().decode()
+
+
+def test_bad_rays_fail_before_any_work(rng: np.random.Generator) -> None:
+    mesh = fathom.Mesh(*random_soup(rng, 20))
+    rays = _rays(rng, 10)
+    rays[7, 3:] = 0
+    with pytest.raises(fathom.DegenerateError, match=r"rays\[7\]"):
+        mesh.cast_compact(rays)
+    with pytest.raises(fathom.DegenerateError, match=r"rays\[7\]"):
+        mesh.ray_order(rays)
+    rays[7, 3:] = 1
+    opts = BatchOptionsStruct(0.0, float("inf"), 5000)
+    out = (c_uint32 * 10)()
+    status = _lib.FUNCTIONS["fathom_mesh_ray_order"].raw(mesh._handle(), rays.ctypes.data_as(POINTER(_lib.RayStruct)),
+                                                         10, ctypes.byref(opts), out)
+    assert status == fathom.OutOfRangeError.STATUS
