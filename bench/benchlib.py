@@ -7,9 +7,14 @@ Every benchmark script in bench/ imports this module for:
   - measure(): warm-up + timed runs (median and min), with the garbage collector off;
   - Table: the side-by-side table (median ms, Mpts/s, GB/s of input, speed-up of Fathom);
   - bar(): one PASS/FAIL line of a performance target;
-  - save_json(): the raw numbers under bench/out/NAME.json.
+  - save_json(): the raw numbers under bench/out/NAME.json;
+  - probe_second_core() / scaling_text(): whether the host gives a second thread a whole core, for every
+    benchmark that reports a thread-scaling figure (threads = 2 or 0 against 1): below CORE_SHARE_MIN the figure
+    is reported as "not measured: ..." instead of a ratio.
 
-Running `python benchlib.py` prints the machine header (the Makefile does this once per run).
+Running `python benchlib.py` prints the machine header (the Makefile does this once per run);
+`python benchlib.py --core-probe` prints only the probe, as one line "<share> <description>" (the C ray-casting
+harness runs it before each of its thread-scaling blocks).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -87,6 +93,164 @@ def print_machine(lib_path: str | None = None) -> None:
     lib_path = lib_path or os.environ.get("FATHOM_LIBRARY")
     if lib_path:
         print(f"LIB:      {lib_path}")
+    probe = probe_second_core()
+    print(f"Cores:    {probe.text}")
+
+
+# ------------------------------------------------------------------------------------------------
+# Does a second thread get a whole core?
+# ------------------------------------------------------------------------------------------------
+
+# A thread-scaling figure (threads = 2 against 1) is reported only when a second thread gets at least this share
+# of a whole core; below it the host (another process on the other CPU, SMT siblings, an overcommitted VM) and not
+# the library sets the figure.
+CORE_SHARE_MIN = 0.85
+
+_SPIN_CHILD = r"""
+import os, sys, time
+os.sched_setaffinity(0, {int(sys.argv[1])})
+now = time.monotonic
+sys.stdout.write("ready\n")
+sys.stdout.flush()
+for line in sys.stdin:
+    start, seconds = map(float, line.split())
+    while now() < start:
+        pass
+    n, t0 = 0, now()
+    end = t0 + seconds
+    while True:
+        for _ in range(1000):
+            pass
+        n += 1000
+        t = now()
+        if t >= end:
+            break
+    sys.stdout.write(f"{n / (t - t0)!r}\n")
+    sys.stdout.flush()
+"""
+
+
+def _online_cpus() -> list[int]:
+    try:
+        text = Path("/sys/devices/system/cpu/online").read_text().strip()
+        cpus = []
+        for part in text.split(","):
+            lo, _, hi = part.partition("-")
+            cpus += range(int(lo), int(hi or lo) + 1)
+        return cpus
+    except (OSError, ValueError):
+        return list(range(os.cpu_count() or 1))
+
+
+class _Spinners:
+    """One spin-loop child process pinned to each core (pure Python loop: no memory traffic), kept alive between
+    phases; spin({core: seconds}) starts the chosen ones together and returns their loops per second."""
+
+    def __init__(self, cores: list[int]):
+        self.procs = {}
+        for c in cores:
+            self.procs[c] = subprocess.Popen([sys.executable, "-S", "-c", _SPIN_CHILD, str(c)], stdin=subprocess.PIPE,
+                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for c, p in self.procs.items():
+            if p.stdout.readline().strip() != "ready":
+                err = p.stderr.read().strip().splitlines()
+                raise RuntimeError(f"spin loop on CPU {c}: {err[-1] if err else 'failed'}")
+
+    def spin(self, seconds: dict) -> dict:
+        start = time.monotonic() + 0.002
+        for c, s in seconds.items():
+            self.procs[c].stdin.write(f"{start!r} {s!r}\n")
+            self.procs[c].stdin.flush()
+        return {c: float(self.procs[c].stdout.readline()) for c in seconds}
+
+    def close(self) -> None:
+        for p in self.procs.values():
+            try:
+                p.stdin.close()
+                p.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                p.kill()
+                p.wait()
+
+
+@dataclass
+class CoreProbe:
+    """share: what a second thread adds, in whole cores: (rate of core A + rate of core B, both spinning at once)
+    / (a whole core: the median of the alone rates of both cores) - 1, the median of a few such cycles; None when it could not be measured (one CPU, affinity refused). 1.0 = a whole core; ~0.5 = the other
+    CPU is busy with other work half of the time (or is an SMT sibling)."""
+    share: float | None
+    cores: tuple = ()
+    alone: tuple = ()      # median loops/s of A alone, B alone
+    together: tuple = ()   # median loops/s of A, B at once
+    shares: tuple = ()     # each cycle's share
+    text: str = ""
+
+    @property
+    def whole_core(self) -> bool | None:
+        return None if self.share is None else self.share >= CORE_SHARE_MIN
+
+
+def probe_second_core(cycles: int = 6, alone_s: float = 0.025, together_s: float = 0.04) -> CoreProbe:
+    """~0.6 s: `cycles` times, a spin loop alone on core A, alone on core B, then on both at once. A whole core is
+    the median of all the alone runs of both cores (an alone run that shared its CPU with other work, or one sped
+    up by a short frequency boost of the host, does not set the yardstick); each cycle's share =
+    (A + B at once) / that - 1, and the median over the cycles is reported (a one-off hiccup of the host does not
+    decide it). Core A is the first CPU this process may run on (the benchmarks' pinned core), B the next online
+    CPU. A host that keeps both CPUs half busy with other work halves the alone rates too and can pass this probe:
+    a benchmark should also check what other processes used during its timed runs (raycast_bench.c does)."""
+    try:
+        mine = sorted(os.sched_getaffinity(0))
+    except AttributeError:
+        return CoreProbe(None, text="no CPU affinity on this system: not probed")
+    online = _online_cpus()
+    a = mine[0] if mine else online[0]
+    others = [c for c in online if c != a]
+    if not others:
+        return CoreProbe(None, (a,), text="only one online CPU")
+    b = others[0]
+    spinners = None
+    try:
+        spinners = _Spinners([a, b])
+        ra, rb, ta, tb = [], [], [], []
+        for _ in range(cycles):
+            ra.append(spinners.spin({a: alone_s})[a])
+            rb.append(spinners.spin({b: alone_s})[b])
+            both = spinners.spin({a: together_s, b: together_s})
+            ta.append(both[a])
+            tb.append(both[b])
+        whole = statistics.median(ra + rb)
+        shares = [(x + y) / whole - 1 for x, y in zip(ta, tb)]
+    except (OSError, RuntimeError, ValueError) as e:
+        return CoreProbe(None, (a, b), text=f"core probe failed: {e}")
+    finally:
+        if spinners:
+            spinners.close()
+    share = max(0.0, statistics.median(shares))  # below 0: both at once gave less than one core alone
+    med = statistics.median
+    verdict = "a whole core" if share >= CORE_SHARE_MIN else "NOT a whole core"
+    text = (f"spin loop alone: CPU {a} {med(ra) / 1e6:.1f}, CPU {b} {med(rb) / 1e6:.1f} M loops/s (medians; a whole "
+            f"core {whole / 1e6:.1f}); both at once: {med(ta) / 1e6:.1f} + {med(tb) / 1e6:.1f}: a second thread gets "
+            f"{100 * share:.0f}% of a core (median of "
+            f"{cycles}: {', '.join(f'{100 * x:.0f}' for x in shares)}%; {verdict}, scaling figures need >= "
+            f"{100 * CORE_SHARE_MIN:.0f}%)")
+    return CoreProbe(share, (a, b), (med(ra), med(rb)), (med(ta), med(tb)), tuple(shares), text)
+
+
+def scaling_text(probe: CoreProbe, ratio: float, fmt: str = "{:.2f}x") -> str:
+    """A thread-scaling figure as the benchmarks report it: the ratio when a second thread gets a whole core,
+    else why it is not measured."""
+    if probe.share is None:
+        return f"{fmt.format(ratio)} (core probe: {probe.text})"
+    if probe.share < CORE_SHARE_MIN:
+        return not_measured_text(probe)
+    return fmt.format(ratio)
+
+
+def not_measured_text(probe: CoreProbe) -> str:
+    if probe.share is None:
+        return f"not measured: {probe.text}"
+    return (f"not measured: the host does not give a second thread a whole core (measured {100 * probe.share:.0f}% "
+            f"of a core)")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -336,7 +500,11 @@ def save_json(name: str, data: dict) -> Path:
 
 
 if __name__ == "__main__":
-    print_machine()
+    if "--core-probe" in sys.argv[1:]:
+        _p = probe_second_core()
+        print(f"{_p.share if _p.share is not None else float('nan'):.3f} {_p.text}")
+    else:
+        print_machine()
 
 
 def finish(name: str, report: dict, results: dict, problems: list[str]) -> int:

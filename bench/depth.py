@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Depth back-projection, 3D line fits and plane RANSAC: Fathom against numpy, Open3D and a memory copy.
+"""Depth back-projection, 3D line fits, plane and line RANSAC: Fathom against numpy, Open3D and a memory copy.
 
-Three workloads, every engine on the same inputs, in one run pinned to one core (see README.md, "depth.py"):
+Four workloads, every engine on the same inputs, in one run pinned to one core (see README.md, "depth.py"):
 
 1. Back-projection of float32 depth frames (meters) to float32 points:
    - 256x192: the real ARKit LiDAR map of /work/shared/data (promptda_arkit, mm -> m) when present, else a
@@ -20,12 +20,18 @@ Three workloads, every engine on the same inputs, in one run pinned to one core 
      timed interleaved with Fathom.
 2. 3D line fit (total least squares) of 1e4, 1e6, 1e7 float64 points on a line with noise:
    fathom_fit_line3 vs numpy eigh of the covariance ((P - c).T @ (P - c) / n) and numpy svd of P - c.
-3. Plane RANSAC, 1e5 float64 points (70% on a tilted plane with 2 mm noise, 30% uniform outliers in the box),
-   1000 iterations, threshold 1 cm: fathom_fit_plane_ransac vs Open3D segment_plane(distance_threshold,
-   ransac_n=3, num_iterations=1000, probability=1.0). probability=1.0 makes Open3D's early exit bound
-   log(1 - p) / log(1 - w^3) infinite, so it runs all 1000 iterations (as Fathom always does).
+3. Plane RANSAC, 1e5 and 1e6 float64 points, 30% and 50% uniform outliers around a tilted plane with 2 mm noise,
+   threshold 1 cm: fathom_fit_plane_ransac at its defaults (fathom_ransac_options_init: at most 1000 samples,
+   confidence 0.99, adaptive stop) vs Open3D segment_plane(distance_threshold, ransac_n=3, num_iterations=1000) at
+   its default probability (0.99999999); on 1e5 points with 30% outliers also all 1000 samples on both sides
+   (Fathom confidence=1, Open3D probability=1.0). Round k seeds both engines with k. For each row: time, the
+   inliers of the returned plane (points within the threshold) and their RMS distance, computed the same way for
+   both engines.
+4. Line RANSAC (Open3D has none): fathom_fit_line_ransac at its defaults vs a numpy RANSAC with the same stopping
+   rule (and one refit), 1e5 and 1e6 points, 30% and 50% outliers around a 3D line with 3 mm noise.
 
-Usage: python depth.py [--repeat R] [--lib PATH] [--max-fit N] [--no-svd-1e7]   (normally through `make -C bench`)
+Usage: python depth.py [--repeat R] [--lib PATH] [--max-fit N] [--no-svd-1e7] [--only PARTS] [--ransac-max N]
+       (normally through `make -C bench`)
 Exit status: 1 if the library could not be measured or the engines disagree; with FATHOM_BENCH_STRICT=1 also
 if a target bar fails.
 """
@@ -34,8 +40,10 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import gc
 import math
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -74,14 +82,15 @@ class PlaneFit(ctypes.Structure):  # fathom_plane_fit
                 ("max_residual", ctypes.c_double), ("used", ctypes.c_uint64)]
 
 
-class RansacOptions(ctypes.Structure):  # fathom_ransac_options
+class RansacOptions(ctypes.Structure):  # fathom_ransac_options (fill it with fathom_ransac_options_init)
     _fields_ = [("threshold", ctypes.c_double), ("iterations", ctypes.c_uint32), ("reserved", ctypes.c_uint32),
-                ("seed", ctypes.c_uint64)]
+                ("seed", ctypes.c_uint64), ("confidence", ctypes.c_double)]
 
 
 # Layout checks against the C sizes (x86-64 / aarch64 LP64).
 assert ctypes.sizeof(DepthFrame) == 160 and DepthFrame.intrinsics.offset == 68 and DepthFrame.has_pose.offset == 156
-assert ctypes.sizeof(LineFit) == 88 and ctypes.sizeof(PlaneFit) == 72 and ctypes.sizeof(RansacOptions) == 24
+assert ctypes.sizeof(LineFit) == 88 and ctypes.sizeof(PlaneFit) == 72 and ctypes.sizeof(RansacOptions) == 32
+assert RansacOptions.confidence.offset == 24
 
 FATHOM_DEPTH_FLOAT32 = 0
 FATHOM_FRAME_OPTICAL, FATHOM_FRAME_CAMERA = 0, 1
@@ -103,10 +112,16 @@ _PROTOTYPES = {
                                  ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, _sizep],
     # fathom_status fathom_fit_line3(const double *points, size_t count, size_t stride, fathom_line_fit *)
     "fathom_fit_line3": [_f64p, ctypes.c_size_t, ctypes.c_size_t, ctypes.POINTER(LineFit)],
+    # fathom_status fathom_ransac_options_init(fathom_ransac_options *)
+    "fathom_ransac_options_init": [ctypes.POINTER(RansacOptions)],
     # fathom_status fathom_fit_plane_ransac(const double *, size_t count, size_t stride,
-    #                                       const fathom_ransac_options *, fathom_plane_fit *)
+    #                                       const fathom_ransac_options *, fathom_plane_fit *, uint8_t *out_inliers)
     "fathom_fit_plane_ransac": [_f64p, ctypes.c_size_t, ctypes.c_size_t, ctypes.POINTER(RansacOptions),
-                                ctypes.POINTER(PlaneFit)],
+                                ctypes.POINTER(PlaneFit), ctypes.c_void_p],
+    # fathom_status fathom_fit_line_ransac(const double *, size_t count, size_t stride, uint32_t dimensions,
+    #                                      const fathom_ransac_options *, fathom_line_fit *, uint8_t *out_inliers)
+    "fathom_fit_line_ransac": [_f64p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_uint32, ctypes.POINTER(RansacOptions),
+                               ctypes.POINTER(LineFit), ctypes.c_void_p],
 }
 
 
@@ -412,93 +427,365 @@ def bench_line_fits(lib, sizes, repeat, svd_1e7, problems, results, report) -> N
 
 
 # ------------------------------------------------------------------------------------------------
-# 3. Plane RANSAC
+# 3. Plane and line RANSAC
 # ------------------------------------------------------------------------------------------------
 
+RANSAC_THRESHOLD = 0.01
+RANSAC_ITERATIONS = 1000
+INLIER_TOLERANCE = 0.001   # the bar: Fathom's inlier count >= the anchor's x (1 - this)
+RMS_TOLERANCE = 0.01       # ... and its inliers' RMS distance <= the anchor's x (1 + this)
 
-def bench_plane_ransac(lib, o3d, repeat, problems, results, report) -> None:
-    n, iters, thr = 100_000, 1000, 0.01
-    rng = np.random.default_rng(SEED + 7)
+
+def plane_points(n: int, outliers: float, seed: int):
+    """n float64 points: (1 - outliers) of them on a tilted plane with 2 mm Gaussian noise along the normal, the
+    rest uniform in a 2.4 m cube around it, shuffled. (n = 1e5, outliers = 0.3, seed SEED + 7: the points of the
+    earlier runs.)"""
+    rng = np.random.default_rng(seed)
     normal = np.array([0.2, -0.9, 0.35])
     normal /= np.linalg.norm(normal)
     u = np.cross(normal, [1.0, 0, 0])
     u /= np.linalg.norm(u)
     v = np.cross(normal, u)
     centre = np.array([0.1, -0.8, 2.0])
-    n_in = int(0.7 * n)
+    n_in = int(round((1 - outliers) * n))
     a, b = rng.uniform(-1, 1, n_in), rng.uniform(-1, 1, n_in)
     on = centre + a[:, None] * u + b[:, None] * v + rng.normal(0, 0.002, n_in)[:, None] * normal
     off = centre + rng.uniform(-1.2, 1.2, (n - n_in, 3))
     pts = np.concatenate([on, off])
     pts = np.ascontiguousarray(pts[rng.permutation(n)], np.float64)
-    offset = float(np.dot(normal, centre))
-    true_inliers = int(np.count_nonzero(np.abs(pts @ normal - offset) <= thr))
-    print(f"\n[plane RANSAC] {n:,} points: {n_in:,} on a plane (normal {np.round(normal, 3).tolist()}, 2 mm noise), "
-          f"{n - n_in:,} uniform outliers; threshold {thr} m, {iters} iterations; {true_inliers:,} points within "
-          f"the threshold of the true plane")
-    table = bl.Table(f"plane RANSAC, {n:,} points, {iters} iterations; median of {repeat} runs", "Mpts/s")
-    checks = {}
+    return pts, normal, float(np.dot(normal, centre))
 
-    def judge(name, nrm, used):
-        nrm = np.asarray(nrm, np.float64)
-        nrm = nrm / np.linalg.norm(nrm)
-        ang = math.degrees(math.acos(min(1.0, abs(float(np.dot(nrm, normal))))))
-        ok = ang < 0.5 and abs(used - true_inliers) <= 0.02 * true_inliers
-        checks[name] = f"normal {ang:.3f} deg from the true one, {used:,} inliers" + ("" if ok else "  <-- WRONG")
-        if not ok:
-            problems.append(f"plane RANSAC {name}: {ang:.3f} deg, {used} inliers (true plane: {true_inliers})")
 
-    if lib is not None:
-        opts = RansacOptions(thr, iters, 0, 12345)
-        fit = PlaneFit()
-        pp, oref, fref = pts.ctypes.data_as(_f64p), ctypes.byref(opts), ctypes.byref(fit)
-        f = lib.fathom_fit_plane_ransac
+def line_points(n: int, outliers: float, seed: int):
+    """n float64 points: (1 - outliers) of them on a 0.8 m segment with 3 mm Gaussian noise per coordinate, the
+    rest uniform in a 1.2 m cube around it, shuffled."""
+    rng = np.random.default_rng(seed)
+    direction = np.array([0.48, -0.6, 0.64])
+    direction /= np.linalg.norm(direction)
+    origin = np.array([0.3, -1.2, 2.5])
+    n_in = int(round((1 - outliers) * n))
+    t = rng.uniform(-0.4, 0.4, n_in)
+    on = origin + t[:, None] * direction + rng.normal(0, 0.003, (n_in, 3))
+    off = origin + rng.uniform(-0.6, 0.6, (n - n_in, 3))
+    pts = np.concatenate([on, off])
+    pts = np.ascontiguousarray(pts[rng.permutation(n)], np.float64)
+    return pts, direction, origin
 
-        def fathom_ransac():
-            st = f(pp, n, 0, oref, fref)
-            if st:
-                bl.check_status(lib, "fathom_fit_plane_ransac", st)
 
-        fathom_ransac()
-        judge("fathom", fit.normal[:], int(fit.used))
-        first = (fit.normal[:], fit.used)
-        table.add("fathom_fit_plane_ransac", bl.measure(fathom_ransac, repeat), n, pts.nbytes,
-                  f"float64 in; {iters} iterations + least-squares refit")
-        if (fit.normal[:], fit.used) != first:
-            problems.append("plane RANSAC fathom: not reproducible for a fixed seed")
-    if o3d is not None:
-        pc = o3d.geometry.PointCloud(o3d.utility.Vector3dVector(pts))
+def plane_distances(pts, normal, offset):
+    nrm = np.asarray(normal, np.float64)
+    k = np.linalg.norm(nrm)
+    return np.abs(pts @ (nrm / k) - offset / k)
 
-        def o3d_ransac():
-            return pc.segment_plane(distance_threshold=thr, ransac_n=3, num_iterations=iters, probability=1.0)
 
-        def o3d_ransac_default():
-            return pc.segment_plane(distance_threshold=thr, ransac_n=3, num_iterations=iters)
+def line_distances(pts, point, direction):
+    d = np.asarray(direction, np.float64)
+    d = d / np.linalg.norm(d)
+    q = pts - np.asarray(point, np.float64)
+    t = q @ d
+    return np.sqrt(np.maximum(np.einsum("ij,ij->i", q, q) - t * t, 0.0))
 
-        model, inl = o3d_ransac()
-        judge(f"open3d {o3d.__version__}", np.asarray(model)[:3], len(inl))
-        table.add("open3d segment_plane", bl.measure(o3d_ransac, repeat), n, pts.nbytes,
-                  f"probability=1.0 (all {iters} iterations); {bl.open3d_threads(o3d)} thread(s)")
-        model, inl = o3d_ransac_default()
-        judge("open3d default probability", np.asarray(model)[:3], len(inl))
-        table.add("open3d segment_plane, early exit", bl.measure(o3d_ransac_default, repeat), n, pts.nbytes,
-                  "default probability 0.99999999: stops after ~log(1e-8)/log(1-0.7^3) = 44 iterations; "
-                  "not the bar (different work), the setting of anchors.md's 42 ms")
-    ref = "fathom_fit_plane_ransac" if table.get("fathom_fit_plane_ransac") else None
-    table.print(ref)
-    for k, v in checks.items():
-        print(f"  check {k:<14} {v}")
-    print("targets (medians):")
-    fr, o = table.get("fathom_fit_plane_ransac"), table.get("open3d segment_plane")
-    if fr is None or o is None:
-        results["ransac_open3d_2x"] = bl.bar("plane RANSAC: Fathom >= 2x Open3D", None, "not measured")
-    else:
-        x = o.timing.median / fr.timing.median
-        results["ransac_open3d_2x"] = bl.bar("plane RANSAC: Fathom >= 2x Open3D", x >= 2,
-                                             f"open3d {o.timing.median * 1e3:.2f} ms / fathom "
-                                             f"{fr.timing.median * 1e3:.2f} ms = {x:.1f}x (need >= 2x)")
-    report["plane_ransac"] = {"points": n, "iterations": iters, "threshold": thr, "true_inliers": true_inliers,
-                              "rows": table.to_json(), "checks": checks}
+
+def quality(dist, thr):
+    """Inliers of a returned model (points within thr of it) and their RMS distance to it."""
+    inl = dist <= thr
+    k = int(np.count_nonzero(inl))
+    return k, float(np.sqrt(np.mean(dist[inl] ** 2))) if k else float("nan")
+
+
+def numpy_line_ransac(pts, thr, max_iterations, confidence, seed):
+    """The line RANSAC a numpy user writes, with the stopping rule of fathom_ransac_options: pairs of distinct points,
+    inliers counted within thr of their line, stop after k pairs once 1 - (1 - w^2)^k >= confidence (w = the best
+    pair's inlier fraction so far; checked after every pair), then one total-least-squares refit (eigh of the
+    inliers' covariance). Returns (centroid, direction, inliers of the best pair, pairs drawn)."""
+    rng = np.random.default_rng(seed)
+    n = len(pts)
+    thr2 = thr * thr
+    best_count, best = -1, None
+    limit = math.inf
+    k = 0
+    while k < max_iterations:
+        k += 1
+        i = int(rng.integers(n))
+        j = int(rng.integers(n - 1))
+        j += j >= i
+        a = pts[i]
+        d = pts[j] - a
+        length = math.sqrt(float(d @ d))
+        if length == 0:
+            continue
+        d = d / length
+        q = pts - a
+        t = q @ d
+        count = int(np.count_nonzero(np.einsum("ij,ij->i", q, q) - t * t <= thr2))
+        if count > best_count:
+            best_count, best = count, (a, d)
+            w = count / n
+            if confidence < 1:
+                limit = 0 if w >= 1 else (math.log1p(-confidence) / math.log1p(-w * w) if w > 0 else math.inf)
+        if k >= limit:
+            break
+    a, d = best
+    q = pts - a
+    t = q @ d
+    inl = np.einsum("ij,ij->i", q, q) - t * t <= thr2
+    sel = pts[inl]
+    c = sel.mean(axis=0)
+    r = sel - c
+    _, vecs = np.linalg.eigh(r.T @ r)
+    return c, vecs[:, -1], int(np.count_nonzero(inl)), k
+
+
+def run_rounds(fns: dict, repeat: int, warmup: int = 1) -> tuple[dict, dict]:
+    """Round-robin like bl.measure_interleaved, each fn(seed) called with the round's seed (1, 2, ...; the warm-up
+    with 1001, ...), so that the adaptive engines are timed over several random streams, not one lucky or
+    unlucky seed. Returns {name: Timing} and {name: [each round's result]}."""
+    for w in range(warmup):
+        for fn in fns.values():
+            fn(1001 + w)
+    times = {name: [] for name in fns}
+    out = {name: [] for name in fns}
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for k in range(repeat):
+            for name, fn in fns.items():
+                t0 = time.perf_counter_ns()
+                res = fn(k + 1)
+                times[name].append((time.perf_counter_ns() - t0) * 1e-9)
+                out[name].append(res)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return {name: bl.Timing(s) for name, s in times.items()}, out
+
+
+def per_round(num: bl.Timing, den: bl.Timing) -> tuple[float, float, float]:
+    r = [a / b for a, b in zip(num.seconds, den.seconds)]
+    return statistics.median(r), min(r), max(r)
+
+
+def fathom_ransac_options(lib, seed, confidence=None, iterations=None) -> RansacOptions:
+    opts = RansacOptions()
+    bl.check_status(lib, "fathom_ransac_options_init", lib.fathom_ransac_options_init(ctypes.byref(opts)))
+    opts.threshold = RANSAC_THRESHOLD
+    opts.seed = seed
+    if confidence is not None:
+        opts.confidence = confidence
+    if iterations is not None:
+        opts.iterations = iterations
+    return opts
+
+
+def ransac_rows(kind, label, pts, fns, names, repeat, dist_of, truth_ok, problems, checks) -> dict:
+    """Times fns (round-robin, a seed per round), evaluates every round's model: inliers within the threshold of
+    the returned model and their RMS distance (the same computation for every engine), the engine's own count,
+    and the check against the generating model. Prints the rows; returns them."""
+    timings, results = run_rounds(fns, repeat)
+    rows = {}
+    for name in fns:
+        qs = []
+        for k, model in enumerate(results[name]):
+            inl, rms = quality(dist_of(model), RANSAC_THRESHOLD)
+            qs.append((inl, rms, model["own"], model.get("drawn")))
+            ok, why = truth_ok(model, inl)
+            if not ok:
+                checks.append(f"{label} {name} round {k + 1}: {why}  <-- off")
+                if name.startswith("fathom"):
+                    problems.append(f"{kind} RANSAC {label} {name} (seed {k + 1}): {why}")
+        t = timings[name]
+        rows[name] = {"timing": t, "inliers": statistics.median(q[0] for q in qs),
+                      "inliers_range": (min(q[0] for q in qs), max(q[0] for q in qs)),
+                      "rms": statistics.median(q[1] for q in qs), "rms_range": (min(q[1] for q in qs), max(q[1] for q in qs)),
+                      "own": statistics.median(q[2] for q in qs),
+                      "drawn": statistics.median(q[3] for q in qs) if qs[0][3] is not None else None,
+                      "runs": [{"s": s, "inliers": q[0], "rms": q[1], "own_count": q[2], "drawn": q[3]}
+                               for s, q in zip(t.seconds, qs)]}
+    w = max(len(n) for n in fns) + 2
+    head = (f"{'engine':<{w}} {'settings':<40} {'median ms':>10} {'spread':>7} {'inliers (to its model)':>24} "
+            f"{'RMS mm':>7} {'own count':>10}")
+    print(head)
+    print("-" * len(head))
+    for name in fns:
+        r = rows[name]
+        t = r["timing"]
+        lo, hi = r["inliers_range"]
+        inl = f"{r['inliers']:,.0f} [{lo:,}-{hi:,}]" if lo != hi else f"{r['inliers']:,.0f}"
+        print(f"{name:<{w}} {names[name]:<40} {t.median * 1e3:10.2f} {t.spread:7.0%} {inl:>24} {r['rms'] * 1e3:7.3f} "
+              f"{r['own']:>10,.0f}" + (f"  ({r['drawn']:.0f} samples drawn)" if r["drawn"] is not None else ""))
+    return rows
+
+
+def ransac_bar(results, key, label, f, o, anchor) -> None:
+    if f is None or o is None:
+        results[key] = bl.bar(label, None, "not measured")
+        return
+    x = o["timing"].median / f["timing"].median
+    med, lo, hi = per_round(o["timing"], f["timing"])
+    inl_ok = f["inliers"] >= o["inliers"] * (1 - INLIER_TOLERANCE)
+    rms_ok = f["rms"] <= o["rms"] * (1 + RMS_TOLERANCE)
+    results[key] = bl.bar(label, x >= 2 and inl_ok and rms_ok,
+                          f"{anchor} {o['timing'].median * 1e3:.1f} ms / fathom {f['timing'].median * 1e3:.1f} ms = "
+                          f"{x:.1f}x (per round {med:.1f}x, {lo:.1f}-{hi:.1f}; need >= 2x); inliers {f['inliers']:,.0f} vs "
+                          f"{o['inliers']:,.0f} ({'ok' if inl_ok else 'FEWER'}); RMS {f['rms'] * 1e3:.3f} vs "
+                          f"{o['rms'] * 1e3:.3f} mm ({'ok' if rms_ok else 'WORSE'})")
+
+
+def bench_plane_ransac(lib, o3d, repeat, sizes, problems, results, report) -> None:
+    thr, iters = RANSAC_THRESHOLD, RANSAC_ITERATIONS
+    report["plane_ransac"] = []
+    for n, outliers in [(s, f) for s in sizes for f in (0.3, 0.5)]:
+        seed = SEED + 7 if (n, outliers) == (100_000, 0.3) else SEED + 7 + n // 1000 + int(outliers * 100)
+        pts, normal, offset = plane_points(n, outliers, seed)
+        true_inliers = int(np.count_nonzero(np.abs(pts @ normal - offset) <= thr))
+        label = f"{n:.0e} points, {outliers:.0%} outliers"
+        print(f"\n[plane RANSAC, {label}] {n - int(round(outliers * n)):,} on a plane (normal "
+              f"{np.round(normal, 3).tolist()}, 2 mm noise), {int(round(outliers * n)):,} uniform outliers in a 2.4 m "
+              f"cube; threshold {thr} m; {true_inliers:,} points within the threshold of the true plane. Round k uses "
+              f"seed k for both engines; median of {repeat} rounds, round-robin")
+        checks: list[str] = []
+        fns, names = {}, {}
+        if lib is not None:
+            fit = PlaneFit()
+            pp, fref = pts.ctypes.data_as(_f64p), ctypes.byref(fit)
+            f = lib.fathom_fit_plane_ransac
+
+            def fathom(conf):
+                def run(seed):
+                    opts = fathom_ransac_options(lib, seed, conf)
+                    st = f(pp, n, 0, ctypes.byref(opts), fref, None)
+                    if st:
+                        bl.check_status(lib, "fathom_fit_plane_ransac", st)
+                    return {"normal": fit.normal[:], "offset": float(np.dot(fit.normal[:], fit.point[:])),
+                            "own": int(fit.used)}
+                return run
+
+            fns["fathom defaults"] = fathom(None)
+            names["fathom defaults"] = "init: max 1000 samples, confidence 0.99"
+        if o3d is not None:
+            pc = o3d.geometry.PointCloud(o3d.utility.Vector3dVector(pts))
+            seeder = o3d.utility.random.seed
+
+            def open3d(prob):
+                def run(seed):
+                    seeder(seed)
+                    if prob is None:
+                        model, inl = pc.segment_plane(distance_threshold=thr, ransac_n=3, num_iterations=iters)
+                    else:
+                        model, inl = pc.segment_plane(distance_threshold=thr, ransac_n=3, num_iterations=iters,
+                                                      probability=prob)
+                    m = np.asarray(model, np.float64)
+                    return {"normal": m[:3], "offset": -float(m[3]), "own": len(inl)}
+                return run
+
+            fns["open3d defaults"] = open3d(None)
+            names["open3d defaults"] = "1000 iterations, probability 0.99999999"
+        fixed = (n, outliers) == (100_000, 0.3)
+        if fixed:
+            if lib is not None:
+                fns["fathom 1000 samples"] = fathom(1.0)
+                names["fathom 1000 samples"] = "confidence 1: all 1000 samples"
+            if o3d is not None:
+                fns["open3d 1000 iterations"] = open3d(1.0)
+                names["open3d 1000 iterations"] = "probability 1.0: all 1000 iterations"
+        if not fns:
+            continue
+
+        def dist_of(model):
+            return plane_distances(pts, model["normal"], model["offset"])
+
+        def truth_ok(model, inl):
+            nrm = np.asarray(model["normal"], np.float64)
+            ang = math.degrees(math.acos(min(1.0, abs(float(np.dot(nrm / np.linalg.norm(nrm), normal))))))
+            ok = ang < 0.5 and abs(inl - true_inliers) <= 0.02 * true_inliers
+            return ok, f"normal {ang:.3f} deg from the true one, {inl:,} inliers (true plane: {true_inliers:,})"
+
+        rows = ransac_rows("plane", label, pts, fns, names, repeat, dist_of, truth_ok, problems, checks)
+        if lib is not None:  # reproducible for a seed
+            a, b = fns["fathom defaults"](7), fns["fathom defaults"](7)
+            if a != b:
+                problems.append(f"plane RANSAC {label}: fathom not reproducible for a fixed seed")
+        for c in checks:
+            print(f"  check {c}")
+        if not checks:
+            print(f"  check: every round's plane within 0.5 deg of the true normal, its inliers within 2% of the true "
+                  f"plane's {true_inliers:,}")
+        key = f"ransac_plane_{n:.0e}_{int(outliers * 100)}"
+        ransac_bar(results, f"{key}_defaults_2x", f"plane RANSAC {label}: Fathom >= 2x Open3D at defaults, inliers and "
+                   f"RMS at least as good", rows.get("fathom defaults"), rows.get("open3d defaults"), "open3d")
+        if fixed:
+            ransac_bar(results, "ransac_open3d_2x", f"plane RANSAC {label}: Fathom >= 2x Open3D, all 1000 samples, "
+                       f"inliers and RMS at least as good", rows.get("fathom 1000 samples"),
+                       rows.get("open3d 1000 iterations"), "open3d")
+        report["plane_ransac"].append({
+            "points": n, "outliers": outliers, "threshold": thr, "true_inliers": true_inliers, "checks": checks,
+            "rows": {k: {**{kk: vv for kk, vv in v.items() if kk != "timing"}, "settings": names[k],
+                         "median_s": v["timing"].median, "min_s": v["timing"].min, "runs_s": v["timing"].seconds}
+                     for k, v in rows.items()}})
+        del pts
+
+
+def bench_line_ransac(lib, repeat, sizes, problems, results, report) -> None:
+    thr, iters = RANSAC_THRESHOLD, RANSAC_ITERATIONS
+    report["line_ransac"] = []
+    print("\n(Open3D has no line RANSAC: Fathom's line RANSAC is compared with a numpy reference at the same stopping "
+          "rule)")
+    for n, outliers in [(s, f) for s in sizes for f in (0.3, 0.5)]:
+        pts, direction, origin = line_points(n, outliers, SEED + 11 + n // 1000 + int(outliers * 100))
+        true_inliers = int(np.count_nonzero(line_distances(pts, origin, direction) <= thr))
+        label = f"{n:.0e} points, {outliers:.0%} outliers"
+        print(f"\n[line RANSAC, {label}] {n - int(round(outliers * n)):,} on a 0.8 m line (3 mm noise per coordinate), "
+              f"{int(round(outliers * n)):,} uniform outliers in a 1.2 m cube; threshold {thr} m; {true_inliers:,} "
+              f"points within the threshold of the true line; seed k in round k; median of {repeat} rounds")
+        checks: list[str] = []
+        fns, names = {}, {}
+        if lib is not None:
+            fit = LineFit()
+            pp, fref = pts.ctypes.data_as(_f64p), ctypes.byref(fit)
+            f = lib.fathom_fit_line_ransac
+
+            def fathom_line(seed):
+                opts = fathom_ransac_options(lib, seed)
+                st = f(pp, n, 0, 3, ctypes.byref(opts), fref, None)
+                if st:
+                    bl.check_status(lib, "fathom_fit_line_ransac", st)
+                return {"point": fit.point[:], "direction": fit.direction[:], "own": int(fit.used)}
+
+            fns["fathom defaults"] = fathom_line
+            names["fathom defaults"] = "init: max 1000 samples, confidence 0.99"
+
+        def numpy_line(seed):
+            c, d, own, drawn = numpy_line_ransac(pts, thr, iters, 0.99, seed)
+            return {"point": c, "direction": d, "own": own, "drawn": drawn}
+
+        fns["numpy reference"] = numpy_line
+        names["numpy reference"] = "max 1000 pairs, confidence 0.99, 1 refit"
+
+        def dist_of(model):
+            return line_distances(pts, model["point"], model["direction"])
+
+        def truth_ok(model, inl):
+            d = np.asarray(model["direction"], np.float64)
+            ang = math.degrees(math.atan2(float(np.linalg.norm(np.cross(d, direction))), abs(float(np.dot(d, direction)))))
+            ok = ang < 0.5 and abs(inl - true_inliers) <= 0.02 * true_inliers
+            return ok, f"direction {ang:.3f} deg from the true one, {inl:,} inliers (true line: {true_inliers:,})"
+
+        rows = ransac_rows("line", label, pts, fns, names, repeat, dist_of, truth_ok, problems, checks)
+        for c in checks:
+            print(f"  check {c}")
+        if not checks:
+            print(f"  check: every round's line within 0.5 deg of the true direction, its inliers within 2% of the true "
+                  f"line's {true_inliers:,}")
+        ransac_bar(results, f"ransac_line_{n:.0e}_{int(outliers * 100)}_defaults_2x",
+                   f"line RANSAC {label}: Fathom >= 2x numpy at the same rule, inliers and RMS at least as good",
+                   rows.get("fathom defaults"), rows.get("numpy reference"), "numpy")
+        report["line_ransac"].append({
+            "points": n, "outliers": outliers, "threshold": thr, "true_inliers": true_inliers, "checks": checks,
+            "rows": {k: {**{kk: vv for kk, vv in v.items() if kk != "timing"}, "settings": names[k],
+                         "median_s": v["timing"].median, "min_s": v["timing"].min, "runs_s": v["timing"].seconds}
+                     for k, v in rows.items()}})
+        del pts
 
 
 # ------------------------------------------------------------------------------------------------
@@ -510,12 +797,14 @@ def main() -> int:
     ap.add_argument("--lib", default=bl.library_path(), help="libfathom.so (default: $FATHOM_LIBRARY)")
     ap.add_argument("--max-fit", type=int, default=10_000_000, help="largest line-fit size (1e4, 1e6, 1e7)")
     ap.add_argument("--no-svd-1e7", action="store_true", help="skip numpy svd at 1e7 points (~1 s a run)")
-    ap.add_argument("--only", default="bp,line,ransac", help="comma-separated parts: bp, line, ransac")
+    ap.add_argument("--only", default="bp,line,ransac,lransac",
+                    help="comma-separated parts: bp, line, ransac (plane), lransac (line RANSAC)")
+    ap.add_argument("--ransac-max", type=int, default=1_000_000, help="largest RANSAC size (1e5, 1e6)")
     args = ap.parse_args()
     repeat = max(7, args.repeat)
     parts = set(args.only.split(","))
     m = bl.machine_summary()
-    print(f"depth: back-projection, line fits, plane RANSAC; {repeat} timed runs after warm-up; CPU {m['cpu']}, "
+    print(f"depth: back-projection, line fits, plane and line RANSAC; {repeat} timed runs after warm-up; CPU {m['cpu']}, "
           f"avx2 {bl._yn(m['avx2'])}, pinned to CPUs {','.join(map(str, m['pinned_to']))}")
     if len(m["pinned_to"]) != 1:
         print("WARNING: not pinned to one core: run through `make -C bench` or `taskset -c 0`")
@@ -549,8 +838,11 @@ def main() -> int:
         if "line" in parts:
             sizes = [s for s in (10_000, 1_000_000, 10_000_000) if s <= args.max_fit]
             bench_line_fits(lib, sizes, repeat, not args.no_svd_1e7, problems, results, report)
+        ransac_sizes = [s for s in (100_000, 1_000_000) if s <= args.ransac_max]
         if "ransac" in parts:
-            bench_plane_ransac(lib, o3d, repeat, problems, results, report)
+            bench_plane_ransac(lib, o3d, repeat, ransac_sizes, problems, results, report)
+        if "lransac" in parts:
+            bench_line_ransac(lib, repeat, ransac_sizes, problems, results, report)
     except RuntimeError as e:  # a Fathom call failed
         fathom_error = str(e)
         print(f"fathom: FAILED: {e}")

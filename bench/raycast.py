@@ -5,8 +5,12 @@ Two parts, on the same meshes and rays (reference/anchors.md):
   1. bench/raycast/raycast_bench.c, compiled here (cc -O2 -march=native, linked with libfathom.so and
      -lembree3) and run on the pinned core: Fathom's batch calls against Embree 3 default and robust
      (rtcIntersect1 / rtcOccluded1 loops) - closest hit and occlusion Mrays/s, build times, bytes per
-     triangle, misses of rays from inside the closed spheres, agreement of the hits, and Fathom's batch
-     mode on all CPUs (threads = 1, 2, 0). It prints its own tables and the targets, writes
+     triangle, misses of rays from inside the closed spheres, agreement of the hits; the same rays traced by
+     Embree (default, robust, high-quality build) in Fathom's own order (fathom_mesh_ray_order), writing the
+     full fathom_hit records (against fathom_mesh_intersect_batch) and t + primitive only (against
+     fathom_mesh_intersect_batch_compact), with the ordering's own cost; and Fathom's batch mode on all CPUs
+     (threads = 1, 2, 0), timed only when benchlib's core probe finds that a second thread gets a whole core
+     (else "not measured"). It prints its own tables and the targets, writes
      bench/out/raycast.json, and dumps the meshes, rays and Fathom's hits to bench/out/raycast/*.npy.
   2. Here, from those .npy files (so every engine sees the same float32 data): Open3D
      RaycastingScene.cast_rays / test_occlusions (nthreads=1 and open3d.utility.set_max_threads(1)),
@@ -20,15 +24,16 @@ soup1m (1M unconnected triangles in [-1, 1]^3, edges 0.01-0.02). Rays (1M each, 
 rand (origins uniform in [-1, 1]^3, uniform directions), cam (from (0, 0, 3) through uniform points of
 [-1.2, 1.2]^2 at z = 0), inside (spheres only; origins in the ball of radius 0.5: every ray must hit).
 
-Run time is bounded (~7 minutes on 2 cores): a block (one query on one ray set) whose REPEAT timed runs on
+Run time is bounded (~11 minutes on 2 cores): a block (one query on one ray set) whose REPEAT timed runs on
 every ray would take more than --budget seconds (default 10) is timed on the first rays of the set only;
 the tables say how many ("timed"). Every ray is still checked.
 
 Usage: python raycast.py [--rays N] [--repeat R] [--meshes sphere5,sphere8,soup1m] [--lib PATH] [--budget S]
-                         [--trimesh-rays N] [--numpy-rays N] [--no-scaling] [--skip-c]
+                         [--trimesh-rays N] [--numpy-rays N] [--no-scaling] [--no-ordered] [--skip-c]
        (normally through `make -C bench` or `make -C bench run-raycast`)
 Exit status: 1 if the library could not be measured or gave wrong results (misses on a closed mesh,
-disagreement with Embree robust, results depending on the thread count); with FATHOM_BENCH_STRICT=1
+disagreement with Embree robust, results depending on the thread count, a compact output that differs from
+the full batch's); with FATHOM_BENCH_STRICT=1
 (make STRICT=1) also if a target bar fails.
 """
 
@@ -37,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -56,7 +62,7 @@ MESHES = ("sphere5", "sphere8", "soup1m")
 RAYSETS = ("rand", "cam")
 T_TOL = 1e-4          # two engines' t agree within this (unit directions: meters), as in the C harness
 SYMBOLS = ["fathom_mesh_create", "fathom_mesh_destroy", "fathom_mesh_get_info", "fathom_mesh_intersect_batch",
-           "fathom_mesh_occluded_batch"]
+           "fathom_mesh_occluded_batch", "fathom_mesh_intersect_batch_compact", "fathom_mesh_ray_order"]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -86,7 +92,11 @@ def run_harness(args) -> int:
            "--meshes", args.meshes, "--budget", str(args.budget), "--json", str(C_JSON), "--dump", str(DUMP)]
     if args.no_scaling:
         cmd.append("--no-scaling")
-    print("run: " + " ".join(os.path.relpath(c) if c.startswith("/") else c for c in cmd), flush=True)
+    else:  # benchlib's probe, run by the harness just before each thread-scaling block
+        cmd += ["--core-probe", " ".join(shlex.quote(x) for x in (sys.executable, str(HERE / "benchlib.py"), "--core-probe"))]
+    if args.no_ordered:
+        cmd.append("--no-ordered")
+    print("run: " + " ".join(os.path.relpath(c) if c.startswith("/") and " " not in c else c for c in cmd), flush=True)
     t0 = time.perf_counter()
     rc = subprocess.run(cmd).returncode     # inherits the affinity mask (taskset) and stdout
     print(f"[C harness: {time.perf_counter() - t0:.0f} s, exit status {rc}]", flush=True)
@@ -330,6 +340,8 @@ def main() -> int:
                     help="seconds of timed runs per engine, query and ray set (C: all engines); slower ones are "
                          "timed on the first rays of the set only (said in the output)")
     ap.add_argument("--no-scaling", action="store_true", help="skip Fathom's multi-thread batch runs")
+    ap.add_argument("--no-ordered", action="store_true",
+                    help="skip the blocks in Fathom's order (Embree on fathom_mesh_ray_order's order, full and compact)")
     ap.add_argument("--skip-c", action="store_true", help="reuse out/raycast.json and out/raycast/ of an earlier run")
     ap.add_argument("--lib", default=bl.library_path(), help="libfathom.so (default: $FATHOM_LIBRARY)")
     args = ap.parse_args()

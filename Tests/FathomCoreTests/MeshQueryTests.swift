@@ -458,6 +458,46 @@ struct MeshQueryTests {
         }
     }
 
+    @Test("batch order: flat meshes (no extent on an axis) and triangles wider than the whole grid answer as single rays")
+    func batchOrderFlatAndWide() throws {
+        var rng = SplitMix64(seed: 2005)
+        // A floor of 30,000 small triangles at y = 0 (the occupancy grid's y axis has no extent), and the same floor
+        // with 200 triangles spanning all of it a little above (marked by a lattice, at most 32 steps an edge).
+        var floor = Soup()
+        while floor.triangleCount < 30000 {
+            let c = SIMD3<Float>(rng.float(-10...10), 0, rng.float(-10...10))
+            floor.add(c, c + SIMD3(0.2, 0, 0), c + SIMD3(0, 0, 0.2))
+        }
+        var wide = floor
+        for k in 0..<200 {
+            let y = 0.5 + Float(k) * 0.01
+            wide.add(SIMD3(-10, y, -10), SIMD3(10, y + 0.3, -10), SIMD3(0, y, 10))
+        }
+        for soup in [floor, wide] {
+            let mesh = try soup.mesh()
+            let rays = (0..<6000).map { k -> Ray in
+                // From above and from the sides, grazing, and from below toward the floor.
+                let origin = SIMD3<Float>(rng.float(-12...12), rng.float(-2...3), rng.float(-12...12))
+                var direction = SIMD3<Float>(rng.float(-1...1), rng.float(-1...1), rng.float(-1...1))
+                if k % 5 == 0 { direction.y = 0 }
+                if direction == .zero { direction = SIMD3(1, 0, 0) }
+                return Ray(origin: origin, direction: direction)
+            }
+            let packed = packRays(rays)
+            try packed.withUnsafeBufferPointer { p in
+                let buffer = RayBuffer(base: p.baseAddress!, count: rays.count)
+                try Mesh.validate(buffer)
+                let order = mesh.tracingOrder(buffer, tmin: 0, tmax: .infinity, threads: 1)
+                defer { order.release() }
+                #expect(order.indices != nil && Set((0..<rays.count).map(order.index)).count == rays.count)
+                let single = rays.map { mesh.intersect($0, tmin: 0, tmax: .infinity) }
+                #expect(single.filter { $0 != nil }.count > rays.count / 8)
+                let batch = batchHits(mesh, buffer, tmin: 0, tmax: .infinity, threads: 2)
+                #expect((0..<rays.count).allSatisfy { hitBits(batch[$0]) == hitBits(single[$0]) })
+            }
+        }
+    }
+
     @Test("batch windows: a batch longer than the window is ordered window by window, and answers as single rays")
     func batchWindows() throws {
         var rng = SplitMix64(seed: 2004)

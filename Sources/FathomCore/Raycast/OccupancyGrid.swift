@@ -27,23 +27,30 @@ struct OccupancyGrid: Sendable {
         // A flat mesh has no extent on some axis: give that axis one cell of the widest's size (or 1 m).
         let widest = (hi - lo).max()
         let extent = lanesMax(hi - lo, SIMD3(repeating: widest > 0 ? widest / n : 1))
+        let scale = SIMD3(repeating: n) / extent, cellSize = extent / n
         self.lo = lo
-        scale = SIMD3(repeating: n) / extent
-        cellSize = extent / n
+        self.scale = scale
+        self.cellSize = cellSize
         var bits = [UInt64](repeating: 0, count: OccupancyGrid.bytes / 8)
         let smallest = cellSize.min(), most = OccupancyGrid.maxLatticeSteps(triangles: count)
+        @inline(__always) func mark(_ p: SIMD3<Float>) {
+            let q = OccupancyGrid.cell(p, lo, scale)
+            let k = OccupancyGrid.index(q.x, q.y, q.z)
+            bits[k >> 6] |= 1 << UInt64(k & 63)
+        }
         for t in 0..<count {
             let (a, b, c) = triangle(t)
-            let longest = Swift.max(length(b - a), Swift.max(length(c - b), length(a - c)))
-            let ratio = longest / smallest
+            let longestSquared = Swift.max(dot(b - a, b - a), Swift.max(dot(c - b, c - b), dot(a - c, a - c)))
+            if longestSquared <= smallest * smallest {
+                // No wider than a cell (most triangles of a large mesh): its corners' cells.
+                mark(a); mark(b); mark(c)
+                continue
+            }
+            let ratio = longestSquared.squareRoot() / smallest
             let steps = ratio < Float(most) ? Swift.max(1, Int(ratio.rounded(.up))) : most  // NaN: the most
             let inverse = 1 / Float(steps)
             for i in 0...steps {
-                for j in 0...(steps - i) {
-                    let q = OccupancyGrid.cell(a + Float(i) * inverse * (b - a) + Float(j) * inverse * (c - a), lo, scale)
-                    let k = OccupancyGrid.index(q.x, q.y, q.z)
-                    bits[k >> 6] |= 1 << UInt64(k & 63)
-                }
+                for j in 0...(steps - i) { mark(a + Float(i) * inverse * (b - a) + Float(j) * inverse * (c - a)) }
             }
         }
         self.bits = bits
@@ -65,9 +72,10 @@ struct OccupancyGrid: Sendable {
     @inline(__always)
     private static func index(_ x: Int32, _ y: Int32, _ z: Int32) -> Int { Int(x) | Int(y) << 5 | Int(z) << 10 }
 
-    /// Where the ray enters the first occupied cell it meets within [tmin, tmax] (where it starts, if that cell is
-    /// occupied), or nil when it meets none.
-    func firstOccupied(_ ray: Ray, tmin: Float, tmax: Float) -> SIMD3<Float>? {
+    /// The middle of the ray's way through the first occupied cell it meets within [tmin, tmax] (the cell it starts
+    /// in, if occupied), where a hit in that cell lies on average; nil when it meets none. Adds the cells visited
+    /// to `work`.
+    func firstOccupied(_ ray: Ray, tmin: Float, tmax: Float, work: inout Int) -> SIMD3<Float>? {
         let n = Float(OccupancyGrid.resolution)
         let o = ray.origin, d = ray.direction
         let inverse = 1 / d
@@ -99,11 +107,13 @@ struct OccupancyGrid: Sendable {
         var (sy, dy, ny) = walk(1, y)
         var (sz, dz, nz) = walk(2, z)
         let last = Int32(OccupancyGrid.resolution - 1)
+        var visited = 0
+        defer { work &+= visited }
         return bits.withUnsafeBufferPointer { words -> SIMD3<Float>? in
             while true {
+                visited &+= 1
                 let k = OccupancyGrid.index(x, y, z)
                 if words[k >> 6] >> UInt64(k & 63) & 1 != 0 {
-                    // The middle of the ray's way through the cell, where a hit in it lies on average.
                     let exit = Swift.min(end, Swift.min(nx, Swift.min(ny, nz)))
                     return ray.at(exit.isFinite ? 0.5 * (t + exit) : t)
                 }
