@@ -56,16 +56,11 @@ struct OccupancyGrid: Sendable {
         self.bits = bits
     }
 
-    /// The cell coordinate of a grid coordinate: clamped to the grid, NaN counts as 0. Written out for Float (the
-    /// generic `gridCell` is a call here, and a generic conversion inside it).
-    @inline(__always)
-    private static func coordinate(_ q: Float) -> Int32 {
-        q >= 1 ? Int32(Swift.min(q, Float(resolution - 1))) : 0
-    }
-
+    /// The cell of a point: clamped to the grid, NaN counting as 0 (`gridCell`).
     @inline(__always)
     private static func cell(_ p: SIMD3<Float>, _ lo: SIMD3<Float>, _ scale: SIMD3<Float>) -> SIMD3<Int32> {
         let q = (p - lo) * scale
+        @inline(__always) func coordinate(_ x: Float) -> Int32 { Int32(truncatingIfNeeded: gridCell(x, count: resolution)) }
         return SIMD3(coordinate(q.x), coordinate(q.y), coordinate(q.z))
     }
 

@@ -13,7 +13,7 @@ import CLanes
 /// three times as much on the sample (the top boxes overlap), by a march through the mesh's occupancy grid
 /// (`OccupancyGrid`): the middle of the ray's way through the first cell that holds a triangle. Rays are sorted
 /// by the Morton code of the predicted point (7 bits per axis over the bounds of the sample's points: finer
-/// gained nothing, and a 22-bit key sorts in two passes); rays that meet no occupied cell go last.
+/// gained nothing, and a 22-bit key sorts in two passes); rays that meet no box or occupied cell go last.
 extension Mesh {
     /// Batches smaller than this are traced in the caller's order.
     static let orderingMinimumRays = 4096
