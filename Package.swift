@@ -33,7 +33,11 @@ let package = Package(
                        providers: [.apt(["libedit-dev"])]),
         // Lane operations in clang's vector extensions (a header only), for what Swift's SIMD types compile badly.
         .systemLibrary(name: "CLanes", path: "Sources/CLanes"),
-        .target(name: "FathomCore", dependencies: ["CLapack", "CZlib", "CIsal", "CSpng", "CLanes"]),
+        // LAPACK: LAPACKE over OpenBLAS on Linux, Accelerate on Apple platforms (not built or tested there).
+        .target(name: "FathomCore",
+                dependencies: ["CFathom", .target(name: "CLapack", condition: .when(platforms: [.linux])),
+                               "CZlib", "CIsal", "CSpng", "CLanes"],
+                linkerSettings: [.linkedFramework("Accelerate", .when(platforms: [.macOS, .iOS, .visionOS]))]),
         .target(name: "Fathom", dependencies: ["FathomCore", "CFathom"]),
         // Swift 5 mode: the CLI is single-threaded and uses the C stdio globals (stdin, stdout, stderr).
         .executableTarget(name: "fathom-cli", dependencies: ["FathomCore", "CEdit", "CZlib"],

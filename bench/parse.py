@@ -141,7 +141,7 @@ def child(engine: str, lib_path: str, path: str) -> int:
                 status = 0 if status == 5 else status  # FATHOM_ERR_BUFFER_TOO_SMALL: the count, after one full parse
         else:
             status = lib.fathom_scan_open(path.encode(), ctypes.byref(handle))
-            lib.fathom_scan_close(handle)
+            lib.fathom_scan_destroy(handle)
         elapsed = time.perf_counter() - t0
         if status != 0:
             print(f"status {status}", file=sys.stderr)

@@ -93,7 +93,7 @@ _PROTOTYPES = {
     "fathom_scan_read_depth": [_vp, ctypes.c_uint64, _vp, ctypes.c_size_t],
     "fathom_scan_report": [_vp, _vp, _vp, _vp, _vp, ctypes.POINTER(_vp)],
 }
-_VOID = {"fathom_scan_close": [_vp], "fathom_report_destroy": [_vp]}
+_VOID = {"fathom_scan_destroy": [_vp], "fathom_report_destroy": [_vp]}
 
 
 def import_isal():
@@ -186,7 +186,7 @@ def bench_inflate(fathom, lib, isal_zlib, depth_only: Path, full: Path, depths, 
             st = rd(handle, i, base + i * FRAME_BYTES, FRAME_BYTES)
             if st:
                 bl.check_status(lib, "fathom_scan_read_depth", st)
-        lib.fathom_scan_close(handle)
+        lib.fathom_scan_destroy(handle)
 
     c_open_read()
     if buf.tobytes() != expected:
@@ -507,7 +507,7 @@ def bench_report(fathom, lib, o3d, o3d_why, isal_zlib, full: Path, repeat, probl
                 bl.check_status(lib, "fathom_scan_report", st)
             lib.fathom_report_destroy(rep)
         finally:
-            lib.fathom_scan_close(scan)
+            lib.fathom_scan_destroy(scan)
 
     opened = fathom.Scan.open(full)
     fns = {"fathom.scan_report(path)": lambda: fathom.scan_report(full),

@@ -81,7 +81,7 @@ _PROTOTYPES = {
     "fathom_scan_read_depth": [_vp, ctypes.c_uint64, _vp, ctypes.c_size_t],
     "fathom_scan_read_confidence": [_vp, ctypes.c_uint64, _vp, ctypes.c_size_t],
 }
-_VOID = {"fathom_scan_close": [_vp]}
+_VOID = {"fathom_scan_destroy": [_vp]}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -429,7 +429,7 @@ def bench_read(fathom, lib, Image, cv2, isal_zlib, folder: Path, info: dict, arg
     print(f"  {len(fns)} rows x {rounds} rounds (+1 warm-up), interleaved; one run = the whole capture", flush=True)
     t = bl.measure_interleaved(fns, rounds, warmup=1)
     scan.close()
-    lib.fathom_scan_close(handle)
+    lib.fathom_scan_destroy(handle)
     rows = print_frame_table(f"per frame, {n} frames in order; median, min and max over {rounds} interleaved rounds",
                              t, n, refs, notes)
     print("(x vs fathom = that row's median / the Fathom row it is compared with: depth + confidence rows with "

@@ -27,6 +27,7 @@
 #ifndef FATHOM_H
 #define FATHOM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,8 +39,10 @@ extern "C" {
 /* Version                                                                                         */
 /* ---------------------------------------------------------------------------------------------- */
 
-#define FATHOM_VERSION_MAJOR 0
-#define FATHOM_VERSION_MINOR 1
+/* The project's one statement of its version: the library, the Swift module, the Python package and fathom.pc
+   take theirs from these three lines. */
+#define FATHOM_VERSION_MAJOR 1
+#define FATHOM_VERSION_MINOR 0
 #define FATHOM_VERSION_PATCH 0
 /** MAJOR * 10000 + MINOR * 100 + PATCH, comparable with fathom_version_number(). */
 #define FATHOM_VERSION_NUMBER (FATHOM_VERSION_MAJOR * 10000 + FATHOM_VERSION_MINOR * 100 + FATHOM_VERSION_PATCH)
@@ -247,7 +250,7 @@ typedef struct fathom_box {
     fathom_vec3 scale;    /**< full extents along local x, y, z, meters, each > 0 */
     float rot_y;          /**< rotation about world +y, radians (any finite value; not wrapped) */
     float floor;          /**< world height (y) of the surface the box stands on; used when has_floor != 0 */
-    int32_t has_floor;    /**< 0: no floor; 1: floor set (bottom corners are clamped to y >= floor) */
+    bool has_floor;       /**< false: no floor; true: floor set (bottom corners are clamped to y >= floor) */
 } fathom_box;
 
 /** Corner indices (the capture app's order). */
@@ -282,7 +285,7 @@ typedef struct fathom_face {
 /** A box with the given centre, scale (each > 0) and rotation about +y, without a floor. */
 fathom_status fathom_box_init(fathom_vec3 center, fathom_vec3 scale, float rot_y, fathom_box *out);
 
-/** FATHOM_OK if every field of `box` is valid (finite, scale > 0, has_floor 0 or 1, and corners and
+/** FATHOM_OK if every field of `box` is valid (finite, scale > 0, and corners and
  *  volume within float range: |center| + 2 * (sx + sy + sz) in each axis, sx * sy * sz and, with a floor,
  *  floor + sy finite, else FATHOM_ERR_NOT_FINITE);
  *  otherwise the status of the first bad field. Every function taking a box performs this check, and
@@ -549,7 +552,7 @@ typedef struct fathom_hit {
     float u, v;             /**< barycentrics of a triangle hit: point = (1-u-v) v0 + u v1 + v v2; else 0 */
     uint32_t primitive;     /**< triangle index, box face index (FATHOM_FACE_*), 0 for planes and spheres */
     uint8_t classification; /**< a mesh triangle's class (fathom_mesh_class), else 0 */
-    uint8_t front_face;     /**< 1 if the ray meets the side the normal points to (dot(direction, normal) < 0) */
+    bool front_face;        /**< true if the ray meets the side the normal points to (dot(direction, normal) < 0) */
     uint8_t reserved[2];    /**< 0 */
 } fathom_hit;
 
@@ -595,7 +598,7 @@ typedef struct fathom_box_hit {
     float t_enter, t_exit;   /**< where the ray's line enters and leaves the box (t_enter < 0 from inside) */
     uint32_t face_enter;     /**< FATHOM_FACE_* of the entry face */
     uint32_t face_exit;      /**< FATHOM_FACE_* of the exit face */
-    int32_t origin_inside;   /**< 1 if the ray's origin is inside the box (faces count as inside) */
+    bool origin_inside;      /**< true if the ray's origin is inside the box (faces count as inside) */
 } fathom_box_hit;
 
 /** Ray against an oriented box (slab test in the box frame). On a miss hit.primitive = FATHOM_NO_HIT and
@@ -627,12 +630,12 @@ typedef enum fathom_mesh_class {
     FATHOM_CLASS_DOOR = 7
 } fathom_mesh_class;
 
-/** Flags for fathom_mesh_create. */
-enum {
-    FATHOM_MESH_COPY = 0u,    /* copy the vertex, index and class buffers (they may be freed after the call) */
-    FATHOM_MESH_BORROW = 1u   /* keep pointers to the caller's buffers: they must stay valid and unchanged
+/** How fathom_mesh_create keeps the caller's buffers (its `flags`). */
+typedef enum fathom_mesh_flags {
+    FATHOM_MESH_COPY = 0,     /* copy the vertex, index and class buffers (they may be freed after the call) */
+    FATHOM_MESH_BORROW = 1    /* keep pointers to the caller's buffers: they must stay valid and unchanged
                                  until fathom_mesh_destroy; vertices 4-byte aligned */
-};
+} fathom_mesh_flags;
 
 /** Makes a mesh from `vertex_count` vertices (float32 xyz, byte stride >= 12, multiple of 4) and
  *  `triangle_count` triangles (3 uint32 indices each, every index < vertex_count), with optional per-face
@@ -643,7 +646,7 @@ enum {
  *  class buffers are copied into the BVH's order either way. */
 fathom_status fathom_mesh_create(const float *vertices, size_t vertex_count, size_t vertex_stride,
                                  const uint32_t *indices, size_t triangle_count, const uint8_t *classes,
-                                 uint32_t flags, fathom_mesh **out);
+                                 uint32_t flags /* fathom_mesh_flags */, fathom_mesh **out);
 
 /** Loads a mesh from a Wavefront OBJ (v and f records; polygons are fanned into triangles; negative indices
  *  allowed; face vertices i, i/t, i/t/n, i//n, with empty texture or normal slots as in i// or i/t/; a line
@@ -674,6 +677,7 @@ typedef struct fathom_mesh_info {
     uint64_t bvh_nodes;         /**< number of BVH nodes */
     uint32_t bvh_depth;         /**< depth of the deepest leaf */
     uint32_t bvh_width;         /**< children per node */
+    uint32_t reserved[4];           /**< 0: room for values added in 1.x */
 } fathom_mesh_info;
 
 /** Fills *out with the mesh's sizes and bounds. */
@@ -688,9 +692,9 @@ fathom_status fathom_mesh_face_geometry(const fathom_mesh *mesh, float *out_norm
 fathom_status fathom_mesh_intersect(const fathom_mesh *mesh, const fathom_ray *ray, float tmin, float tmax,
                                     fathom_hit *out);
 
-/** *out_occluded = 1 if any triangle is hit within [tmin, tmax], else 0 (faster than the closest hit). */
+/** *out_occluded = true if any triangle is hit within [tmin, tmax] (faster than the closest hit). */
 fathom_status fathom_mesh_occluded(const fathom_mesh *mesh, const fathom_ray *ray, float tmin, float tmax,
-                                   int32_t *out_occluded);
+                                   bool *out_occluded);
 
 /** Every surface crossing within [tmin, tmax], sorted by t; a crossing through a shared edge or vertex
  *  is reported once. *out_count gets the number of crossings; if it exceeds capacity, the first
@@ -705,6 +709,7 @@ typedef struct fathom_batch_options {
     float tmin, tmax;     /**< the range for every ray */
     uint32_t threads;     /**< worker threads, 1...1024 (more is FATHOM_ERR_OUT_OF_RANGE); 0 = one per online CPU.
                                Results do not depend on it. */
+    uint32_t reserved[4];           /**< 0 (else FATHOM_ERR_OUT_OF_RANGE): room for settings added in 1.x */
 } fathom_batch_options;
 
 /** Fills *options with the defaults: tmin 0, tmax INFINITY, threads 0 (one per online CPU). */
@@ -736,9 +741,9 @@ fathom_status fathom_mesh_intersect_batch_compact(const fathom_mesh *mesh, const
 fathom_status fathom_mesh_ray_order(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
                                     const fathom_batch_options *options, uint32_t *out_order);
 
-/** out_occluded[i] = 1 if ray i hits anything within the range, else 0. */
+/** out_occluded[i] = true if ray i hits anything within the range. */
 fathom_status fathom_mesh_occluded_batch(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
-                                         const fathom_batch_options *options, uint8_t *out_occluded);
+                                         const fathom_batch_options *options, bool *out_occluded);
 
 /** All crossings of `count` rays: out_offsets (count + 1 entries) gets, for ray i, the crossings
  *  hits[out_offsets[i] .. out_offsets[i+1]) sorted by t. If the total exceeds capacity, out_offsets is
@@ -777,17 +782,17 @@ fathom_status fathom_mesh_save(const fathom_mesh *mesh, const char *path);
 
 /** Floor height from a tap: the y of the first hit on `mesh` (may be NULL) or, when no mesh is given
  *  or it is missed, on the plane through `plane_point` with `plane_normal` (pass a zero normal for no
- *  plane). *out_hit_found = 0 and *out_height untouched when nothing is hit. */
+ *  plane). *out_hit_found = false and *out_height untouched when nothing is hit. */
 fathom_status fathom_tap_floor_height(const fathom_intrinsics *intrinsics, const fathom_pose *camera_to_world,
                                       float u, float v, const fathom_mesh *mesh, fathom_vec3 plane_point,
-                                      fathom_vec3 plane_normal, float *out_height, int32_t *out_hit_found);
+                                      fathom_vec3 plane_normal, float *out_height, bool *out_hit_found);
 
 /** Box centre from a tap: casts the tap's ray at `mesh` (or, if NULL or missed, at the box's floor plane)
  *  and stands the box on its floor at the hit's x, z (fathom_box_set_center_on_floor). The box must
- *  have a floor (FATHOM_ERR_INVALID_STATE). *out_hit_found = 0 and the box unchanged on a miss. */
+ *  have a floor (FATHOM_ERR_INVALID_STATE). *out_hit_found = false and the box unchanged on a miss. */
 fathom_status fathom_tap_place_box(const fathom_intrinsics *intrinsics, const fathom_pose *camera_to_world,
                                    float u, float v, const fathom_mesh *mesh, fathom_box *box,
-                                   int32_t *out_hit_found);
+                                   bool *out_hit_found);
 
 /** Which face of the box is under the screen point: *out_face = FATHOM_FACE_* of the face the tap's ray
  *  meets first (the entry face; the exit face when the camera is inside the box), or FATHOM_NO_HIT. */
@@ -831,14 +836,14 @@ typedef struct fathom_depth_frame {
     float scale;                    /**< meters per stored unit, > 0 (1 for meters, 0.001 for millimetres) */
     const uint8_t *confidence;      /**< may be NULL: width * height values (ARKit: 0 low, 1 medium, 2 high) */
     size_t confidence_stride;       /**< bytes from one confidence row to the next; 0 = width */
-    uint8_t min_confidence;         /**< samples with confidence below this are invalid (0: keep all) */
-    uint8_t reserved[3];            /**< 0 (anything else is FATHOM_ERR_OUT_OF_RANGE) */
     float min_depth, max_depth;     /**< valid depth range, meters, 0 <= min_depth <= max_depth (max may be INFINITY) */
     fathom_intrinsics intrinsics;   /**< of the RGB image the depth map belongs to; scaled to the depth grid, every
                                          sample's ray slope (i + 0.5 - cx') / fx' must be a finite float (else
                                          FATHOM_ERR_OUT_OF_RANGE: a focal length near 0) */
-    fathom_pose camera_to_world;    /**< the camera pose, used when has_pose is 1 */
-    uint32_t has_pose;              /**< 1 if camera_to_world is set */
+    fathom_pose camera_to_world;    /**< the camera pose, used when has_pose is true */
+    bool has_pose;                  /**< true if camera_to_world is set */
+    uint8_t min_confidence;         /**< samples with confidence below this are invalid (0: keep all) */
+    uint8_t reserved[14];           /**< 0 (else FATHOM_ERR_OUT_OF_RANGE): room for settings added in 1.x */
 } fathom_depth_frame;
 
 /** Fills *frame for a packed depth map: the given buffer, format, size and RGB intrinsics; no confidence,
@@ -945,17 +950,16 @@ typedef enum fathom_line_method {
  *  and the seed (reproducible on every machine). */
 typedef struct fathom_ransac_options {
     double threshold;       /**< inlier distance, > 0 (meters for 3D points), default 0.01 */
-    uint32_t iterations;    /**< random minimal samples tried at most, >= 1, default 1000 */
-    uint32_t reserved;      /**< 0 (anything else is FATHOM_ERR_OUT_OF_RANGE) */
-    uint64_t seed;          /**< any value, default 0 */
     double confidence;      /**< in (0, 1], default 0.99: stop after k samples once 1 - (1 - w^s)^k >= confidence,
                                  w the best sample's inlier fraction so far, s the sample size (2 points for a
                                  line, 3 for a plane); the chance of having drawn a sample of inliers only. 1 draws
                                  all `iterations`. */
+    uint64_t seed;          /**< any value, default 0 */
+    uint32_t iterations;    /**< random minimal samples tried at most, >= 1, default 1000 */
+    uint32_t reserved[5];   /**< 0 (else FATHOM_ERR_OUT_OF_RANGE): room for settings added in 1.x */
 } fathom_ransac_options;
 
-/** Fills *options with the defaults above (and 0 in reserved). Start from it: a braced initializer such as
- *  {0.01, 500, 1} puts the seed in the reserved field. */
+/** Fills *options with the defaults above (and 0 in reserved). */
 fathom_status fathom_ransac_options_init(fathom_ransac_options *options);
 
 /** 2D line through `count` (x, y) points, ordinary or total least squares (`method`). */
@@ -1019,6 +1023,7 @@ typedef struct fathom_length_options {
     double depth_noise_growth;      /**< exponent: noise(d) = depth_noise * d^growth, default 2 */
     double pixel_noise;             /**< keypoint placement noise, RGB pixels (1 sigma) in u and in v, default 1 */
     double edge_noise;              /**< mask outline placement noise, mask pixels (1 sigma), default 1 */
+    uint32_t reserved[4];           /**< 0 (else FATHOM_ERR_OUT_OF_RANGE): room for settings added in 1.x */
 } fathom_length_options;
 
 /** A measured length, with its 1-sigma uncertainty. The uncertainty model (first order):
@@ -1045,6 +1050,7 @@ typedef struct fathom_length {
     float tail_pixel[2];
     double rms;             /**< the fit's RMS residual (plane or line), meters; 0 for nearest/median keypoints */
     uint64_t samples;       /**< depth samples the result rests on */
+    uint32_t reserved[4];           /**< 0: room for values added in 1.x */
 } fathom_length;
 
 /** Fills *options with the defaults above. */
@@ -1131,6 +1137,7 @@ typedef struct fathom_coverage_options {
                                          (radians, between directions from the box centre to the cameras)... */
     float min_separation_distance;  /**< ...and within this distance (meters) of it; defaults 5 degrees and 0.1 m;
                                          0 turns the check off */
+    uint32_t reserved[4];           /**< 0 (else FATHOM_ERR_OUT_OF_RANGE): room for settings added in 1.x */
 } fathom_coverage_options;
 
 /** Why a view was or was not counted. */
@@ -1160,8 +1167,8 @@ typedef struct fathom_face_coverage {
     float progress;             /**< min(count / goal, 1) */
     float color[3];             /**< (1 - progress) * yellow (1, 1, 0) + progress * cyan (0, 1, 1), RGB in [0, 1] */
     float opacity;              /**< 0.25 + 0.5 * progress while progress < 1; 0 once complete */
-    uint32_t complete;          /**< count >= goal */
-    uint32_t needed;            /**< 1 if the face counts toward "complete" (not an excluded bottom) */
+    bool complete;              /**< count >= goal */
+    bool needed;                /**< true if the face counts toward "complete" (not an excluded bottom) */
 } fathom_face_coverage;
 
 /** The tracker's totals. */
@@ -1170,8 +1177,9 @@ typedef struct fathom_coverage_summary {
     uint64_t counted;           /**< of which counted */
     uint32_t faces_complete;    /**< needed faces that are complete */
     uint32_t faces_needed;      /**< 5 or 6 */
-    uint32_t complete;          /**< 1 when every needed face is complete */
+    bool complete;              /**< true when every needed face is complete */
     float angular_score;        /**< fraction of view-direction bins holding at least one counted view, [0, 1] */
+    uint32_t reserved[4];           /**< 0: room for values added in 1.x */
 } fathom_coverage_summary;
 
 /** Fills *options with the defaults above. */
@@ -1248,6 +1256,7 @@ typedef struct fathom_motion_options {
     float intervals[3];         /**< automatic capture interval after a capture, seconds, each > 0: speed in [brisk, fast):
                                      intervals[0] (1 s); [slow, brisk): intervals[1] (2 s); below slow: intervals[2]
                                      (3 s, also the first interval); at or above fast: unchanged */
+    uint32_t reserved[4];           /**< 0 (else FATHOM_ERR_OUT_OF_RANGE): room for settings added in 1.x */
 } fathom_motion_options;
 
 /** The tracker's state after an update. */
@@ -1259,9 +1268,9 @@ typedef struct fathom_motion_state {
     uint32_t guidance;          /**< fathom_guidance */
     float capture_interval;     /**< seconds, the app's automatic policy */
     float time_to_capture;      /**< seconds until the next automatic capture (<= 0: due) */
-    uint32_t captured;          /**< 1 if this update took an automatic capture (then the interval was adjusted) */
-    uint32_t skipped;           /**< 1 if the pose repeated the last timestamp and was ignored */
-    uint32_t restarted;         /**< 1 if the gap before this pose exceeded max_gap, or the step's velocity is
+    bool captured;              /**< true if this update took an automatic capture (then the interval was adjusted) */
+    bool skipped;               /**< true if the pose repeated the last timestamp and was ignored */
+    bool restarted;             /**< true if the gap before this pose exceeded max_gap, or the step's velocity is
                                      beyond the float range (speed restarts) */
 } fathom_motion_state;
 
@@ -1304,6 +1313,7 @@ typedef struct fathom_trajectory_summary {
     float angular_speed_max;    /**< rad/s */
     uint64_t steps;             /**< pairs of consecutive poses used (gaps above max_gap and repeated timestamps
                                      are not steps) */
+    uint32_t reserved[4];           /**< 0: room for values added in 1.x */
 } fathom_trajectory_summary;
 
 /** Summarizes `count` >= 2 timestamped poses (timestamps non-decreasing, else FATHOM_ERR_OUT_OF_RANGE naming the
@@ -1338,9 +1348,10 @@ typedef enum fathom_ply_format {
 /** What a point cloud holds. */
 typedef struct fathom_point_cloud_info {
     uint64_t count;            /**< number of points (may be 0) */
-    uint32_t has_normals;      /**< 1 if the cloud has normals, else 0 */
-    uint32_t has_colors;       /**< 1 if the cloud has RGB colours */
-    uint32_t has_confidence;   /**< 1 if the cloud has confidence values */
+    bool has_normals;          /**< true if the cloud has normals */
+    bool has_colors;           /**< true if the cloud has RGB colours */
+    bool has_confidence;       /**< true if the cloud has confidence values */
+    uint32_t reserved[4];           /**< 0: room for values added in 1.x */
 } fathom_point_cloud_info;
 
 /** Reads the vertex element of a PLY file (ascii, binary_little_endian or binary_big_endian 1.0) as a
@@ -1438,10 +1449,11 @@ typedef struct fathom_scan_info {
                                          or FLOAT32), FLOAT32 meters from PNG formats */
     float depth_scale;              /**< meters per stored unit (1, or 0.001 for uint16 millimetres) */
     uint32_t rgb_width, rgb_height; /**< the RGB image the intrinsics refer to */
-    uint32_t has_confidence;        /**< 1 if the scan has a confidence stream */
+    bool has_confidence;            /**< true if the scan has a confidence stream */
     uint32_t warning_count;         /**< see fathom_scan_warning */
     double frequency;               /**< frames per second stated by the metadata (Stray: 1 / the median period), 0 if none */
     uint32_t format;                /**< fathom_scan_format the scan was read from */
+    uint32_t reserved[4];           /**< 0: room for values added in 1.x */
 } fathom_scan_info;
 
 /** Opens the scan at `path`: its folder (holding one scan), or any of its files (the scanner app's metadata or
@@ -1453,8 +1465,8 @@ typedef struct fathom_scan_info {
  *  byte). */
 fathom_status fathom_scan_open(const char *path, fathom_scan **out);
 
-/** Closes a scan; NULL is allowed. */
-void fathom_scan_close(fathom_scan *scan);
+/** Frees a scan and closes its files; NULL is allowed. */
+void fathom_scan_destroy(fathom_scan *scan);
 
 fathom_status fathom_scan_get_info(const fathom_scan *scan, fathom_scan_info *out);
 
@@ -1493,6 +1505,7 @@ typedef struct fathom_scan_cloud_options {
     float voxel;                /**< 0 (default): every sample; else one point per voxel of this edge (1e-4...10 m),
                                      the mean of its samples */
     uint32_t frame_step;        /**< every frame_step-th frame, >= 1, default 1 */
+    uint32_t reserved[4];           /**< 0 (else FATHOM_ERR_OUT_OF_RANGE): room for settings added in 1.x */
 } fathom_scan_cloud_options;
 
 fathom_status fathom_scan_cloud_options_init(fathom_scan_cloud_options *options);
@@ -1515,9 +1528,10 @@ typedef struct fathom_scan_writer_options {
     uint32_t rgb_width, rgb_height;       /**< the image the intrinsics refer to, default 1920 x 1440 */
     uint32_t depth_format;                /**< fathom_depth_format stored, default FATHOM_DEPTH_FLOAT16 (meters);
                                                UINT16 is written as millimetres */
-    uint32_t with_confidence;             /**< 1 (default): write a confidence stream; 0: none */
-    uint32_t zlib_wrapped;                /**< 0 (default): raw DEFLATE as the app writes; 1: zlib-wrapped */
+    bool with_confidence;                 /**< true (default): write a confidence stream; false: none */
+    bool zlib_wrapped;                    /**< false (default): raw DEFLATE as the app writes; true: zlib-wrapped */
     double frequency;                     /**< frames per second in the metadata, > 0, default 60 */
+    uint32_t reserved[4];           /**< 0 (else FATHOM_ERR_OUT_OF_RANGE): room for settings added in 1.x */
 } fathom_scan_writer_options;
 
 fathom_status fathom_scan_writer_options_init(fathom_scan_writer_options *options);
@@ -1660,6 +1674,7 @@ typedef struct fathom_capture_options {
     uint64_t seed;                  /**< RANSAC seed, default 1 (results depend only on the data and the options) */
     fathom_motion_options motion;   /**< speed guidance, defaults as fathom_motion_options_init */
     fathom_coverage_options coverage; /**< defaults as fathom_coverage_options_init */
+    uint32_t reserved[4];           /**< 0 (else FATHOM_ERR_OUT_OF_RANGE): room for settings added in 1.x */
 } fathom_capture_options;
 
 fathom_status fathom_capture_options_init(fathom_capture_options *options);
@@ -1680,8 +1695,8 @@ fathom_status fathom_capture_add_frame(fathom_capture *capture, int64_t timestam
 fathom_status fathom_capture_add_pose(fathom_capture *capture, int64_t timestamp, const fathom_pose *camera_to_world,
                                       const fathom_intrinsics *rgb, fathom_motion_state *out);
 
-/** *out = 1 if a frame at this pose would have its depth fused (so a reader can skip reading it), else 0. */
-fathom_status fathom_capture_wants_depth(const fathom_capture *capture, const fathom_pose *camera_to_world, uint32_t *out);
+/** *out = true if a frame at this pose would have its depth fused (so a reader can skip reading it). */
+fathom_status fathom_capture_wants_depth(const fathom_capture *capture, const fathom_pose *camera_to_world, bool *out);
 
 /** Where a capture stands. */
 typedef struct fathom_capture_status {
@@ -1690,6 +1705,7 @@ typedef struct fathom_capture_status {
     uint64_t cloud_points;          /**< occupied voxels of the fused cloud */
     uint64_t captures;              /**< views the app would have captured */
     fathom_motion_state motion;     /**< speed guidance after the last frame */
+    uint32_t reserved[4];           /**< 0: room for values added in 1.x */
 } fathom_capture_status;
 
 fathom_status fathom_capture_get_status(const fathom_capture *capture, fathom_capture_status *out);
@@ -1719,32 +1735,34 @@ typedef enum fathom_box_source {
 /** A report's numbers (the JSON, fathom_report_json, has everything, including speed over time, and each
  *  surface's evidence). Heights are world y in meters, at the focus on an object capture. */
 typedef struct fathom_report_summary {
-    uint64_t frames, fused_frames;
+    uint64_t frames;                        /**< frames added (read from the scan, less those skipped with a warning) */
+    uint64_t fused_frames;                  /**< of which those whose depth went into the cloud */
     double duration;                        /**< seconds, first to last frame */
     fathom_box box;                         /**< valid when box_source != FATHOM_BOX_NONE */
     uint32_t box_source;                    /**< fathom_box_source */
-    uint32_t has_floor;                     /**< 1: floor_height and floor_normal are set */
+    bool has_floor;                         /**< true: floor_height and floor_normal are set */
     float floor_height;                     /**< the room's floor */
     fathom_vec3 floor_normal;               /**< unit, up */
-    uint32_t has_focus;                     /**< 1: focus, orbit_views and orbit_span are set */
+    bool has_focus;                         /**< true: focus, orbit_views and orbit_span are set */
     fathom_vec3 focus;                      /**< the point nearest every optical axis */
     uint64_t cloud_points, object_points;   /**< fused cloud, and its points inside the box (grown by a voxel) */
-    uint32_t has_trajectory;                /**< 1 with >= 2 frames */
+    bool has_trajectory;                    /**< true with >= 2 frames */
     fathom_trajectory_summary trajectory;
-    uint32_t has_coverage;                  /**< 1 when there is a box */
+    bool has_coverage;                      /**< true when there is a box */
     fathom_coverage_summary coverage;       /**< of the captured views */
     uint32_t face_counts[6];                /**< counted views per face, FATHOM_FACE_* order */
     uint64_t captures;                      /**< views the app would have captured */
     uint64_t selected_frames;               /**< frames selected for a reconstruction */
     uint32_t warning_count;                 /**< the scan's warnings and the report's own */
-    uint32_t has_support;                   /**< 1: support_height is set (an object was found on it) */
+    bool has_support;                       /**< true: support_height is set (an object was found on it) */
     float support_height;                   /**< the surface the object stands on: a table top or the floor */
-    uint32_t has_ceiling;                   /**< 1: ceiling_height is set */
+    bool has_ceiling;                       /**< true: ceiling_height is set */
     float ceiling_height;                   /**< the ceiling's world y (not the room's height) */
-    uint32_t object_capture;                /**< 1: the views circle the focus (orbit_min_views over orbit_min_span) */
+    bool object_capture;                    /**< true: the views circle the focus (orbit_min_views over orbit_min_span) */
     uint32_t orbit_views;                   /**< views looking at the focus */
     float orbit_span;                       /**< radians those views span around the focus, 0...2 pi */
     uint64_t object_voxels;                 /**< voxels of the estimated object (0: given box or none) */
+    uint32_t reserved[4];           /**< 0: room for values added in 1.x */
 } fathom_report_summary;
 
 /** The report of everything added so far (the capture goes on and may report again). */

@@ -70,19 +70,17 @@ func write(_ values: [Float], to pointer: UnsafeMutablePointer<Float>) {
 extension Box {
     /// A validated core box from the C struct.
     init(_ b: fathom_box, name: String = "box") throws(FathomError) {
-        guard b.has_floor == 0 || b.has_floor == 1 else {
-            throw FathomError(.outOfRange, "\(name).has_floor must be 0 or 1, got \(b.has_floor)")
-        }
-        if b.has_floor == 1 { try Check.finite(b.floor, "\(name).floor") }
+        let hasFloor = try boolField(b, \.has_floor, "\(name).has_floor")
+        if hasFloor { try Check.finite(b.floor, "\(name).floor") }
         try self.init(center: finite(b.center, "\(name).center"), scale: SIMD3(b.scale),
-                      rotY: b.rot_y, floor: b.has_floor == 1 ? b.floor : nil)
+                      rotY: b.rot_y, floor: hasFloor ? b.floor : nil)
     }
 }
 
 extension fathom_box {
     init(_ box: Box) {
         self.init(center: fathom_vec3(box.center), scale: fathom_vec3(box.scale), rot_y: box.rotY,
-                  floor: box.floor ?? 0, has_floor: box.floor == nil ? 0 : 1)
+                  floor: box.floor ?? 0, has_floor: box.floor != nil)
     }
 }
 
@@ -127,7 +125,7 @@ extension fathom_hit {
         v = hit.v
         primitive = hit.primitive
         classification = hit.classification
-        front_face = hit.frontFace ? 1 : 0
+        front_face = hit.frontFace
     }
 }
 

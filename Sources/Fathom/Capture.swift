@@ -23,7 +23,7 @@ extension fathom_capture_options {
                   floor_iterations: UInt32(o.floorIterations), floor_max_tilt: o.floorMaxTilt, object_clearance: o.objectClearance,
                   floor_min_area: o.floorMinArea, orbit_min_span: o.orbitMinSpan, orbit_min_views: UInt32(o.orbitMinViews),
                   select_distance: o.selectDistance, select_angle: o.selectAngle, seed: o.seed,
-                  motion: fathom_motion_options(o.motion), coverage: fathom_coverage_options(o.coverage))
+                  motion: fathom_motion_options(o.motion), coverage: fathom_coverage_options(o.coverage), reserved: (0, 0, 0, 0))
     }
 }
 
@@ -32,6 +32,7 @@ func captureOptions(_ pointer: UnsafePointer<fathom_capture_options>?) throws(Fa
     var options = CaptureOptions()
     guard let p = pointer else { return options }
     let o = p.pointee
+    try reserved(bytesOf: o.reserved, "options.reserved")
     guard o.min_confidence <= 255 else { throw FathomError(.outOfRange, "options.min_confidence must be 0...255, got \(o.min_confidence)") }
     options.minConfidence = UInt8(o.min_confidence)
     options.maxDepth = o.max_depth
@@ -91,7 +92,7 @@ public func fathom_capture_add_frame(_ handle: OpaquePointer?, _ timestamp: Int6
     abiCall("fathom_capture_add_frame") { () throws(FathomError) in
         let c = try capture(handle)
         let f = try depthFrame(frame)
-        guard let pose = f.pose else { throw FathomError(.invalidState, "frame.has_pose must be 1: a capture needs each frame's pose") }
+        guard let pose = f.pose else { throw FathomError(.invalidState, "frame.has_pose must be true: a capture needs each frame's pose") }
         let state = try c.add(timestamp: timestamp, pose: pose, rgb: f.rgb, depth: f)
         out?.pointee = fathom_motion_state(state)
     }
@@ -111,11 +112,11 @@ public func fathom_capture_add_pose(_ handle: OpaquePointer?, _ timestamp: Int64
 
 @_cdecl("fathom_capture_wants_depth")
 public func fathom_capture_wants_depth(_ handle: OpaquePointer?, _ camera: UnsafePointer<fathom_pose>?,
-                                       _ out: UnsafeMutablePointer<UInt32>?) -> fathom_status {
+                                       _ out: UnsafeMutablePointer<Bool>?) -> fathom_status {
     abiCall("fathom_capture_wants_depth") { () throws(FathomError) in
         let c = try capture(handle)
         let pose = try rigidPose(camera, "camera_to_world")
-        try required(out, "out").pointee = c.wantsDepth(at: pose) ? 1 : 0
+        try required(out, "out").pointee = c.wantsDepth(at: pose)
     }
 }
 
@@ -125,7 +126,7 @@ public func fathom_capture_get_status(_ handle: OpaquePointer?, _ out: UnsafeMut
         let c = try capture(handle)
         try required(out, "out").pointee = fathom_capture_status(
             frames: UInt64(c.frameCount), fused_frames: UInt64(c.fusedFrames.count), cloud_points: UInt64(c.cloudCount),
-            captures: UInt64(c.captures.count), motion: fathom_motion_state(c.motionState))
+            captures: UInt64(c.captures.count), motion: fathom_motion_state(c.motionState), reserved: (0, 0, 0, 0))
     }
 }
 
@@ -200,33 +201,30 @@ public func fathom_report_get_summary(_ handle: OpaquePointer?, _ out: UnsafeMut
         if let box = r.box { s.box = fathom_box(box) }
         s.box_source = r.boxSource.rawValue
         if let floor = r.floor {
-            s.has_floor = 1
+            s.has_floor = true
             s.floor_height = floor.height
             s.floor_normal = fathom_vec3(floor.normal)
         }
         if let orbit = r.orbit {
-            s.has_focus = 1
+            s.has_focus = true
             s.focus = fathom_vec3(orbit.focus)
             s.orbit_views = UInt32(clamping: orbit.views)
             s.orbit_span = orbit.span
         }
-        if let support = r.support { s.has_support = 1; s.support_height = support.height }
-        if let ceiling = r.ceiling { s.has_ceiling = 1; s.ceiling_height = ceiling.height }
-        s.object_capture = r.objectCapture ? 1 : 0
+        if let support = r.support { s.has_support = true; s.support_height = support.height }
+        if let ceiling = r.ceiling { s.has_ceiling = true; s.ceiling_height = ceiling.height }
+        s.object_capture = r.objectCapture
         s.object_voxels = UInt64(clamping: r.objectVoxels)
         s.cloud_points = UInt64(r.cloud.count)
         s.object_points = UInt64(r.object.count)
         if let t = r.trajectory {
-            s.has_trajectory = 1
-            s.trajectory = fathom_trajectory_summary(
-                duration: t.duration, path_length: t.pathLength, speed_p10: t.speedP10, speed_p50: t.speedP50, speed_p90: t.speedP90,
-                speed_max: t.speedMax, time_too_slow: t.timeTooSlow, time_too_fast: t.timeTooFast, angular_speed_max: t.angularSpeedMax,
-                steps: UInt64(clamping: t.steps))
+            s.has_trajectory = true
+            s.trajectory = fathom_trajectory_summary(t)
         }
         if let c = r.coverage {
-            s.has_coverage = 1
+            s.has_coverage = true
             s.coverage = fathom_coverage_summary(views: UInt64(clamping: c.views), counted: UInt64(clamping: c.counted), faces_complete: UInt32(clamping: c.facesComplete),
-                                                 faces_needed: UInt32(clamping: c.facesNeeded), complete: c.complete ? 1 : 0, angular_score: c.angularScore)
+                                                 faces_needed: UInt32(clamping: c.facesNeeded), complete: c.complete, angular_score: c.angularScore, reserved: (0, 0, 0, 0))
             let counts = c.faces.map { UInt32(clamping: $0.count) }
             s.face_counts = (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
         }

@@ -44,7 +44,7 @@ public func fathom_ray_obb(_ ray: UnsafePointer<fathom_ray>?, _ tmin: Float, _ t
         let c = PrimitiveCast.orientedBox(r, tmin: tmin, tmax: tmax, box: box)
         var result = fathom_box_hit()
         result.hit = fathom_hit(c.hit)
-        result.origin_inside = c.originInside ? 1 : 0
+        result.origin_inside = c.originInside
         if c.hit != nil {
             result.t_enter = c.tEnter
             result.t_exit = c.tExit

@@ -22,7 +22,7 @@ extension fathom_coverage_options {
         self.init(goal: UInt32(o.goal), cells: UInt32(o.cells), rings: UInt32(o.rings), sectors: UInt32(o.sectors),
                   hemisphere: o.hemisphere.map { $0 ? 1 : 0 } ?? -1, exclude_bottom: o.excludeBottom.map { $0 ? 1 : 0 } ?? -1,
                   min_distance: o.minDistance, max_distance: o.maxDistance, min_in_view: o.minInView,
-                  min_separation_angle: o.minSeparationAngle, min_separation_distance: o.minSeparationDistance)
+                  min_separation_angle: o.minSeparationAngle, min_separation_distance: o.minSeparationDistance, reserved: (0, 0, 0, 0))
     }
 }
 
@@ -30,6 +30,7 @@ extension fathom_coverage_options {
 func coverageOptions(_ pointer: UnsafePointer<fathom_coverage_options>?) throws(FathomError) -> CoverageOptions {
     var options = CoverageOptions()
     guard let o = pointer?.pointee else { return options }
+    try reserved(bytesOf: o.reserved, "options.reserved")
     func tristate(_ value: Int32, _ name: String) throws(FathomError) -> Bool? {
         guard (-1...1).contains(value) else { throw FathomError(.outOfRange, "options.\(name) must be -1, 0 or 1, got \(value)") }
         return value < 0 ? nil : value == 1
@@ -114,7 +115,7 @@ public func fathom_coverage_face(_ handle: OpaquePointer?, _ face: UInt32, _ out
         let f = try tracker(handle).face(faceIndex(face))
         try required(out, "out").pointee = fathom_face_coverage(
             count: UInt32(f.count), progress: f.progress, color: (f.color.x, f.color.y, f.color.z), opacity: f.opacity,
-            complete: f.complete ? 1 : 0, needed: f.needed ? 1 : 0)
+            complete: f.complete, needed: f.needed)
     }
 }
 
@@ -125,7 +126,7 @@ public func fathom_coverage_get_summary(_ handle: OpaquePointer?, _ out: UnsafeM
         let s = t.summary
         try required(out, "out").pointee = fathom_coverage_summary(
             views: UInt64(t.views), counted: UInt64(t.counted), faces_complete: UInt32(s.facesComplete),
-            faces_needed: UInt32(s.facesNeeded), complete: s.complete ? 1 : 0, angular_score: s.angularScore)
+            faces_needed: UInt32(s.facesNeeded), complete: s.complete, angular_score: s.angularScore, reserved: (0, 0, 0, 0))
     }
 }
 

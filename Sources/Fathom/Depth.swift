@@ -10,11 +10,11 @@ func depthFrame(_ pointer: UnsafePointer<fathom_depth_frame>?) throws(FathomErro
     guard let format = DepthFormat(rawValue: f.format) else {
         throw FathomError(.outOfRange, "frame.format must be 0 (FLOAT32), 1 (FLOAT16) or 2 (UINT16), got \(f.format)")
     }
-    guard f.has_pose <= 1 else { throw FathomError(.outOfRange, "frame.has_pose must be 0 or 1, got \(f.has_pose)") }
-    try reserved(UInt32(f.reserved.0) | UInt32(f.reserved.1) << 8 | UInt32(f.reserved.2) << 16, "frame.reserved")
+    let hasPose = try boolField(f, \.has_pose, "frame.has_pose")
+    try reserved(bytesOf: f.reserved, "frame.reserved")
     let k = f.intrinsics
     let rgb = try Intrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: Int(k.width), height: Int(k.height))
-    let pose = f.has_pose == 1 ? try Pose(columnMajor: floats(f.camera_to_world), name: "frame.camera_to_world") : nil
+    let pose = hasPose ? try Pose(columnMajor: floats(f.camera_to_world), name: "frame.camera_to_world") : nil
     return try DepthFrame(base: depth, format: format, width: Int(f.width), height: Int(f.height),
                           rowStride: try size(f.row_stride, "frame.row_stride"), scale: f.scale,
                           confidence: f.confidence, confidenceStride: try size(f.confidence_stride, "frame.confidence_stride"),

@@ -18,13 +18,17 @@ func fitPoints(_ points: UnsafePointer<Float>?, _ count: Int, _ stride: Int, dim
 /// Validated RANSAC options from the C struct.
 func ransacOptions(_ pointer: UnsafePointer<fathom_ransac_options>?, _ name: String = "options") throws(FathomError) -> RansacOptions {
     let o = try required(pointer, name).pointee
-    try reserved(o.reserved, "\(name).reserved")
+    try reserved(bytesOf: o.reserved, "\(name).reserved")
     return try RansacOptions(threshold: o.threshold, iterations: Int(o.iterations), seed: o.seed, confidence: o.confidence)
 }
 
 extension fathom_ransac_options {
     init(_ o: RansacOptions) {
-        self.init(threshold: o.threshold, iterations: UInt32(o.iterations), reserved: 0, seed: o.seed, confidence: o.confidence)
+        self.init()
+        threshold = o.threshold
+        confidence = o.confidence
+        seed = o.seed
+        iterations = UInt32(o.iterations)
     }
 }
 

@@ -9,7 +9,7 @@ extension fathom_length_options {
                   trim_points: UInt32(o.trimPoints), trim_fraction: o.trimFraction,
                   plane: fathom_ransac_options(o.plane),
                   depth_noise: o.depthNoise, depth_noise_growth: o.depthNoiseGrowth, pixel_noise: o.pixelNoise,
-                  edge_noise: o.edgeNoise)
+                  edge_noise: o.edgeNoise, reserved: (0, 0, 0, 0))
     }
 }
 
@@ -17,6 +17,7 @@ extension fathom_length_options {
 func lengthOptions(_ pointer: UnsafePointer<fathom_length_options>?) throws(FathomError) -> LengthOptions {
     var options = LengthOptions()
     guard let o = pointer?.pointee else { return options }
+    try reserved(bytesOf: o.reserved, "options.reserved")
     guard let depth = KeypointDepth(rawValue: o.keypoint_depth) else {
         throw FathomError(.outOfRange, "options.keypoint_depth must be 0 (NEAREST), 1 (MEDIAN) or 2 (PLANE), got \(o.keypoint_depth)")
     }
@@ -44,7 +45,7 @@ extension fathom_length {
     init(_ l: ObjectLength) {
         self.init(length: l.length, sigma: l.sigma, head: (l.head.x, l.head.y, l.head.z), tail: (l.tail.x, l.tail.y, l.tail.z),
                   head_pixel: (l.headPixel.x, l.headPixel.y), tail_pixel: (l.tailPixel.x, l.tailPixel.y), rms: l.rms,
-                  samples: UInt64(l.samples))
+                  samples: UInt64(l.samples), reserved: (0, 0, 0, 0))
     }
 }
 

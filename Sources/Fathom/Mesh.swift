@@ -10,6 +10,7 @@ func mesh(_ handle: OpaquePointer?) throws(FathomError) -> Mesh { try object(han
 /// The options of a batch call (NULL: tmin 0, tmax infinity, all cores).
 private func batchOptions(_ options: UnsafePointer<fathom_batch_options>?) throws(FathomError) -> (tmin: Float, tmax: Float, threads: Int) {
     guard let o = options?.pointee else { return (0, .infinity, 0) }
+    try reserved(bytesOf: o.reserved, "options.reserved")
     try validateRange(tmin: o.tmin, tmax: o.tmax)
     guard o.threads <= 1024 else { throw FathomError(.outOfRange, "options.threads must be <= 1024, got \(o.threads)") }
     return (o.tmin, o.tmax, Int(o.threads))
@@ -32,7 +33,7 @@ private func rayBuffer(_ rays: UnsafePointer<fathom_ray>?, _ count: Int) throws(
 @_cdecl("fathom_batch_options_init")
 public func fathom_batch_options_init(_ options: UnsafeMutablePointer<fathom_batch_options>?) -> fathom_status {
     abiCall("fathom_batch_options_init") { () throws(FathomError) in
-        try required(options, "options").pointee = fathom_batch_options(tmin: 0, tmax: .infinity, threads: 0)
+        try required(options, "options").pointee = fathom_batch_options(tmin: 0, tmax: .infinity, threads: 0, reserved: (0, 0, 0, 0))
     }
 }
 
@@ -112,11 +113,11 @@ public func fathom_mesh_intersect(_ handle: OpaquePointer?, _ ray: UnsafePointer
 
 @_cdecl("fathom_mesh_occluded")
 public func fathom_mesh_occluded(_ handle: OpaquePointer?, _ ray: UnsafePointer<fathom_ray>?, _ tmin: Float, _ tmax: Float,
-                                 _ out: UnsafeMutablePointer<Int32>?) -> fathom_status {
+                                 _ out: UnsafeMutablePointer<Bool>?) -> fathom_status {
     abiCall("fathom_mesh_occluded") { () throws(FathomError) in
         let m = try mesh(handle)
         let r = try castArguments(ray, tmin, tmax)
-        try required(out, "out_occluded").pointee = m.occluded(r, tmin: tmin, tmax: tmax) ? 1 : 0
+        try required(out, "out_occluded").pointee = m.occluded(r, tmin: tmin, tmax: tmax)
     }
 }
 
@@ -180,13 +181,15 @@ public func fathom_mesh_ray_order(_ handle: OpaquePointer?, _ rays: UnsafePointe
 @_cdecl("fathom_mesh_occluded_batch")
 public func fathom_mesh_occluded_batch(_ handle: OpaquePointer?, _ rays: UnsafePointer<fathom_ray>?, _ count: Int,
                                        _ options: UnsafePointer<fathom_batch_options>?,
-                                       _ out: UnsafeMutablePointer<UInt8>?) -> fathom_status {
+                                       _ out: UnsafeMutablePointer<Bool>?) -> fathom_status {
     abiCall("fathom_mesh_occluded_batch") { () throws(FathomError) in
         let m = try mesh(handle)
         guard try rayCount(count) > 0 else { return }
         let buffer = try rayBuffer(rays, count)
         let o = try batchOptions(options)
-        m.occluded(buffer, tmin: o.tmin, tmax: o.tmax, threads: o.threads, into: try required(out, "out_occluded"))
+        // A C bool is one byte holding 0 or 1: what the core writes.
+        let flags = UnsafeMutableRawPointer(try required(out, "out_occluded")).assumingMemoryBound(to: UInt8.self)
+        m.occluded(buffer, tmin: o.tmin, tmax: o.tmax, threads: o.threads, into: flags)
     }
 }
 

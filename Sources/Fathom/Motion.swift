@@ -16,7 +16,7 @@ private func motion(_ handle: OpaquePointer?) throws(FathomError) -> MotionHandl
 extension fathom_motion_options {
     init(_ o: MotionOptions) {
         self.init(time_constant: o.timeConstant, slow_speed: o.slowSpeed, brisk_speed: o.briskSpeed, fast_speed: o.fastSpeed,
-                  slightly: o.slightly, max_gap: o.maxGap, intervals: (o.intervals[0], o.intervals[1], o.intervals[2]))
+                  slightly: o.slightly, max_gap: o.maxGap, intervals: (o.intervals[0], o.intervals[1], o.intervals[2]), reserved: (0, 0, 0, 0))
     }
 }
 
@@ -24,6 +24,7 @@ extension fathom_motion_options {
 func motionOptions(_ pointer: UnsafePointer<fathom_motion_options>?) throws(FathomError) -> MotionOptions {
     var options = MotionOptions()
     guard let o = pointer?.pointee else { return options }
+    try reserved(bytesOf: o.reserved, "options.reserved")
     options.timeConstant = o.time_constant
     options.slowSpeed = o.slow_speed
     options.briskSpeed = o.brisk_speed
@@ -35,11 +36,19 @@ func motionOptions(_ pointer: UnsafePointer<fathom_motion_options>?) throws(Fath
     return options
 }
 
+extension fathom_trajectory_summary {
+    init(_ s: Trajectory.Summary) {
+        self.init(duration: s.duration, path_length: s.pathLength, speed_p10: s.speedP10, speed_p50: s.speedP50, speed_p90: s.speedP90,
+                  speed_max: s.speedMax, time_too_slow: s.timeTooSlow, time_too_fast: s.timeTooFast,
+                  angular_speed_max: s.angularSpeedMax, steps: UInt64(clamping: s.steps), reserved: (0, 0, 0, 0))
+    }
+}
+
 extension fathom_motion_state {
     init(_ s: MotionState) {
         self.init(timestamp: s.timestamp, velocity: fathom_vec3(s.velocity), speed: s.speed, angular_speed: s.angularSpeed,
                   guidance: s.guidance.rawValue, capture_interval: s.captureInterval, time_to_capture: s.timeToCapture,
-                  captured: s.captured ? 1 : 0, skipped: s.skipped ? 1 : 0, restarted: s.restarted ? 1 : 0)
+                  captured: s.captured, skipped: s.skipped, restarted: s.restarted)
     }
 }
 
@@ -117,10 +126,7 @@ public func fathom_trajectory_summarize(_ timestamps: UnsafePointer<Int64>?, _ c
         let o = try motionOptions(options)
         let result = try required(out, "out")
         let s = try Trajectory.summarize(timestamps: times, poses: list, options: o)
-        result.pointee = fathom_trajectory_summary(
-            duration: s.duration, path_length: s.pathLength, speed_p10: s.speedP10, speed_p50: s.speedP50, speed_p90: s.speedP90,
-            speed_max: s.speedMax, time_too_slow: s.timeTooSlow, time_too_fast: s.timeTooFast, angular_speed_max: s.angularSpeedMax,
-            steps: UInt64(s.steps))
+        result.pointee = fathom_trajectory_summary(s)
     }
 }
 

@@ -60,9 +60,9 @@ public func fathom_point_cloud_get_info(_ handle: OpaquePointer?, _ out: UnsafeM
         let out = try required(out, "out")
         var info = fathom_point_cloud_info()
         info.count = UInt64(cloud.count)
-        info.has_normals = cloud.normals == nil ? 0 : 1
-        info.has_colors = cloud.colors == nil ? 0 : 1
-        info.has_confidence = cloud.confidence == nil ? 0 : 1
+        info.has_normals = cloud.normals != nil
+        info.has_colors = cloud.colors != nil
+        info.has_confidence = cloud.confidence != nil
         out.pointee = info
     }
 }

@@ -15,8 +15,8 @@ public func fathom_scan_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutable
     }
 }
 
-@_cdecl("fathom_scan_close")
-public func fathom_scan_close(_ handle: OpaquePointer?) { releaseHandle(handle, as: Scan.self) }
+@_cdecl("fathom_scan_destroy")
+public func fathom_scan_destroy(_ handle: OpaquePointer?) { releaseHandle(handle, as: Scan.self) }
 
 @_cdecl("fathom_scan_get_info")
 public func fathom_scan_get_info(_ handle: OpaquePointer?, _ out: UnsafeMutablePointer<fathom_scan_info>?) -> fathom_status {
@@ -25,8 +25,9 @@ public func fathom_scan_get_info(_ handle: OpaquePointer?, _ out: UnsafeMutableP
         try required(out, "out").pointee = fathom_scan_info(
             frame_count: UInt64(s.count), depth_width: UInt32(s.depthWidth), depth_height: UInt32(s.depthHeight),
             depth_format: s.depthFormat.rawValue, depth_scale: s.depthScale, rgb_width: UInt32(s.rgbWidth),
-            rgb_height: UInt32(s.rgbHeight), has_confidence: s.hasConfidence ? 1 : 0,
-            warning_count: UInt32(clamping: s.warnings.count), frequency: s.frequency ?? 0, format: s.format.rawValue)
+            rgb_height: UInt32(s.rgbHeight), has_confidence: s.hasConfidence,
+            warning_count: UInt32(clamping: s.warnings.count), frequency: s.frequency ?? 0, format: s.format.rawValue,
+            reserved: (0, 0, 0, 0))
     }
 }
 
@@ -139,7 +140,7 @@ public func fathom_scan_frame(_ handle: OpaquePointer?, _ index: UInt64, _ depth
         f.max_depth = .infinity
         f.intrinsics = fathom_intrinsics(s.intrinsics[i])
         f.camera_to_world = fathom_pose(s.poses[i])
-        f.has_pose = 1
+        f.has_pose = true
         result.pointee = f
     }
 }
@@ -149,7 +150,8 @@ public func fathom_scan_frame(_ handle: OpaquePointer?, _ index: UInt64, _ depth
 extension fathom_scan_writer_options {
     static var defaults: fathom_scan_writer_options {
         fathom_scan_writer_options(depth_width: 256, depth_height: 192, rgb_width: 1920, rgb_height: 1440,
-                                   depth_format: FATHOM_DEPTH_FLOAT16.rawValue, with_confidence: 1, zlib_wrapped: 0, frequency: 60)
+                                   depth_format: FATHOM_DEPTH_FLOAT16.rawValue, with_confidence: true, zlib_wrapped: false,
+                                   frequency: 60, reserved: (0, 0, 0, 0))
     }
 }
 
@@ -171,12 +173,13 @@ public func fathom_scan_writer_create(_ directory: UnsafePointer<CChar>?, _ scan
         guard let format = DepthFormat(rawValue: o.depth_format) else {
             throw FathomError(.outOfRange, "options.depth_format must be 0 (FLOAT32), 1 (FLOAT16) or 2 (UINT16), got \(o.depth_format)")
         }
-        guard o.with_confidence <= 1 else { throw FathomError(.outOfRange, "options.with_confidence must be 0 or 1, got \(o.with_confidence)") }
-        guard o.zlib_wrapped <= 1 else { throw FathomError(.outOfRange, "options.zlib_wrapped must be 0 or 1, got \(o.zlib_wrapped)") }
+        let withConfidence = try boolField(o, \.with_confidence, "options.with_confidence")
+        let wrapped = try boolField(o, \.zlib_wrapped, "options.zlib_wrapped")
+        try reserved(bytesOf: o.reserved, "options.reserved")
         let out = try required(out, "out")
         let w = try ScanWriter(directory: directory, scanID: id, depthWidth: Int(o.depth_width), depthHeight: Int(o.depth_height),
                                rgbWidth: Int(o.rgb_width), rgbHeight: Int(o.rgb_height), depthFormat: format,
-                               frequency: o.frequency, withConfidence: o.with_confidence == 1, wrapped: o.zlib_wrapped == 1)
+                               frequency: o.frequency, withConfidence: withConfidence, wrapped: wrapped)
         out.pointee = retainedHandle(w)
     }
 }
@@ -212,7 +215,7 @@ public func fathom_scan_writer_destroy(_ handle: OpaquePointer?) { releaseHandle
 
 extension fathom_scan_cloud_options {
     static var defaults: fathom_scan_cloud_options {
-        fathom_scan_cloud_options(min_confidence: 2, max_depth: .infinity, voxel: 0, frame_step: 1)
+        fathom_scan_cloud_options(min_confidence: 2, max_depth: .infinity, voxel: 0, frame_step: 1, reserved: (0, 0, 0, 0))
     }
 }
 
@@ -227,6 +230,7 @@ public func fathom_scan_point_cloud(_ handle: OpaquePointer?, _ options: UnsafeP
     abiCall("fathom_scan_point_cloud") { () throws(FathomError) in
         let s = try scan(handle)
         let o = options?.pointee ?? .defaults
+        try reserved(bytesOf: o.reserved, "options.reserved")
         guard o.min_confidence <= 255 else { throw FathomError(.outOfRange, "options.min_confidence must be 0...255, got \(o.min_confidence)") }
         guard o.voxel == 0 || (o.voxel >= 1e-4 && o.voxel <= 10) else {
             throw FathomError(o.voxel.isNaN ? .notFinite : .outOfRange, "options.voxel must be 0 (none) or in [1e-4, 10] m, got \(o.voxel)")

@@ -67,8 +67,12 @@ func cString(_ literal: StaticString) -> UnsafePointer<CChar> {
     UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
+/// FathomVersion.string as a C string made once (a global's initializer runs once, thread-safely), never freed or
+/// written: safe to share.
+nonisolated(unsafe) private let versionText: UnsafePointer<CChar> = FathomVersion.string.withCString { UnsafePointer(strdup($0)!) }
+
 @_cdecl("fathom_version")
-public func fathom_version() -> UnsafePointer<CChar> { cString("0.1.0") }
+public func fathom_version() -> UnsafePointer<CChar> { versionText }
 
 @_cdecl("fathom_version_number")
 public func fathom_version_number() -> UInt32 {

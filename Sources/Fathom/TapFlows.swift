@@ -9,7 +9,7 @@ private func optionalMesh(_ handle: OpaquePointer?) -> Mesh? { optionalObject(ha
 @_cdecl("fathom_tap_floor_height")
 public func fathom_tap_floor_height(_ k: UnsafePointer<fathom_intrinsics>?, _ camera: UnsafePointer<fathom_pose>?, _ u: Float, _ v: Float,
                                     _ meshHandle: OpaquePointer?, _ planePoint: fathom_vec3, _ planeNormal: fathom_vec3,
-                                    _ outHeight: UnsafeMutablePointer<Float>?, _ outFound: UnsafeMutablePointer<Int32>?) -> fathom_status {
+                                    _ outHeight: UnsafeMutablePointer<Float>?, _ outFound: UnsafeMutablePointer<Bool>?) -> fathom_status {
     abiCall("fathom_tap_floor_height") { () throws(FathomError) in
         let core = try intrinsics(k)
         let pose = try rigidPose(camera, "camera_to_world")
@@ -18,9 +18,9 @@ public func fathom_tap_floor_height(_ k: UnsafePointer<fathom_intrinsics>?, _ ca
         let plane = normal == .zero ? nil : (point, normal)
         if let y = try TapFlows.floorHeight(intrinsics: core, camera: pose, u: u, v: v, mesh: optionalMesh(meshHandle), plane: plane) {
             height.pointee = y
-            found.pointee = 1
+            found.pointee = true
         } else {
-            found.pointee = 0
+            found.pointee = false
         }
     }
 }
@@ -28,7 +28,7 @@ public func fathom_tap_floor_height(_ k: UnsafePointer<fathom_intrinsics>?, _ ca
 @_cdecl("fathom_tap_place_box")
 public func fathom_tap_place_box(_ k: UnsafePointer<fathom_intrinsics>?, _ camera: UnsafePointer<fathom_pose>?, _ u: Float, _ v: Float,
                                  _ meshHandle: OpaquePointer?, _ box: UnsafeMutablePointer<fathom_box>?,
-                                 _ outFound: UnsafeMutablePointer<Int32>?) -> fathom_status {
+                                 _ outFound: UnsafeMutablePointer<Bool>?) -> fathom_status {
     abiCall("fathom_tap_place_box") { () throws(FathomError) in
         let core = try intrinsics(k)
         let pose = try rigidPose(camera, "camera_to_world")
@@ -37,7 +37,7 @@ public func fathom_tap_place_box(_ k: UnsafePointer<fathom_intrinsics>?, _ camer
         var b = try Box(pointer.pointee)
         let hit = try TapFlows.placeBox(&b, intrinsics: core, camera: pose, u: u, v: v, mesh: optionalMesh(meshHandle))
         if hit { pointer.pointee = fathom_box(b) }
-        found.pointee = hit ? 1 : 0
+        found.pointee = hit
     }
 }
 

@@ -82,3 +82,18 @@ func requireCapacity(_ capacity: Int, _ needed: some BinaryInteger, _ what: @aut
 func reserved(_ value: some BinaryInteger, _ name: String) throws(FathomError) {
     guard value == 0 else { throw FathomError(.outOfRange, "\(name) is reserved and must be 0, got \(value)") }
 }
+
+/// Reserved fields (an array in C, a tuple here): every byte 0, else `.outOfRange` naming them.
+func reserved<Fields>(bytesOf fields: Fields, _ name: String) throws(FathomError) {
+    let zero = withUnsafeBytes(of: fields) { $0.allSatisfy { $0 == 0 } }
+    guard zero else { throw FathomError(.outOfRange, "\(name) is reserved and must be all 0") }
+}
+
+/// A C `bool` field read from its byte: 0 or 1, else `.outOfRange` naming it. C stores nothing else there, but
+/// memory filled byte by byte can, and Swift's `Bool` assumes it never holds anything else.
+func boolField<Struct>(_ value: Struct, _ field: KeyPath<Struct, Bool>, _ name: String) throws(FathomError) -> Bool {
+    guard let offset = MemoryLayout<Struct>.offset(of: field) else { return value[keyPath: field] }
+    let byte = withUnsafeBytes(of: value) { $0[offset] }
+    guard byte <= 1 else { throw FathomError(.outOfRange, "\(name) must be false (0) or true (1), got \(byte)") }
+    return byte == 1
+}

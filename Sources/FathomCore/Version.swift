@@ -1,7 +1,10 @@
-/// The engine's version, kept equal to FATHOM_VERSION_* in include/fathom.h.
+import CFathom
+
+/// The engine's version: FATHOM_VERSION_* of include/fathom.h, the project's one statement of it.
 public enum FathomVersion {
-    public static let major = 0
-    public static let minor = 1
-    public static let patch = 0
+    public static let major = Int(FATHOM_VERSION_MAJOR)
+    public static let minor = Int(FATHOM_VERSION_MINOR)
+    public static let patch = Int(FATHOM_VERSION_PATCH)
+    /// "MAJOR.MINOR.PATCH".
     public static var string: String { "\(major).\(minor).\(patch)" }
 }

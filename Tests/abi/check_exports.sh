@@ -1,16 +1,18 @@
 #!/bin/sh
-# check_exports.sh LIB HEADER
-# The library's exported fathom_* functions must be exactly the functions the header declares (both ways),
-# and the library must not depend on the Swift runtime's shared libraries (the stdlib is linked statically).
+# check_exports.sh LIB HEADER SONAME
+# The library's exported fathom_* functions must be exactly the functions the header declares (both ways), it
+# must export no other symbol (the Swift runtime linked into it stays hidden), its SONAME must be SONAME, and it
+# must not depend on the Swift runtime's shared libraries (the stdlib is linked statically).
 # Prints every difference and a final "N passed, N failed" line; exits non-zero on any failure.
 set -u
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 LIB HEADER" >&2
+if [ $# -ne 3 ]; then
+    echo "usage: $0 LIB HEADER SONAME" >&2
     exit 2
 fi
 LIB=$1
 HEADER=$2
+SONAME=$3
 CC=${CC:-cc}
 passed=0
 failed=0
@@ -35,6 +37,17 @@ fi
 awk '$2 ~ /^[TtWiV]$/ && $3 ~ /^fathom_/ { sub(/@.*/, "", $3); print $3 }' "$tmp/nm.txt" | sort -u >"$tmp/lib.txt"
 # Exported data symbols named fathom_* are not part of the ABI either.
 awk '$2 ~ /^[BDGRSbdgrs]$/ && $3 ~ /^fathom_/ { print $3 }' "$tmp/nm.txt" | sort -u >"$tmp/lib_data.txt"
+
+# Nothing else is global: nm prints the global and weak symbols' types in upper case (local ones in lower case).
+# The one such symbol not named fathom_* is the version node of fathom.map (FATHOM_1, type A).
+awk '$2 ~ /^[A-Z]$/ && $3 !~ /^fathom_/ && !($2 == "A" && $3 ~ /^FATHOM_[0-9]+$/) { print $2, $3 }' "$tmp/nm.txt" \
+    >"$tmp/foreign.txt"
+if [ -s "$tmp/foreign.txt" ]; then
+    bad "exported symbols outside fathom_* ($(wc -l <"$tmp/foreign.txt")), the first:"
+    head -n 10 "$tmp/foreign.txt" | sed 's/^/    /'
+else
+    ok
+fi
 
 # Functions declared by the header: preprocess it (strips comments, resolves #if), join everything onto
 # one line, split at ';' and '{' / '}', and keep the declarations of the form "... fathom_name(...)".
@@ -74,13 +87,18 @@ for pattern in libswiftCore libFoundation libswift libdispatch libBlocksRuntime 
         ok
     fi
 done
-# The same with the ELF dynamic section (what the library asks for, independent of the loader's search).
-if readelf -d "$LIB" >"$tmp/dyn.txt" 2>/dev/null; then
+# The same with the ELF dynamic section (what the library asks for, independent of the loader's search), and the
+# SONAME there: the name programs linked with the library record and look for at run time.
+if readelf -d "$LIB" >"$tmp/dyn.txt" 2>"$tmp/readelf.err"; then
     if grep 'NEEDED' "$tmp/dyn.txt" | grep -q -e 'libswift' -e 'libFoundation' -e 'libdispatch'; then
         bad "DT_NEEDED names a Swift runtime library:"; grep NEEDED "$tmp/dyn.txt" | sed 's/^/    /'
     else
         ok
     fi
+    soname=$(sed -n 's/.*(SONAME).*\[\(.*\)\]$/\1/p' "$tmp/dyn.txt")
+    if [ "$soname" = "$SONAME" ]; then ok; else bad "SONAME is '$soname', expected $SONAME"; fi
+else
+    bad "readelf -d $LIB"; cat "$tmp/readelf.err"
 fi
 
 finish

@@ -475,7 +475,7 @@ static void test_ranges(void) {
         EXPECT(fathom_box_set_angle(&bad, 1), FATHOM_ERR_OUT_OF_RANGE, "fathom_box_set_angle", "scale", P_ANY);
         CHECK(memcmp(&bad, &before, sizeof bad) == 0);
         bad = good_box();
-        bad.has_floor = 2;
+        t_set_bool_byte(&bad.has_floor, 2);
         before = bad;
         EXPECT(fathom_box_check(&bad), FATHOM_ERR_OUT_OF_RANGE, "fathom_box_check", "has_floor", P_ANY);
         EXPECT(fathom_box_clear_floor(&bad), FATHOM_ERR_OUT_OF_RANGE, "fathom_box_clear_floor", "has_floor", P_ANY);

@@ -90,10 +90,10 @@ static void test_init_check(void) {
     CHECK(b.rot_y == -20.0f);
 
     bad = b;
-    bad.has_floor = 2;
+    t_set_bool_byte(&bad.has_floor, 2);
     CHECK_STATUS(fathom_box_check(&bad), FATHOM_ERR_OUT_OF_RANGE);
     bad = b;
-    bad.has_floor = -1;
+    t_set_bool_byte(&bad.has_floor, 0xFF);
     CHECK_STATUS(fathom_box_check(&bad), FATHOM_ERR_OUT_OF_RANGE);
     bad = b;
     bad.scale.x = 0.0f;

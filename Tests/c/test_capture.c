@@ -315,7 +315,7 @@ static void test_null_arguments(void) {
     fathom_pose p = pose_of(0);
     fathom_intrinsics k = k_of();
     fathom_depth_frame frame = flat_frame(&p);
-    uint32_t wants;
+    bool wants;
     char buf[16];
     size_t len;
 
@@ -457,7 +457,7 @@ static void test_frames_and_state(void) {
     fathom_coverage *cov = NULL;
     fathom_point_cloud *cloud = NULL;
     fathom_point_cloud_info info;
-    uint32_t wants = 99;
+    bool wants = false; /* the first call must write true */
 
     CHECK_OK(fathom_capture_create(NULL, NULL, &c));
     if (!c) return;
@@ -476,7 +476,7 @@ static void test_frames_and_state(void) {
         CHECK(r == NULL);
     }
     CHECK_OK(fathom_capture_wants_depth(c, &p0, &wants));
-    CHECK(wants == 1); /* the first frame is always fused */
+    CHECK(wants == true); /* the first frame is always fused */
 
     check_section("a depth frame without a pose: FATHOM_ERR_INVALID_STATE, nothing added");
     EXPECT(fathom_capture_add_frame(c, time_of(0), &nopose, &ms), FATHOM_ERR_INVALID_STATE, "fathom_capture_add_frame",
@@ -509,9 +509,9 @@ static void test_frames_and_state(void) {
         fathom_point_cloud_destroy(cloud);
     }
     CHECK_OK(fathom_capture_wants_depth(c, &p4, &wants));
-    CHECK(wants == 0); /* the same pose as the last fused frame */
+    CHECK(wants == false); /* the same pose as the last fused frame */
     CHECK_OK(fathom_capture_wants_depth(c, &p0, &wants));
-    CHECK(wants == 1);
+    CHECK(wants == true);
 
     check_section("timestamps out of order: FATHOM_ERR_OUT_OF_RANGE, status unchanged");
     EXPECT(fathom_capture_add_pose(c, time_of(2) - 1, &p0, &k, NULL), FATHOM_ERR_OUT_OF_RANGE, "fathom_capture_add_pose",
@@ -809,10 +809,10 @@ static void test_scan_report(void) {
             CHECK_OK(fathom_capture_create(&opt, pass ? &box : NULL, &c));
             if (!c) continue;
             for (i = 0; i < N; i++) {
-                uint32_t wants = 99;
+                bool wants = i % 2 != 0; /* the opposite of the answer: the call must write it */
                 fathom_motion_state ms;
                 CHECK_OK(fathom_capture_wants_depth(c, &poses[i], &wants));
-                if (pass == 0) CHECK(wants == (uint32_t)(i % 2 == 0));
+                if (pass == 0) CHECK(wants == (i % 2 == 0));
                 if (wants) {
                     fathom_depth_frame f;
                     wanted++;
@@ -850,7 +850,7 @@ static void test_scan_report(void) {
 
     fathom_report_destroy(rep);
     fathom_report_destroy(rep_box);
-    fathom_scan_close(scan);
+    fathom_scan_destroy(scan);
 }
 
 int main(void) {

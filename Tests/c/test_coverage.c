@@ -748,7 +748,7 @@ static void test_bad_input(void) {
     b.center.x = NAN;
     EXPECT(fathom_coverage_create(&b, NULL, &c), FATHOM_ERR_NOT_FINITE, FN_CREATE, "center", P_FINITE);
     b = test_box(0);
-    b.has_floor = 2;
+    t_set_bool_byte(&b.has_floor, 2);
     EXPECT(fathom_coverage_create(&b, NULL, &c), FATHOM_ERR_OUT_OF_RANGE, FN_CREATE, "has_floor", P_ANY);
     b = test_box(0);
     EXPECT(fathom_coverage_create(NULL, NULL, &c), FATHOM_ERR_NULL_POINTER, FN_CREATE, "box", P_NULL);

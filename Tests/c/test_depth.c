@@ -73,12 +73,12 @@ static void test_init(void) {
     CHECK(f.confidence == NULL);
     CHECK(f.confidence_stride == 0);
     CHECK(f.min_confidence == 0);
-    CHECK(f.reserved[0] == 0 && f.reserved[1] == 0 && f.reserved[2] == 0);
+    CHECK(t_all_zero(f.reserved, sizeof f.reserved)); /* all 14 bytes, over make_frame's 0x5A fill */
     CHECK(f.min_depth == 0.0f);
     CHECK(isinf(f.max_depth) && f.max_depth > 0);
     CHECK(f.intrinsics.fx == 500 && f.intrinsics.fy == 510 && f.intrinsics.cx == 320 && f.intrinsics.cy == 240 &&
           f.intrinsics.width == 640 && f.intrinsics.height == 480);
-    CHECK(f.has_pose == 0);
+    CHECK(t_bool_byte(&f.has_pose) == 0);
     f = make_frame(depth, FATHOM_DEPTH_FLOAT16, 3, 2, &k);
     CHECK(f.scale == 1.0f && f.format == FATHOM_DEPTH_FLOAT16);
     f = make_frame(mm, FATHOM_DEPTH_UINT16, 3, 2, &k);
@@ -755,7 +755,7 @@ static void test_bad_frames(void) {
     f.intrinsics.width = 0;
     EXPECT(fathom_depth_count(&f, NULL, &n), FATHOM_ERR_OUT_OF_RANGE, FN_COUNT, "width", P_ANY);
     f = good;
-    f.has_pose = 2;
+    t_set_bool_byte(&f.has_pose, 2);
     EXPECT(fathom_depth_count(&f, NULL, &n), FATHOM_ERR_OUT_OF_RANGE, FN_COUNT, "has_pose", P_ANY);
     f = good;
     f.confidence = (const uint8_t *)d;

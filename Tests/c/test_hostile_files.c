@@ -282,7 +282,7 @@ static fathom_status call_transforms_read(const char *path) {
 static fathom_status call_scan_open(const char *path) {
     fathom_scan *s = NULL;
     fathom_status st = fathom_scan_open(path, &s);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
     return st;
 }
 static fathom_status call_scan_report(const char *path) {
@@ -292,7 +292,7 @@ static fathom_status call_scan_report(const char *path) {
     if (st != FATHOM_OK) return st;
     st = fathom_scan_report(s, NULL, NULL, NULL, NULL, &r);
     fathom_report_destroy(r);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
     return st;
 }
 static fathom_status call_ply_write(const char *path) {
@@ -516,7 +516,7 @@ static void test_scan_cloud_is_finite(void) {
     CHECK_OK(fathom_scan_open(d, &s));
     CHECK_OK(fathom_scan_point_cloud(s, NULL, &cloud));
     if (cloud == NULL) {
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
         return;
     }
     CHECK_OK(fathom_point_cloud_get_info(cloud, &info));
@@ -538,7 +538,7 @@ static void test_scan_cloud_is_finite(void) {
                                      FATHOM_PLY_ASCII));
     free(points);
     fathom_point_cloud_destroy(cloud);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 }
 
 int main(void) {
@@ -567,7 +567,7 @@ int main(void) {
     test_scan_cloud_is_finite();
 
     fathom_report_destroy(G_REPORT);
-    fathom_scan_close(G_SCAN);
+    fathom_scan_destroy(G_SCAN);
     fathom_point_cloud_destroy(G_CLOUD);
     fathom_mesh_destroy(G_MESH);
     remove_tree(DIR_PATH);

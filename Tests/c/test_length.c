@@ -46,7 +46,8 @@ static void test_options(void) {
     CHECK(o.edge_noise == 1);
     CHECK(o.plane.threshold == 0.005);
     CHECK(o.plane.iterations == 100);
-    CHECK(o.plane.reserved == 0);
+    CHECK(t_all_zero(o.plane.reserved, sizeof o.plane.reserved));
+    CHECK(t_all_zero(o.reserved, sizeof o.reserved));
     CHECK(o.plane.seed == 0);
     CHECK(o.plane.confidence == 1); /* all 100 samples drawn */
     CHECK(o.depth_noise == 0.005);

@@ -102,7 +102,8 @@ static int compare_meshes(const fathom_mesh *a, const fathom_mesh *b, const uint
         fathom_ray r = random_ray(&st);
         fathom_hit ha, hb, all_a[64], all_b[64];
         size_t na = 999, nb = 998, j;
-        int32_t occ = -1;
+        bool occ;
+        t_set_bool_byte(&occ, 0xA5); /* not written: neither 0 nor 1 */
         if (fathom_mesh_intersect(a, &r, tmin, tmax, &ha) != FATHOM_OK ||
             fathom_mesh_intersect(b, &r, tmin, tmax, &hb) != FATHOM_OK ||
             fathom_mesh_occluded(a, &r, tmin, tmax, &occ) != FATHOM_OK ||
@@ -119,8 +120,8 @@ static int compare_meshes(const fathom_mesh *a, const fathom_mesh *b, const uint
             }
             continue;
         }
-        if (occ != (ha.primitive != FATHOM_NO_HIT ? 1 : 0)) {
-            if (bad++ < 3) printf("    ray %d: occluded %d but intersect primitive %u\n", i, occ, ha.primitive);
+        if (t_bool_byte(&occ) != (ha.primitive != FATHOM_NO_HIT ? 1 : 0)) {
+            if (bad++ < 3) printf("    ray %d: occluded byte %d but intersect primitive %u\n", i, t_bool_byte(&occ), ha.primitive);
             continue;
         }
         if (na != nb || memcmp(all_a, all_b, na * sizeof all_a[0]) != 0 || (na == 0) != (ha.primitive == FATHOM_NO_HIT) ||
@@ -481,6 +482,7 @@ static void test_icosphere(void) {
         unsigned long st = 5;
         size_t misses = 0, wrong = 0;
         for (i = 0; i < N; i++) rays[i] = sphere_ray(&st, 0);
+        CHECK_OK(fathom_batch_options_init(&opt));
         opt.tmin = 0;
         opt.tmax = INF;
         opt.threads = 0;
@@ -617,7 +619,7 @@ static void test_icosphere(void) {
         fathom_ray r = t_ray(0.01, 0.02, -3, 0, 0, 1);
         fathom_hit h, all[4];
         size_t n;
-        int32_t occ = -1;
+        bool occ = true;
         CHECK_OK(fathom_mesh_intersect(m, &r, 0, INF, &h));
         CHECK(h.front_face == 1 && h.t > 1.99 && h.t < 2.01);
         CHECK_OK(fathom_mesh_intersect(m, &r, 3, INF, &h));
@@ -625,9 +627,9 @@ static void test_icosphere(void) {
         CHECK_OK(fathom_mesh_intersect(m, &r, 2.5f, 3.5f, &h));
         CHECK(t_hit_is_miss(&h));
         CHECK_OK(fathom_mesh_occluded(m, &r, 2.5f, 3.5f, &occ));
-        CHECK(occ == 0);
+        CHECK(occ == false);
         CHECK_OK(fathom_mesh_occluded(m, &r, 2.5f, 4.5f, &occ));
-        CHECK(occ == 1);
+        CHECK(occ == true);
         CHECK_OK(fathom_mesh_intersect_all(m, &r, 3, INF, all, 4, &n));
         CHECK(n == 1 && all[0].front_face == 0);
         CHECK_OK(fathom_mesh_intersect_all(m, &r, 0, 3, all, 4, &n));
@@ -676,14 +678,15 @@ static void test_icosphere(void) {
             fathom_ray r = sphere_ray(&st, (int)(i % 3));
             float tmax = (i % 4 == 0) ? INF : (float)(4 * t_rand(&st));
             fathom_hit h;
-            int32_t occ = -1;
+            bool occ;
+            t_set_bool_byte(&occ, 0xA5); /* not written: neither 0 nor 1 */
             if (fathom_mesh_intersect(m, &r, 0, tmax, &h) != FATHOM_OK ||
                 fathom_mesh_occluded(m, &r, 0, tmax, &occ) != FATHOM_OK)
                 wrong++;
-            else if (occ != (h.primitive != FATHOM_NO_HIT ? 1 : 0)) {
+            else if (t_bool_byte(&occ) != (h.primitive != FATHOM_NO_HIT ? 1 : 0)) {
                 /* Only a hit within a hair of tmax may go either way. */
                 if (!(h.primitive != FATHOM_NO_HIT ? fabs(h.t - tmax) < 1e-5 : 0) && wrong++ < 3)
-                    printf("    ray %zu: occluded %d, intersect prim %u t %g, tmax %g\n", i, occ, h.primitive,
+                    printf("    ray %zu: occluded byte %d, intersect prim %u t %g, tmax %g\n", i, t_bool_byte(&occ), h.primitive,
                            (double)h.t, (double)tmax);
             }
         }
@@ -697,7 +700,7 @@ static void test_icosphere(void) {
         fathom_ray *rays = (fathom_ray *)malloc(N * sizeof(fathom_ray));
         fathom_hit *single = (fathom_hit *)malloc(N * sizeof(fathom_hit));
         fathom_hit *batch = (fathom_hit *)malloc(N * sizeof(fathom_hit));
-        uint8_t *occ_single = (uint8_t *)malloc(N), *occ_batch = (uint8_t *)malloc(N);
+        bool *occ_single = (bool *)malloc(N * sizeof(bool)), *occ_batch = (bool *)malloc(N * sizeof(bool));
         fathom_batch_options opt;
         unsigned long st = 10;
         size_t k, r;
@@ -709,14 +712,13 @@ static void test_icosphere(void) {
                 rays[i] = sphere_ray(&st, (int)(i % 4));
             }
         }
+        CHECK_OK(fathom_batch_options_init(&opt));
         for (pass = 0; pass < 2; pass++) {
             opt.tmin = pass ? 0.5f : 0.0f;
             opt.tmax = pass ? 2.5f : INF;
             for (i = 0; i < N; i++) {
-                int32_t o32 = -1;
                 if (fathom_mesh_intersect(mc, &rays[i], opt.tmin, opt.tmax, &single[i]) != FATHOM_OK) break;
-                if (fathom_mesh_occluded(mc, &rays[i], opt.tmin, opt.tmax, &o32) != FATHOM_OK) break;
-                occ_single[i] = (uint8_t)o32;
+                if (fathom_mesh_occluded(mc, &rays[i], opt.tmin, opt.tmax, &occ_single[i]) != FATHOM_OK) break;
             }
             CHECK(i == N);
             for (k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; k++) {
@@ -724,9 +726,9 @@ static void test_icosphere(void) {
                 t_fill(batch, N * sizeof(fathom_hit));
                 CHECK_OK(fathom_mesh_intersect_batch(mc, rays, N, &opt, batch));
                 CHECK(memcmp(batch, single, N * sizeof(fathom_hit)) == 0);
-                t_fill(occ_batch, N);
+                t_fill(occ_batch, N * sizeof(bool));
                 CHECK_OK(fathom_mesh_occluded_batch(mc, rays, N, &opt, occ_batch));
-                CHECK(memcmp(occ_batch, occ_single, N) == 0);
+                CHECK(memcmp(occ_batch, occ_single, N * sizeof(bool)) == 0);
             }
             /* A batch of one, and a batch over a slice in the middle. */
             opt.threads = 2;
@@ -1236,7 +1238,7 @@ static void test_degenerate_and_empty(void) {
     fathom_mesh_info info;
     float nrm[12], ar[4];
     size_t n;
-    int32_t occ;
+    bool occ;
 
     check_section("degenerate triangles: kept, never hit");
     CHECK_OK(fathom_mesh_create(v, 9, 12, idx, 4, NULL, FATHOM_MESH_COPY, &m));
@@ -1265,8 +1267,9 @@ static void test_degenerate_and_empty(void) {
         r = t_ray(0.5, 3, 1, 0, 0, -1);
         CHECK_OK(fathom_mesh_intersect(m, &r, 0, INF, &h));
         CHECK(t_hit_is_miss(&h));
+        t_set_bool_byte(&occ, 0xA5);
         CHECK_OK(fathom_mesh_occluded(m, &r, 0, INF, &occ));
-        CHECK(occ == 0);
+        CHECK(t_bool_byte(&occ) == 0);
         /* Obliquely through the single point, and through the middle of the collinear segment. */
         r = t_ray(-0.5, 3, -1, 1, 0, 1);
         CHECK_OK(fathom_mesh_intersect(m, &r, 0, INF, &h));
@@ -1282,7 +1285,7 @@ static void test_degenerate_and_empty(void) {
     if (e) {
         fathom_ray rays[3];
         fathom_hit hits[3];
-        uint8_t occs[3];
+        bool occs[3];
         uint64_t off[4];
         fathom_batch_options opt;
         rays[0] = t_ray(0.2, 0.2, 1, 0, 0, -1);
@@ -1293,12 +1296,13 @@ static void test_degenerate_and_empty(void) {
         CHECK(info.surface_area == 0);
         CHECK_OK(fathom_mesh_intersect(e, &rays[0], 0, INF, &h));
         CHECK(t_hit_is_miss(&h));
-        occ = -1;
+        t_set_bool_byte(&occ, 0xA5);
         CHECK_OK(fathom_mesh_occluded(e, &rays[0], 0, INF, &occ));
-        CHECK(occ == 0);
+        CHECK(t_bool_byte(&occ) == 0);
         n = 99;
         CHECK_OK(fathom_mesh_intersect_all(e, &rays[0], 0, INF, all, 4, &n));
         CHECK(n == 0);
+        CHECK_OK(fathom_batch_options_init(&opt));
         opt.tmin = 0;
         opt.tmax = INF;
         opt.threads = 2;
@@ -1306,7 +1310,7 @@ static void test_degenerate_and_empty(void) {
         CHECK(t_hit_is_miss(&hits[0]) && t_hit_is_miss(&hits[1]) && t_hit_is_miss(&hits[2]));
         memset(occs, 7, sizeof occs);
         CHECK_OK(fathom_mesh_occluded_batch(e, rays, 3, &opt, occs));
-        CHECK(occs[0] == 0 && occs[1] == 0 && occs[2] == 0);
+        CHECK(t_bool_byte(&occs[0]) == 0 && t_bool_byte(&occs[1]) == 0 && t_bool_byte(&occs[2]) == 0);
         CHECK_OK(fathom_mesh_intersect_all_batch(e, rays, 3, &opt, hits, 3, off));
         CHECK(off[0] == 0 && off[1] == 0 && off[2] == 0 && off[3] == 0);
         CHECK_OK(fathom_mesh_face_geometry(e, nrm, ar));
@@ -1332,7 +1336,7 @@ static void test_taps(void) {
     fathom_mesh *flat = NULL, *far = NULL, *ramp = NULL;
     const fathom_vec3 zero = {0, 0, 0}, up = {0, 1, 0}, p02 = {0, 0.2f, 0};
     float height;
-    int32_t found;
+    bool found;
 
     TK = t_intr(500, 500, 320, 240, 640, 480);
     t_rot_x(-T_PI / 4, TR); /* pitched 45 degrees down */
@@ -1347,22 +1351,23 @@ static void test_taps(void) {
 
     check_section("tap_floor_height: a plane only");
     height = 123;
-    found = -1;
+    t_set_bool_byte(&found, 0xA5); /* neither 0 nor 1: a call that succeeds writes exactly 0 or 1 */
     CHECK_OK(fathom_tap_floor_height(&TK, &TAP_CAM, 400, 300, NULL, p02, up, &height, &found));
-    CHECK(found == 1);
+    CHECK(t_bool_byte(&found) == 1);
     CHECK_NEAR(height, 0.2, 1e-6);
     /* The camera at (0.2, 1.5, 0.1) pitched 45 degrees down: the tap at the principal point (320, 240) runs along
      * (0, -1, -1)/sqrt 2, through (0.2, 1.5 - s, 0.1 - s) at distance s sqrt 2. A tilted plane through (0, 0.2, 0)
      * with normal (0.1, 1, 0.2): 0.1 * 0.2 + (1.3 - s) + 0.2 (0.1 - s) = 0 gives s = 1.34 / 1.2; height
      * 1.5 - 1.34 / 1.2 = 23/60. */
+    t_set_bool_byte(&found, 0xA5);
     CHECK_OK(fathom_tap_floor_height(&TK, &TAP_CAM, 320, 240, NULL, p02, v3(0.1f, 1, 0.2f), &height, &found));
-    CHECK(found == 1);
+    CHECK(t_bool_byte(&found) == 1);
     CHECK_NEAR(height, 23.0 / 60, 1e-5);
     /* No plane (zero normal) and no mesh: nothing hit, height untouched. */
     height = 123;
-    found = -1;
+    t_set_bool_byte(&found, 0xA5);
     CHECK_OK(fathom_tap_floor_height(&TK, &TAP_CAM, 400, 300, NULL, zero, zero, &height, &found));
-    CHECK(found == 0);
+    CHECK(t_bool_byte(&found) == 0);
     CHECK(height == 123);
     /* Looking up: the plane below is behind the ray. */
     {
@@ -1370,30 +1375,35 @@ static void test_taps(void) {
         fathom_pose upcam;
         t_rot_x(T_PI / 4, Ru);
         upcam = t_pose(Ru, TT[0], TT[1], TT[2]);
-        found = -1;
+        t_set_bool_byte(&found, 0xA5);
         CHECK_OK(fathom_tap_floor_height(&TK, &upcam, 320, 240, NULL, p02, up, &height, &found));
-        CHECK(found == 0);
+        CHECK(t_bool_byte(&found) == 0);
         CHECK(height == 123);
     }
 
     check_section("tap_floor_height: with a floor mesh");
+    t_set_bool_byte(&found, 0xA5);
     CHECK_OK(fathom_tap_floor_height(&TK, &TAP_CAM, 400, 300, flat, p02, up, &height, &found));
-    CHECK(found == 1);
+    CHECK(t_bool_byte(&found) == 1);
     CHECK_NEAR(height, 0.3, 1e-6); /* the mesh first */
+    t_set_bool_byte(&found, 0xA5);
     CHECK_OK(fathom_tap_floor_height(&TK, &TAP_CAM, 400, 300, flat, zero, zero, &height, &found));
-    CHECK(found == 1);
+    CHECK(t_bool_byte(&found) == 1);
     CHECK_NEAR(height, 0.3, 1e-6);
     /* A mesh that the ray misses: the plane. */
+    t_set_bool_byte(&found, 0xA5);
     CHECK_OK(fathom_tap_floor_height(&TK, &TAP_CAM, 400, 300, far, p02, up, &height, &found));
-    CHECK(found == 1);
+    CHECK(t_bool_byte(&found) == 1);
     CHECK_NEAR(height, 0.2, 1e-6);
     height = 123;
+    t_set_bool_byte(&found, 0xA5);
     CHECK_OK(fathom_tap_floor_height(&TK, &TAP_CAM, 400, 300, far, zero, zero, &height, &found));
-    CHECK(found == 0);
+    CHECK(t_bool_byte(&found) == 0);
     CHECK(height == 123);
     /* The ramp: the tap at the principal point stays at x = 0.2, where the ramp is at y = 0.3 + 0.02 = 0.32. */
+    t_set_bool_byte(&found, 0xA5);
     CHECK_OK(fathom_tap_floor_height(&TK, &TAP_CAM, 320, 240, ramp, p02, up, &height, &found));
-    CHECK(found == 1);
+    CHECK(t_bool_byte(&found) == 1);
     CHECK_NEAR(height, 0.32, 1e-5);
 
     check_section("tap_place_box");
@@ -1404,22 +1414,24 @@ static void test_taps(void) {
         before = box;
         /* No mesh: onto the box's floor plane y = 0.3; the box stands there: centre (x, 0.3 + 0.6/2, z). The tap at
          * the principal point goes down 1.2 and forward 1.2 from (0.2, 1.5, 0.1): (0.2, 0.3, -1.1). */
-        found = -1;
+        t_set_bool_byte(&found, 0xA5);
         CHECK_OK(fathom_tap_place_box(&TK, &TAP_CAM, 320, 240, NULL, &box, &found));
-        CHECK(found == 1);
+        CHECK(t_bool_byte(&found) == 1);
         CHECK_VEC3(box.center, 0.2, 0.6, -1.1, 1e-5);
         CHECK(memcmp(&box.scale, &before.scale, sizeof box.scale) == 0 && box.rot_y == before.rot_y &&
-              box.floor == before.floor && box.has_floor == 1);
+              box.floor == before.floor && t_bool_byte(&box.has_floor) == 1);
         /* A mesh that is missed: the floor plane again. */
         box = before;
+        t_set_bool_byte(&found, 0xA5);
         CHECK_OK(fathom_tap_place_box(&TK, &TAP_CAM, 320, 240, far, &box, &found));
-        CHECK(found == 1);
+        CHECK(t_bool_byte(&found) == 1);
         CHECK_VEC3(box.center, 0.2, 0.6, -1.1, 1e-5);
         /* The ramp: met at y = 0.32, 1.18 down and forward: x, z = (0.2, -1.08); standing on the box's floor
          * (y = 0.3 + 0.3). */
         box = before;
+        t_set_bool_byte(&found, 0xA5);
         CHECK_OK(fathom_tap_place_box(&TK, &TAP_CAM, 320, 240, ramp, &box, &found));
-        CHECK(found == 1);
+        CHECK(t_bool_byte(&found) == 1);
         CHECK_VEC3(box.center, 0.2, 0.6, -1.08, 1e-5);
         /* Looking up: nothing hit, the box unchanged. */
         {
@@ -1428,18 +1440,20 @@ static void test_taps(void) {
             t_rot_x(T_PI / 4, Ru);
             upcam = t_pose(Ru, TT[0], TT[1], TT[2]);
             box = before;
-            found = -1;
+            t_set_bool_byte(&found, 0xA5);
             CHECK_OK(fathom_tap_place_box(&TK, &upcam, 320, 240, NULL, &box, &found));
-            CHECK(found == 0);
+            CHECK(t_bool_byte(&found) == 0);
             CHECK(memcmp(&box, &before, sizeof box) == 0);
         }
         /* Without a floor: INVALID_STATE, unchanged. */
         CHECK_OK(fathom_box_clear_floor(&box));
         before = box;
+        t_set_bool_byte(&found, 0xA5);
         CHECK_STATUS(fathom_tap_place_box(&TK, &TAP_CAM, 400, 300, flat, &box, &found), FATHOM_ERR_INVALID_STATE);
         CHECK_ERROR_MENTIONS("fathom_tap_place_box");
         CHECK_ERROR_MENTIONS("floor");
         CHECK(memcmp(&box, &before, sizeof box) == 0);
+        CHECK(t_bool_byte(&found) == 0xA5); /* a failed call writes nothing */
     }
 
     check_section("tap_box_face");

@@ -63,8 +63,9 @@ static void test_null_pointers(void) {
     fathom_ray ray = t_ray(0.5, 0.5, -2, 0, 0, 1), rays[2];
     fathom_hit h, hits[4];
     fathom_batch_options opt;
-    int32_t occ = 5, found = 5;
-    uint8_t occs[2];
+    bool occ;
+    bool found;
+    bool occs[2];
     uint64_t off[3];
     size_t n = 77;
     float nrm[36], ar[12], height = 5;
@@ -77,6 +78,9 @@ static void test_null_pointers(void) {
     check_section("NULL pointers: mesh_create, mesh_load, destroy");
     rays[0] = ray;
     rays[1] = ray;
+    t_set_bool_byte(&occ, 5); /* not written by a failed call */
+    t_set_bool_byte(&found, 5);
+    CHECK_OK(fathom_batch_options_init(&opt));
     opt.tmin = 0;
     opt.tmax = INF;
     opt.threads = 1;
@@ -117,7 +121,7 @@ static void test_null_pointers(void) {
            "out", P_NULL);
     EXPECT(fathom_mesh_intersect_all(CUBE, &ray, 0, INF, hits, 4, NULL), FATHOM_ERR_NULL_POINTER,
            "fathom_mesh_intersect_all", "out_count", P_NULL);
-    CHECK(occ == 5 && n == 77);
+    CHECK(t_bool_byte(&occ) == 5 && n == 77);
 
     check_section("NULL pointers: batches");
     EXPECT(fathom_mesh_intersect_batch(NULL, rays, 2, &opt, hits), FATHOM_ERR_NULL_POINTER, "fathom_mesh_intersect_batch",
@@ -194,7 +198,7 @@ static void test_null_pointers(void) {
     EXPECT(fathom_tap_box_face(&k, &cam, 1, 1, NULL, &face), FATHOM_ERR_NULL_POINTER, "fathom_tap_box_face", "box", P_NULL);
     EXPECT(fathom_tap_box_face(&k, &cam, 1, 1, &box, NULL), FATHOM_ERR_NULL_POINTER, "fathom_tap_box_face", "out_face",
            P_NULL);
-    CHECK(height == 5 && found == 5 && face == 5);
+    CHECK(height == 5 && t_bool_byte(&found) == 5 && face == 5);
 }
 
 /* ---- mesh_create: numbers, indices, classes, strides, flags, overflow ------------------------------ */
@@ -397,14 +401,15 @@ static void test_degenerate_and_empty(void) {
     m = NULL;
     CHECK_OK(fathom_mesh_create(V, NV, 16, IDX, 0, NULL, FATHOM_MESH_COPY, &m));
     if (m) {
-        int32_t occ = 7;
+        bool occ;
+        t_set_bool_byte(&occ, 7);
         CHECK_OK(fathom_mesh_get_info(m, &info));
         CHECK(info.triangle_count == 0 && info.surface_area == 0);
         r = t_ray(0, 0, 0, 0, 0, 1);
         CHECK_OK(fathom_mesh_intersect(m, &r, 0, INF, &h));
         CHECK(t_hit_is_miss(&h));
         CHECK_OK(fathom_mesh_occluded(m, &r, 0, INF, &occ));
-        CHECK(occ == 0);
+        CHECK(t_bool_byte(&occ) == 0);
         fathom_mesh_destroy(m);
     }
     /* No vertices and no triangles: an empty mesh, or refused as a zero count; never a crash. */
@@ -434,9 +439,10 @@ static void test_rays(void) {
                nan_o = t_ray(0.5, NAN, -2, 0, 0, 1), inf_d = t_ray(0.5, 0.5, -2, 0, INFINITY, 1);
     fathom_hit h, all[4];
     size_t n = 77;
-    int32_t occ = 7;
+    bool occ;
 
     check_section("single rays: zero and non-finite directions, NaN origins, bad ranges");
+    t_set_bool_byte(&occ, 7); /* not written by a failed call */
     t_fill(&h, sizeof h);
     t_fill(all, sizeof all);
     EXPECT(fathom_mesh_intersect(CUBE, &zero, 0, INF, &h), FATHOM_ERR_DEGENERATE, "fathom_mesh_intersect", "direction",
@@ -470,7 +476,7 @@ static void test_rays(void) {
            P_FINITE);
     CHECK(t_untouched(&h, sizeof h));
     CHECK(t_untouched(all, sizeof all));
-    CHECK(n == 77 && occ == 7);
+    CHECK(n == 77 && t_bool_byte(&occ) == 7);
     /* A tiny but non-zero direction is fine. */
     {
         fathom_ray tiny = t_ray(0.5, 0.5, -2, 0, 0, 1e-10);
@@ -487,7 +493,7 @@ static void test_rays(void) {
 static void test_batches(void) {
     fathom_ray rays[NB];
     fathom_hit hits[NB * 2];
-    uint8_t occs[NB];
+    bool occs[NB];
     uint64_t off[NB + 1];
     float ts[NB];
     uint32_t prims[NB], order[NB];
@@ -506,6 +512,7 @@ static void test_batches(void) {
         t_sub(tgt, o, d);
         rays[i] = t_ray(o[0], o[1], o[2], d[0], d[1], d[2]);
     }
+    CHECK_OK(fathom_batch_options_init(&opt));
     opt.tmin = 0;
     opt.tmax = INF;
     opt.threads = 2;
@@ -1007,9 +1014,11 @@ static void test_taps(void) {
     fathom_pose cam, skew;
     fathom_box box, before;
     float height = 5;
-    int32_t found = 5;
+    bool found;
     uint32_t face = 5;
     const fathom_vec3 up = {0, 1, 0}, p0 = {0, 0, 0};
+
+    t_set_bool_byte(&found, 5); /* not written by a failed call */
 
     t_rot_x(-T_PI / 4, R);
     cam = t_pose(R, 0, 1.5, 0);
@@ -1034,7 +1043,7 @@ static void test_taps(void) {
     bad.fx = 0;
     EXPECT(fathom_tap_floor_height(&bad, &cam, 1, 1, NULL, p0, up, &height, &found), FATHOM_ERR_OUT_OF_RANGE,
            "fathom_tap_floor_height", "fx", P_ANY);
-    CHECK(height == 5 && found == 5);
+    CHECK(height == 5 && t_bool_byte(&found) == 5);
 
     EXPECT(fathom_tap_place_box(&k, &cam, (float)NAN, 1, NULL, &box, &found), FATHOM_ERR_NOT_FINITE, "fathom_tap_place_box",
            "u", P_FINITE);
@@ -1046,13 +1055,13 @@ static void test_taps(void) {
            "scale", P_ANY);
     CHECK(memcmp(&box, &before, sizeof box) == 0);
     box.scale.y = 1;
-    box.has_floor = 2;
+    t_set_bool_byte(&box.has_floor, 2);
     before = box;
     EXPECT(fathom_tap_place_box(&k, &cam, 320, 240, NULL, &box, &found), FATHOM_ERR_OUT_OF_RANGE, "fathom_tap_place_box",
            "has_floor", P_ANY);
     CHECK(memcmp(&box, &before, sizeof box) == 0);
     box.has_floor = 1;
-    CHECK(found == 5);
+    CHECK(t_bool_byte(&found) == 5);
 
     EXPECT(fathom_tap_box_face(&k, &cam, 1, (float)NAN, &box, &face), FATHOM_ERR_NOT_FINITE, "fathom_tap_box_face", "v",
            P_FINITE);

@@ -56,7 +56,7 @@ static void test_write_and_read(void) {
             if (!cloud) continue;
             CHECK_OK(fathom_point_cloud_get_info(cloud, &info));
             CHECK(info.count == 6);
-            CHECK(info.has_normals == (uint32_t)wn && info.has_colors == (uint32_t)wc && info.has_confidence == (uint32_t)wq);
+            CHECK(info.has_normals == (wn != 0) && info.has_colors == (wc != 0) && info.has_confidence == (wq != 0));
             CHECK_OK(fathom_point_cloud_points(cloud, pts, 6));
             CHECK(same_floats(pts, &P[0][0], 18)); /* bit for bit, ascii included (-0.0 too) */
             if (wn) {

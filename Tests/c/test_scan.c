@@ -84,7 +84,7 @@ static int write_scan(const char *dir, const char *id, int with_confidence) {
     uint16_t depth[SAMPLES];
     uint8_t conf[SAMPLES];
     int f, ok = 1;
-    o.with_confidence = (uint32_t)with_confidence;
+    o.with_confidence = with_confidence != 0;
     if (fathom_scan_writer_create(dir, id, &o, &w) != FATHOM_OK) {
         printf("    fathom_scan_writer_create: %s\n", fathom_last_error());
         return 0;
@@ -158,7 +158,7 @@ static void test_round_trip(void) {
         CHECK(memcmp(depth, want_depth, sizeof depth) == 0);
         CHECK(memcmp(conf, want_conf, sizeof conf) == 0);
     }
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 
     check_section("fathom_scan_open: by the metadata or any file of the scan");
     for (i = 0; i < 4; i++) {
@@ -166,9 +166,9 @@ static void test_round_trip(void) {
         CHECK_OK(fathom_scan_open(path_in(DIR_PATH, names[i]), &s));
         bad = !s || fathom_scan_get_info(s, &info) != FATHOM_OK || info.frame_count != N;
         CHECK(!bad);
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
     }
-    fathom_scan_close(NULL);
+    fathom_scan_destroy(NULL);
 }
 
 /* ---- fathom_scan_frame -> fathom_depth_backproject --------------------------------------------------- */
@@ -195,7 +195,8 @@ static void test_frame_backprojection(void) {
     CHECK(fr.depth == depth && fr.confidence == conf);
     CHECK(fr.format == FATHOM_DEPTH_FLOAT16 && fr.width == W && fr.height == H && fr.scale == 1.0f);
     CHECK(fr.row_stride == 0 && fr.min_confidence == 0 && fr.min_depth == 0 && isinf(fr.max_depth));
-    CHECK(fr.has_pose == 1 && memcmp(&fr.camera_to_world, &p, sizeof p) == 0);
+    CHECK(fr.has_pose == true && memcmp(&fr.camera_to_world, &p, sizeof p) == 0);
+    CHECK(t_bool_byte(&fr.has_pose) == 1 && t_all_zero(fr.reserved, sizeof fr.reserved)); /* over the 0x5A fill */
     CHECK(fr.intrinsics.fx == k.fx && fr.intrinsics.cy == k.cy && fr.intrinsics.width == 640);
 
     for (j = 0; j < H; j++)
@@ -233,7 +234,7 @@ static void test_frame_backprojection(void) {
     fr.min_confidence = 2;
     CHECK_OK(fathom_depth_count(&fr, NULL, &n));
     CHECK(n == want);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 }
 
 /* ---- statuses, messages, capacities, unchanged outputs ----------------------------------------------- */
@@ -334,7 +335,7 @@ static void test_bad_calls(void) {
     CHECK(memcmp(&fr, &fr0, sizeof fr) == 0);
     for (i = 0, unchanged = 1; i <= SAMPLES; i++) unchanged &= depth[i] == 0xABCD;
     CHECK(unchanged);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 }
 
 /* ---- the writer's checks --------------------------------------------------------------------------- */
@@ -353,7 +354,10 @@ static void test_writer_checks(void) {
     memset(&d, 0x5A, sizeof d);
     CHECK_OK(fathom_scan_writer_options_init(&d));
     CHECK(d.depth_width == 256 && d.depth_height == 192 && d.rgb_width == 1920 && d.rgb_height == 1440);
-    CHECK(d.depth_format == FATHOM_DEPTH_FLOAT16 && d.with_confidence == 1 && d.zlib_wrapped == 0 && d.frequency == 60);
+    CHECK(d.depth_format == FATHOM_DEPTH_FLOAT16 && d.with_confidence == true && d.zlib_wrapped == false &&
+          d.frequency == 60);
+    CHECK(t_bool_byte(&d.with_confidence) == 1 && t_bool_byte(&d.zlib_wrapped) == 0);
+    CHECK(t_all_zero(d.reserved, sizeof d.reserved));
     EXPECT(fathom_scan_writer_options_init(NULL), FATHOM_ERR_NULL_POINTER, "fathom_scan_writer_options_init", "options",
            P_NULL);
 
@@ -365,11 +369,11 @@ static void test_writer_checks(void) {
     EXPECT(fathom_scan_writer_create(dir, "x", &o, &w), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_writer_create",
            "depth_format", P_ANY);
     o = small_options();
-    o.with_confidence = 2;
+    t_set_bool_byte(&o.with_confidence, 2); /* a byte neither false nor true */
     EXPECT(fathom_scan_writer_create(dir, "x", &o, &w), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_writer_create",
            "with_confidence", P_ANY);
     o = small_options();
-    o.zlib_wrapped = 9;
+    t_set_bool_byte(&o.zlib_wrapped, 9);
     EXPECT(fathom_scan_writer_create(dir, "x", &o, &w), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_writer_create",
            "zlib_wrapped", P_ANY);
     o = small_options();
@@ -448,7 +452,7 @@ static void test_writer_checks(void) {
     memset(conf, 9, sizeof conf);
     CHECK_OK(fathom_scan_read_confidence(s, 1, conf, sizeof conf));
     CHECK(conf[100] == 2 && conf[101] == conf_of(0, 101 % W, 101 / W)); /* the frame appended last: conf[100] = 2 */
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 
     check_section("a writer without confidence");
     o.with_confidence = 0;
@@ -472,7 +476,7 @@ static void test_writer_checks(void) {
            NULL, "confidence");
     CHECK_OK(fathom_scan_read_depth(s, 0, got, sizeof got));
     CHECK(memcmp(got, depth, sizeof got) == 0); /* the same 16-bit words, now read as millimetres */
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 }
 
 /* ---- damaged files --------------------------------------------------------------------------------- */
@@ -501,7 +505,7 @@ static void test_damage(void) {
         if (strstr(warning, ".depth.zlib") && strstr(warning, "cut")) cut_warned = 1;
     }
     CHECK(cut_warned);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 
     check_section("an empty depth stream is an error naming it");
     f = fopen(path_in(dir, SCAN_ID ".depth.zlib"), "wb");
@@ -617,7 +621,7 @@ static void test_write_stray(void) {
     CHECK(info.format == FATHOM_SCAN_SCANNER && info.depth_format == FATHOM_DEPTH_UINT16);
     CHECK_OK(fathom_scan_write(s, stray, FATHOM_SCAN_STRAY, log_progress, &log));
     CHECK(log.calls == N && log.total == N && log.bad == 0);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
     CHECK(file_exists(path_in(stray, "odometry.csv")) && file_exists(path_in(stray, "camera_matrix.csv")));
     CHECK(file_exists(path_in(stray, "depth/000000.png")) && file_exists(path_in(stray, "depth/000004.png")));
     CHECK(file_exists(path_in(stray, "confidence/000004.png")) && !file_exists(path_in(stray, "depth/000005.png")));
@@ -668,13 +672,13 @@ static void test_write_stray(void) {
             t = NULL;
             CHECK_OK(fathom_scan_open(path_in(stray, files[k]), &t));
             CHECK(t && fathom_scan_get_info(t, &fi) == FATHOM_OK && fi.format == FATHOM_SCAN_STRAY && fi.frame_count == N);
-            fathom_scan_close(t);
+            fathom_scan_destroy(t);
         }
     }
 
     check_section("fathom_scan_write: the Stray scan back to a scanner-app scan");
     CHECK_OK(fathom_scan_write(s, back, FATHOM_SCAN_SCANNER, NULL, NULL));
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
     CHECK(file_exists(path_in(back, "stray.json")) && file_exists(path_in(back, "stray.depth.zlib")));
     s = NULL;
     CHECK_OK(fathom_scan_open(back, &s));
@@ -702,7 +706,7 @@ static void test_write_stray(void) {
         bad += memcmp(got_conf, conf, sizeof conf) != 0;
     }
     CHECK(bad == 0);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 
     check_section("a Stray folder with a depth PNG missing and one cut: frames skipped, warnings naming them");
     s = NULL;
@@ -710,7 +714,7 @@ static void test_write_stray(void) {
     if (!s) return;
     CHECK_OK(fathom_scan_get_info(s, &info));
     before = info.warning_count;
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
     CHECK(unlink(path_in(stray, "depth/000001.png")) == 0);
     CHECK(stat(path_in(stray, "depth/000003.png"), &st) == 0);
     CHECK(truncate(path_in(stray, "depth/000003.png"), st.st_size / 2) == 0);
@@ -736,7 +740,7 @@ static void test_write_stray(void) {
     CHECK(bad == 0);
     EXPECT(fathom_scan_read_depth(s, N - 2, meters, sizeof meters), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_read_depth",
            NULL, "range");
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 }
 
 /* A float16 scan (the test scan, RGB 640 x 480) to Stray: depth rounded to the millimetre; timestamps kept
@@ -760,7 +764,7 @@ static void test_write_stray_float16(void) {
     CHECK_OK(fathom_scan_open(path_in(FORMATS_DIR, "f16"), &s));
     if (!s) return;
     CHECK_OK(fathom_scan_write(s, stray, FATHOM_SCAN_STRAY, NULL, NULL));
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
     s = NULL;
     CHECK_OK(fathom_scan_open(stray, &s));
     if (!s) return;
@@ -785,7 +789,7 @@ static void test_write_stray_float16(void) {
     CHECK(bad == 0);
     CHECK(k_bad == 0);
     if (k_bad) printf("    frame 0's intrinsics read %g %g %g %g of %u x %u\n", ks[0].fx, ks[0].fy, ks[0].cx, ks[0].cy, ks[0].width, ks[0].height);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 }
 
 /* ---- more of the formats: Stray's intrinsics, timestamps, grid limits, confidence, uint16 meters ---------- */
@@ -817,7 +821,7 @@ static int write_u16(const char *dir, const char *id, uint32_t w, uint32_t h, ui
     o.rgb_width = rgb_w;
     o.rgb_height = rgb_h;
     o.depth_format = FATHOM_DEPTH_UINT16;
-    o.with_confidence = (uint32_t)with_conf;
+    o.with_confidence = with_conf != 0;
     if (ok && fathom_scan_writer_create(dir, id, &o, &wr) != FATHOM_OK) {
         printf("    fathom_scan_writer_create: %s\n", fathom_last_error());
         ok = 0;
@@ -852,7 +856,7 @@ static fathom_status convert_scan(const char *src, const char *dst, uint32_t for
         return FATHOM_ERR_IO;
     }
     st = fathom_scan_write(s, dst, format, log ? log_progress : NULL, log);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
     return st;
 }
 
@@ -1004,7 +1008,7 @@ static void test_stray_intrinsics(void) {
         bad += ts[f] != time_of(f);
     }
     CHECK(bad == 0);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
     /* camera_matrix.csv: the first frame's intrinsics, of the video */
     text = read_whole(path_in(stray, "camera_matrix.csv"), NULL);
     CHECK(text != NULL);
@@ -1026,7 +1030,7 @@ static void test_stray_intrinsics(void) {
     for (f = 0, bad = 0; f < N; f++)
         bad += memcmp(&back_ks[f], &ks[f], sizeof ks[f]) != 0;
     CHECK(bad == 0);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 
     check_section("fathom_scan_write to Stray: RGB 1000 x 750, fx * 1920 / 1000 to float rounding");
     snprintf(src, sizeof src, "%s/rgb750", FORMATS_DIR);
@@ -1047,7 +1051,7 @@ static void test_stray_intrinsics(void) {
         bad += !(ks[f].width == 1920 && ks[f].height == 1440);
     }
     CHECK(bad == 0);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 
     check_section("fathom_scan_write to Stray: RGB 1920 x 1440 intrinsics kept exactly (nothing to scale)");
     snprintf(src, sizeof src, "%s/rgb1440", FORMATS_DIR);
@@ -1061,7 +1065,7 @@ static void test_stray_intrinsics(void) {
     read_arrays(s, ts, poses, ks);
     for (f = 0, bad = 0; f < N; f++) bad += memcmp(&ks[f], &kk[f], sizeof ks[f]) != 0;
     CHECK(bad == 0);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 }
 
 /* Writes a Stray odometry.csv (no per-frame intrinsics: camera_matrix.csv's) of `rows` rows into dir: row r is
@@ -1138,7 +1142,7 @@ static void test_stray_timestamps(void) {
         read_arrays(s, ts, poses, ks);
         for (f = 0; f < N; f++) bad += ts[f] != equal[f];
         CHECK(bad == 0);
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
     }
 
     check_section("a Stray odometry.csv: a row going back in time is skipped with a warning, an equal one kept");
@@ -1167,7 +1171,7 @@ static void test_stray_timestamps(void) {
             for (k = 0, bad = 0; k < SAMPLES; k++) bad += meters[k] != (float)mm[k] * 0.001f;
             CHECK(bad == 0);
         }
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
     }
 
     check_section("a Stray odometry.csv: cells holding a NUL byte are not numbers (rows skipped, warnings escape them)");
@@ -1185,7 +1189,7 @@ static void test_stray_timestamps(void) {
         CHECK(warned(s, "odometry.csv", "\\0"));
         read_arrays(s, ts, poses, ks);
         CHECK(ts[0] == 1000000000LL && ts[1] == 1100000000LL && ts[2] == 1400000000LL);
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
     }
 
     check_section("fathom_scan_write to Stray: a timestamp of 9e18 ns or more is FATHOM_ERR_OUT_OF_RANGE, earlier frames stay");
@@ -1207,7 +1211,7 @@ static void test_stray_timestamps(void) {
         if (s) {
             CHECK_OK(fathom_scan_timestamps(s, ts, N));
             CHECK(memcmp(ts, far, sizeof far) == 0);
-            fathom_scan_close(s);
+            fathom_scan_destroy(s);
         }
     }
     {
@@ -1241,7 +1245,7 @@ static void test_stray_timestamps(void) {
             CHECK(info.frame_count == 2 && info.warning_count == 0);
             CHECK_OK(fathom_scan_timestamps(s, ts, N));
             CHECK(ts[0] == inside[0] && ts[1] == inside[1]);
-            fathom_scan_close(s);
+            fathom_scan_destroy(s);
         }
     }
 }
@@ -1286,7 +1290,7 @@ static void test_stray_grid_limits(void) {
             CHECK(bad == 0);
             free(meters);
         }
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
     }
 
     check_section("a Stray depth PNG of 4096 x 1025 (more than 4194304 pixels) is a skipped frame");
@@ -1303,7 +1307,7 @@ static void test_stray_grid_limits(void) {
         CHECK(warned(s, "depth/000000.png", NULL));
         CHECK_OK(fathom_scan_timestamps(s, ts, N));
         CHECK(ts[0] == time_of(1));
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
     }
     /* as the only frames: nothing readable */
     snprintf(stray, sizeof stray, "%s/big-only", FORMATS_DIR);
@@ -1352,14 +1356,14 @@ static void test_confidence_damage(void) {
     /* written again: the values read */
     snprintf(back, sizeof back, "%s/conf-png-back", FORMATS_DIR);
     CHECK_OK(fathom_scan_write(s, back, FATHOM_SCAN_SCANNER, NULL, NULL));
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
     s = NULL;
     CHECK_OK(fathom_scan_open(back, &s));
     if (s) {
         uint8_t got[SAMPLES];
         CHECK_OK(fathom_scan_read_confidence(s, 1, got, sizeof got));
         CHECK(memcmp(got, conf, sizeof got) == 0);
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
     }
 
     check_section("fathom_scan_write: a scanner-app scan's confidence above 2 is written as 0 (scanner and Stray)");
@@ -1387,7 +1391,7 @@ static void test_confidence_damage(void) {
             }
         }
         CHECK(bad == 0);
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
     }
 }
 
@@ -1417,7 +1421,7 @@ static void test_uint16_units(void) {
             bad += memcmp(got, mm, sizeof mm) != 0;
         }
         CHECK(bad == 0);
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
     }
 
     check_section("fathom_scan_write: a uint16 scan in meters to a scanner-app scan is FLOAT32 meters");
@@ -1438,7 +1442,7 @@ static void test_uint16_units(void) {
     if (!s) return;
     CHECK_OK(fathom_scan_get_info(s, &info));
     CHECK(info.depth_format == FATHOM_DEPTH_UINT16 && info.depth_scale == 1.0f);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
     snprintf(dst, sizeof dst, "%s/metres-scanner", FORMATS_DIR);
     CHECK_OK(convert_scan(src, dst, FATHOM_SCAN_SCANNER, NULL));
     s = NULL;
@@ -1453,7 +1457,7 @@ static void test_uint16_units(void) {
             for (k = 0; k < 48; k++) bad += meters[k] != (float)u16_sample(1, f, k); /* n meters * 1 */
         }
         CHECK(bad == 0);
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
     }
     check_section("fathom_scan_write: the uint16 meters to Stray (whole meters in millimetres, 0 beyond 65.535 m)");
     snprintf(dst, sizeof dst, "%s/metres-stray", FORMATS_DIR);
@@ -1469,7 +1473,7 @@ static void test_uint16_units(void) {
             }
         }
         CHECK(bad == 0);
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
     }
 }
 
@@ -1517,7 +1521,7 @@ static void test_write_bad_calls(void) {
            "fathom_scan_write", "/nonexistent/fathom/deeper", P_ANY);
     EXPECT(fathom_scan_write(opened, "/nonexistent/fathom/deeper", FATHOM_SCAN_SCANNER, NULL, NULL), FATHOM_ERR_IO,
            "fathom_scan_write", "/nonexistent/fathom/deeper", P_ANY);
-    fathom_scan_close(opened);
+    fathom_scan_destroy(opened);
 
     check_section("fathom_scan_open: a folder holding no scan of any format");
     snprintf(empty, sizeof empty, "%s/empty", FORMATS_DIR);

@@ -247,7 +247,7 @@ static fathom_report *report_of(const char *dir, float plausible) {
     o.max_depth = INFINITY;
     o.plausible_depth = plausible;
     CHECK_OK(fathom_scan_report(s, &o, NULL, NULL, NULL, &r));
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
     return r;
 }
 
@@ -397,7 +397,7 @@ static void test_bomb(const char *name, int wrapped, int garbled) {
     CHECK_OK(fathom_scan_read_depth(s, 2, depth, sizeof depth));
     for (i = 0; i < W * H; i++) zeros &= depth[i] == 0;
     CHECK(zeros);
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 }
 
 static void test_long_camera_info(void) {
@@ -432,7 +432,7 @@ static void test_long_camera_info(void) {
     CHECK_OK(fathom_scan_get_info(s, &info));
     CHECK(info.frame_count == 3);
     CHECK_SCAN_WARNING(s, "holds more lines than the scan can use", "lines from 4 on");
-    fathom_scan_close(s);
+    fathom_scan_destroy(s);
 }
 
 /* ---- 2. plausible_depth ------------------------------------------------------------------------------------ */
@@ -547,7 +547,7 @@ static void test_json_errors(void) {
         CHECK_ERROR_MENTIONS("streams[0].number_of_frames");
         CHECK_ERROR_MENTIONS("1e30");
         CHECK(s == NULL);
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
         s = NULL;
     } else {
         CHECK(0);
@@ -562,7 +562,7 @@ static void test_json_errors(void) {
         CHECK_ERROR_MENTIONS("line 2");
         CHECK_ERROR_MENTIONS("field timestamp");
         CHECK(s == NULL);
-        fathom_scan_close(s);
+        fathom_scan_destroy(s);
     } else {
         CHECK(0);
     }

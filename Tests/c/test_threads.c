@@ -152,7 +152,7 @@ int main(void) {
         for (i = 0; i < THREADS; i++) slots[i] = i;
         for (i = 0; i < THREADS; i++) pthread_create(&threads[i], NULL, read_frames, &slots[i]);
         for (i = 0; i < THREADS; i++) { pthread_join(threads[i], NULL); CHECK(slots[i + THREADS] == 0); }
-        fathom_scan_close(g_scan);
+        fathom_scan_destroy(g_scan);
         CHECK(remove_tree(dir));
     }
 

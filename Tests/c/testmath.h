@@ -206,6 +206,27 @@ static inline int t_hit_is_miss(const fathom_hit *h) {
            h->classification == 0 && h->front_face == 0 && h->reserved[0] == 0 && h->reserved[1] == 0;
 }
 
+/* Stores `byte` in a bool field, as a caller's memset or memcpy would (assigning 2 to a bool stores 1): a byte
+ * other than 0 or 1 in an input struct's bool is FATHOM_ERR_OUT_OF_RANGE naming the field. */
+static inline void t_set_bool_byte(bool *field, unsigned char byte) { memcpy(field, &byte, 1); }
+
+/* The byte a bool holds, read without loading it as a bool: 0 or 1 when the library wrote it, and the caller's
+ * sentinel (t_set_bool_byte) when it did not. */
+static inline int t_bool_byte(const bool *field) {
+    unsigned char byte;
+    memcpy(&byte, field, 1);
+    return byte;
+}
+
+/* Every one of `n` bytes is 0 (the reserved words of a struct the library wrote or initialized). */
+static inline int t_all_zero(const void *p, size_t n) {
+    const unsigned char *c = (const unsigned char *)p;
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (c[i] != 0) return 0;
+    return 1;
+}
+
 /* Fills `n` bytes with a recognizable pattern, and checks it is still there (outputs not written). */
 static inline void t_fill(void *p, size_t n) { memset(p, 0xA5, n); }
 static inline int t_untouched(const void *p, size_t n) {

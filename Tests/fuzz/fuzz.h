@@ -3,7 +3,9 @@
  * and checking the header's promises on every call:
  *  - the status is one of the enum's values;
  *  - a failed call names its function first in fathom_last_error() ("fathom_fit_plane: ...");
- *  - a failed call writes nothing through its out-pointers and leaves the object it was to change as it was.
+ *  - a failed call writes nothing through its out-pointers and leaves the object it was to change as it was;
+ *  - the 1.0 rules: a nonzero reserved word or a bool byte other than 0 or 1 in an input is refused; an output's
+ *    reserved words are 0 and its bools 0 or 1.
  * A broken promise aborts, so libFuzzer (or the replay driver) reports it like a crash.
  */
 #ifndef FATHOM_FUZZ_H
@@ -12,6 +14,7 @@
 #include <fathom.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +172,37 @@ static inline float *fz_floats(fz_input *in, size_t count) {
 
 #define FZ_POISON 0xA5
 
+/** Stores `byte` in a C bool field as a caller's memcpy or memset would (assigning 2 to a bool stores 1), so that a
+ *  byte other than 0 or 1 reaches the library: an input struct's bool holding one is FATHOM_ERR_OUT_OF_RANGE. */
+static inline void fz_set_bool_byte(bool *field, uint8_t byte) { memcpy(field, &byte, 1); }
+
+/** The byte a bool field holds, read without loading it as a bool (a bool holding another byte than 0 or 1 is
+ *  undefined to load, and UBSan's bool check aborts on it): 0 or 1 when the library wrote it. */
+static inline int fz_bool_byte(const bool *field) {
+    uint8_t byte;
+    memcpy(&byte, field, 1);
+    return byte;
+}
+
+/** A bool field's byte from a fuzzed 32-bit value: the value itself when it is 0 or 1, else a byte that is
+ *  neither (so the value is valid exactly when it was as the old int32_t/uint32_t field). */
+static inline uint8_t fz_bool_byte_of(uint32_t value) { return value <= 1 ? (uint8_t)value : (uint8_t)(2 + value % 254); }
+
+/** The same box, field by field and bit for bit (a box has padding after has_floor, which memcmp would compare). */
+static inline int fz_same_box(const fathom_box *a, const fathom_box *b) {
+    return memcmp(&a->center, &b->center, sizeof a->center) == 0 && memcmp(&a->scale, &b->scale, sizeof a->scale) == 0 &&
+           memcmp(&a->rot_y, &b->rot_y, sizeof a->rot_y) == 0 && memcmp(&a->floor, &b->floor, sizeof a->floor) == 0 &&
+           fz_bool_byte(&a->has_floor) == fz_bool_byte(&b->has_floor);
+}
+
+/** Whether every one of `n` bytes is 0 (reserved words the library wrote). */
+static inline int fz_all_zero(const void *p, size_t n) {
+    const uint8_t *bytes = p;
+    for (size_t i = 0; i < n; i++)
+        if (bytes[i] != 0) return 0;
+    return 1;
+}
+
 /** Fills an output with the poison byte, so that a write by a failed call shows. */
 static inline void fz_poison(void *p, size_t n) { memset(p, FZ_POISON, n); }
 
@@ -180,6 +214,20 @@ static inline void fz_broken(const char *function, const char *promise) {
 /** A result the header states: `condition` holds, else `promise` of `function` is broken. */
 static inline void fz_need(int condition, const char *function, const char *promise) {
     if (!condition) fz_broken(function, promise);
+}
+
+/** A report summary as the library writes it: every bool's byte 0 or 1 (the box's when there is a box) and every
+ *  reserved word 0 (its own and those of the trajectory and coverage summaries in it). Check before reading a bool. */
+static inline void fz_check_summary_form(const fathom_report_summary *s, const char *function) {
+    const bool *flags[] = {&s->has_floor,   &s->has_focus,   &s->has_trajectory, &s->has_coverage, &s->coverage.complete,
+                           &s->has_support, &s->has_ceiling, &s->object_capture};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (fz_bool_byte(flags[i]) > 1) fz_broken(function, "a bool of the summary is neither false (0) nor true (1)");
+    if (s->box_source != FATHOM_BOX_NONE && fz_bool_byte(&s->box.has_floor) > 1)
+        fz_broken(function, "the box's has_floor is neither false (0) nor true (1)");
+    if (!fz_all_zero(s->reserved, sizeof s->reserved) || !fz_all_zero(s->trajectory.reserved, sizeof s->trajectory.reserved) ||
+        !fz_all_zero(s->coverage.reserved, sizeof s->coverage.reserved))
+        fz_broken(function, "a reserved word of the summary is not 0");
 }
 
 /** The status is a known value, and a failure's message begins with the function's name and ": ". */

@@ -12,13 +12,13 @@
 /* Picks which pointer argument of a call is NULL (FZ_ARG): usually none, else one of the first six. */
 static int pick_null(fz_input *in) { return fz_pick_null(in, 236, 6); }
 
-/* The header's validity of a box (fathom_box_check): finite fields, scale > 0, has_floor 0 or 1 (a set floor
+/* The header's validity of a box (fathom_box_check): finite fields, scale > 0, has_floor's byte 0 or 1 (a set floor
  * finite), |center| + 2 * (sx + sy + sz) in each axis, sx * sy * sz and floor + sy finite. */
 static int box_valid(const fathom_box *b) {
     if (!fz_finite3(b->center) || !fz_finite3(b->scale) || !isfinite(b->rot_y)) return 0;
     if (!(b->scale.x > 0 && b->scale.y > 0 && b->scale.z > 0)) return 0;
-    if (b->has_floor != 0 && b->has_floor != 1) return 0;
-    if (b->has_floor == 1 && (!isfinite(b->floor) || !isfinite(b->floor + b->scale.y))) return 0;
+    if (fz_bool_byte(&b->has_floor) != 0 && fz_bool_byte(&b->has_floor) != 1) return 0;
+    if (fz_bool_byte(&b->has_floor) == 1 && (!isfinite(b->floor) || !isfinite(b->floor + b->scale.y))) return 0;
     float extent = 2 * (b->scale.x + b->scale.y + b->scale.z);
     float ex = fabsf(b->center.x) + extent, ey = fabsf(b->center.y) + extent, ez = fabsf(b->center.z) + extent;
     if (!isfinite(ex) || !isfinite(ey) || !isfinite(ez)) return 0;
@@ -29,7 +29,7 @@ static int box_valid(const fathom_box *b) {
 static double box_magnitude(const fathom_box *b) {
     double m = fabs((double)b->center.x) + fabs((double)b->center.y) + fabs((double)b->center.z) + b->scale.x +
                b->scale.y + b->scale.z;
-    if (b->has_floor) m += fabs((double)b->floor);
+    if (fz_bool_byte(&b->has_floor)) m += fabs((double)b->floor);
     return m + 1e-37; /* float rounding of subnormal values */
 }
 
@@ -52,7 +52,7 @@ static void expected_corners(const fathom_box *b, double out[8][3]) {
         out[i][0] = b->center.x + c * lx + s * lz;
         out[i][1] = b->center.y + ly;
         out[i][2] = b->center.z - s * lx + c * lz;
-        if (b->has_floor && corner_sign[i][1] < 0 && out[i][1] < b->floor) out[i][1] = b->floor;
+        if (fz_bool_byte(&b->has_floor) && corner_sign[i][1] < 0 && out[i][1] < b->floor) out[i][1] = b->floor;
     }
 }
 
@@ -291,7 +291,10 @@ static void edited(const char *fn, const fathom_box *before, const fathom_box *b
         fz_need(box->scale.x == before->scale.x && box->scale.y == before->scale.y && box->scale.z == before->scale.z, fn,
                 "the scale changed");
     if (!rot) fz_need(box->rot_y == before->rot_y, fn, "rot_y changed");
-    if (!floor) fz_need(box->has_floor == before->has_floor && (!box->has_floor || box->floor == before->floor), fn, "the floor changed");
+    if (!floor)
+        fz_need(fz_bool_byte(&box->has_floor) == fz_bool_byte(&before->has_floor) &&
+                    (!fz_bool_byte(&box->has_floor) || box->floor == before->floor),
+                fn, "the floor changed");
 }
 
 /* The edit must have succeeded: the box was valid, the arguments fine, and the result the header gives valid. */
@@ -357,14 +360,14 @@ static void edit(fz_input *in, fathom_box *box, uint8_t op) {
         float x = fz_float(in), z = fz_float(in);
         fn = "fathom_box_set_center_on_floor";
         s = FZ(fathom_box_set_center_on_floor, target, x, z);
-        if (!before.has_floor) fz_need(s != FATHOM_OK, fn, "a box without a floor was accepted");
+        if (!fz_bool_byte(&before.has_floor)) fz_need(s != FATHOM_OK, fn, "a box without a floor was accepted");
         expected.center.x = x, expected.center.y = before.floor + before.scale.y / 2, expected.center.z = z;
         if (s == FATHOM_OK) {
             edited(fn, &before, box, 1, 0, 0, 0);
             fz_need(box->center.x == x && box->center.z == z && box->center.y == expected.center.y, fn,
                     "the centre is not (x, floor + sy/2, z)");
         }
-        if (!null_box && before.has_floor == 1) must_succeed(s, fn, &before, &expected);
+        if (!null_box && fz_bool_byte(&before.has_floor) == 1) must_succeed(s, fn, &before, &expected);
         break;
     }
     case 4:
@@ -380,13 +383,13 @@ static void edit(fz_input *in, fathom_box *box, uint8_t op) {
             s = FZ(fathom_box_set_scale, target, v);
             expected.scale = v;
         }
-        if (before.has_floor == 1) expected.center.y = before.floor + expected.scale.y / 2;
+        if (fz_bool_byte(&before.has_floor) == 1) expected.center.y = before.floor + expected.scale.y / 2;
         if (!(v.x > 0 && v.y > 0 && v.z > 0)) fz_need(s != FATHOM_OK, fn, "a scale or multiplier <= 0 was accepted");
         if (s == FATHOM_OK) {
-            edited(fn, &before, box, before.has_floor == 1, 1, 0, 0);
+            edited(fn, &before, box, fz_bool_byte(&before.has_floor) == 1, 1, 0, 0);
             fz_need(box->scale.x == expected.scale.x && box->scale.y == expected.scale.y && box->scale.z == expected.scale.z,
                     fn, "the scale is not the one set (or scale * multiplier)");
-            if (before.has_floor == 1)
+            if (fz_bool_byte(&before.has_floor) == 1)
                 fz_need(box->center.y == expected.center.y && box->center.x == before.center.x &&
                             box->center.z == before.center.z,
                         fn, "the box is not re-seated on its floor (center.y = floor + sy/2)");
@@ -422,7 +425,7 @@ static void edit(fz_input *in, fathom_box *box, uint8_t op) {
         expected.has_floor = 1, expected.floor = h;
         if (s == FATHOM_OK) {
             edited(fn, &before, box, 0, 0, 0, 1);
-            fz_need(box->has_floor == 1 && box->floor == h, fn, "the floor is not the height set");
+            fz_need(fz_bool_byte(&box->has_floor) == 1 && box->floor == h, fn, "the floor is not the height set");
         }
         /* (A floor whose height plus sy overflows may be refused.) */
         if (!null_box && isfinite(h) && isfinite(h + before.scale.y)) must_succeed(s, fn, &before, &expected);
@@ -434,7 +437,7 @@ static void edit(fz_input *in, fathom_box *box, uint8_t op) {
         expected.has_floor = 0;
         if (s == FATHOM_OK) {
             edited(fn, &before, box, 0, 0, 0, 1);
-            fz_need(box->has_floor == 0, fn, "the floor is still set");
+            fz_need(fz_bool_byte(&box->has_floor) == 0, fn, "the floor is still set");
         }
         if (!null_box) must_succeed(s, fn, &before, &expected);
         break;
@@ -482,7 +485,7 @@ static void query(fz_input *in, fathom_box *box, uint8_t op) {
     fz_need((check == FATHOM_OK) == box_valid(box), "fathom_box_check", "disagrees with the header's validity rules");
     double m = box_magnitude(box);
     double bottom = (double)box->center.y - box->scale.y / 2.0, top = (double)box->center.y + box->scale.y / 2.0;
-    if (box->has_floor && bottom < box->floor) bottom = box->floor;
+    if (fz_bool_byte(&box->has_floor) && bottom < box->floor) bottom = box->floor;
     switch (op % 5) {
     case 0: {
         fathom_vec3 corners[8];
@@ -549,7 +552,8 @@ static void query(fz_input *in, fathom_box *box, uint8_t op) {
         fz_null_refused(s, nul, 2, "fathom_box_face_distances");
         if (s == FATHOM_OK) {
             fz_need(check == FATHOM_OK, "fathom_box_face_distances", "an invalid box was accepted");
-            if (point.x == box->center.x && point.y == box->center.y && point.z == box->center.z && !box->has_floor) {
+            if (point.x == box->center.x && point.y == box->center.y && point.z == box->center.z &&
+                !fz_bool_byte(&box->has_floor)) {
                 double tol = 1e-5 * m;
                 fz_need(fabs(d[FATHOM_FACE_FRONT] + box->scale.z / 2.0) <= tol &&
                             fabs(d[FATHOM_FACE_BACK] + box->scale.z / 2.0) <= tol &&
@@ -609,7 +613,7 @@ static void fit_upright(fz_input *in, fathom_box *box) {
     if (s == FATHOM_OK) {
         fz_need(pts.plain && all_finite(&pts), "fathom_box_fit_upright", "a bad buffer or non-finite points accepted");
         fz_need(FZ(fathom_box_check, &out) == FATHOM_OK, "fathom_box_fit_upright", "the fitted box fails fathom_box_check");
-        fz_need(out.has_floor == 0, "fathom_box_fit_upright", "the fitted box has a floor");
+        fz_need(fz_bool_byte(&out.has_floor) == 0, "fathom_box_fit_upright", "the fitted box has a floor");
         fz_need(out.rot_y >= 0 && out.rot_y < FZ_PI_F / 2, "fathom_box_fit_upright", "rot_y outside [0, pi/2)");
         fz_need(volume == out.scale.x * out.scale.y * out.scale.z, "fathom_box_fit_upright", "out_volume is not sx * sy * sz");
         /* It encloses every point. */
@@ -644,8 +648,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             else fz_need(s != FATHOM_OK, "fathom_box_init", "an invalid box was made");
         }
         if (s == FATHOM_OK) {
-            fz_need(out.has_floor == 0 && out.rot_y == rot_y && out.center.x == center.x && out.center.y == center.y &&
-                        out.center.z == center.z && out.scale.x == scale.x && out.scale.y == scale.y && out.scale.z == scale.z,
+            fz_need(fz_bool_byte(&out.has_floor) == 0 && out.rot_y == rot_y && out.center.x == center.x &&
+                        out.center.y == center.y && out.center.z == center.z && out.scale.x == scale.x &&
+                        out.scale.y == scale.y && out.scale.z == scale.z,
                     "fathom_box_init", "the box is not the one asked for");
             box = out;
         } else {
@@ -662,7 +667,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         box.scale = fz_vec3(&in);
         box.rot_y = fz_float(&in);
         box.floor = fz_float(&in);
-        box.has_floor = fz_u8(&in) < 192 ? (int32_t)(fz_u8(&in) & 1) : (int32_t)fz_u32(&in);
+        /* has_floor's byte: 0 or 1, or (as memcpy can leave it) another, which every function must refuse. */
+        if (fz_u8(&in) < 192) box.has_floor = fz_u8(&in) & 1;
+        else fz_set_bool_byte(&box.has_floor, fz_bool_byte_of(fz_u32(&in)));
     }
     for (int step = 0; step < MAX_STEPS && in.size > 0; step++) {
         uint8_t op = fz_u8(&in);

@@ -265,7 +265,8 @@ static void build_scene(fz_input *in, scene *sc) {
     if (s != FATHOM_OK) fz_broken("fathom_depth_frame_init", "refused a frame it promises to check nothing of");
     /* What init promises to fill. */
     if (f->depth != depth || f->format != format || f->width != w || f->height != h || f->row_stride != 0 ||
-        f->confidence != NULL || f->has_pose != 0 || f->min_depth != 0 || f->max_depth != INFINITY ||
+        f->confidence != NULL || fz_bool_byte(&f->has_pose) != 0 || !fz_all_zero(f->reserved, sizeof f->reserved) ||
+        f->min_depth != 0 || f->max_depth != INFINITY ||
         f->scale != (format == FATHOM_DEPTH_UINT16 ? 0.001f : 1.0f) || memcmp(&f->intrinsics, &k, sizeof k) != 0)
         fz_broken("fathom_depth_frame_init", "the frame is not the documented packed, unconfident, unposed default");
     f->row_stride = stride;
@@ -336,12 +337,14 @@ static void build_scene(fz_input *in, scene *sc) {
     uint8_t pose_kind = fz_u8(in);
     if (pose_kind >= 96) {
         f->camera_to_world = fz_pose(in);
-        f->has_pose = pose_kind < 250 ? 1 : fz_u32(in);
+        /* has_pose's byte: true, or (as memcpy can leave it) any byte, which the library refuses unless 0 or 1. */
+        if (pose_kind < 250) f->has_pose = true;
+        else fz_set_bool_byte(&f->has_pose, fz_bool_byte_of(fz_u32(in)));
     }
-    if (fz_u8(in) == 255) {
+    if (fz_u8(in) == 255) { /* reserved bytes: the first, a middle and the last */
         f->reserved[0] = fz_u8(in);
-        f->reserved[1] = fz_u8(in);
-        f->reserved[2] = fz_u8(in);
+        f->reserved[sizeof f->reserved / 2] = fz_u8(in);
+        f->reserved[sizeof f->reserved - 1] = fz_u8(in);
     }
 }
 
@@ -363,12 +366,17 @@ static int frame_readable(const scene *sc) {
 static void describe_frame(const scene *sc) {
     const fathom_depth_frame *f = &sc->frame;
     fprintf(stderr, "frame %ux%u format %u scale %.9g range [%g, %g] pose %u, RGB intrinsics fx %.9g fy %.9g cx %.9g cy %.9g %ux%u\n",
-            f->width, f->height, f->format, f->scale, f->min_depth, f->max_depth, f->has_pose, f->intrinsics.fx, f->intrinsics.fy,
+            f->width, f->height, f->format, f->scale, f->min_depth, f->max_depth, (unsigned)fz_bool_byte(&f->has_pose),
+            f->intrinsics.fx, f->intrinsics.fy,
             f->intrinsics.cx, f->intrinsics.cy, f->intrinsics.width, f->intrinsics.height);
 }
 
 static void check_accepted(fathom_status s, const scene *sc, const char *function) {
     if (s == FATHOM_OK && !frame_readable(sc)) fz_broken(function, "accepted a frame whose stride, format or alignment is invalid");
+    if (s == FATHOM_OK && fz_bool_byte(&sc->frame.has_pose) > 1)
+        fz_broken(function, "accepted a frame whose has_pose is neither false (0) nor true (1)");
+    if (s == FATHOM_OK && !fz_all_zero(sc->frame.reserved, sizeof sc->frame.reserved))
+        fz_broken(function, "accepted a frame with a nonzero reserved byte");
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -484,7 +492,7 @@ static void do_backproject(fz_input *in, scene *sc) {
         check_accepted(s, sc, "fathom_depth_backproject");
         if (s == FATHOM_OK || s == FATHOM_ERR_BUFFER_TOO_SMALL) {
             if (!b.valid) fz_broken("fathom_depth_backproject", "accepted an invalid selection");
-            if (out_frame > FATHOM_FRAME_WORLD || (out_frame == FATHOM_FRAME_WORLD && sc->frame.has_pose != 1))
+            if (out_frame > FATHOM_FRAME_WORLD || (out_frame == FATHOM_FRAME_WORLD && fz_bool_byte(&sc->frame.has_pose) != 1))
                 fz_broken("fathom_depth_backproject", "accepted an invalid out_frame");
             if (counts[pass] != expected)
                 fz_broken("fathom_depth_backproject", "out_count is not the number of valid selected samples");
@@ -604,7 +612,8 @@ static void do_sample(fz_input *in, scene *sc, int point) {
         fz_poison(&p, sizeof p);
         s = FZ(fathom_depth_point, f, u, v, sampling, window, out_frame, null_out ? NULL : &p);
         fz_untouched(s, "fathom_depth_point", &p, sizeof p);
-        if (s == FATHOM_OK && (out_frame > FATHOM_FRAME_WORLD || (out_frame == FATHOM_FRAME_WORLD && f->has_pose != 1)))
+        if (s == FATHOM_OK &&
+            (out_frame > FATHOM_FRAME_WORLD || (out_frame == FATHOM_FRAME_WORLD && fz_bool_byte(&f->has_pose) != 1)))
             fz_broken("fathom_depth_point", "accepted an invalid out_frame");
         if (s == FATHOM_OK && out_frame != FATHOM_FRAME_WORLD) {
             /* Its depth is fathom_depth_sample's, and the point is ((u - cx) / fx * d, (v - cy) / fy * d, d). */
@@ -645,8 +654,8 @@ static void make_options(fz_input *in, fathom_length_options *o) {
     if (FZ(fathom_length_options_init, o) != FATHOM_OK) fz_broken("fathom_length_options_init", "failed");
     if (o->keypoint_depth != FATHOM_KEYPOINT_MEDIAN || o->window != 5 || o->out_frame != FATHOM_FRAME_CAMERA ||
         o->trim_points != 0 || o->trim_fraction != 0 || o->plane.threshold != 0.005 || o->plane.iterations != 100 ||
-        o->plane.reserved != 0 || o->plane.seed != 0 || o->depth_noise != 0.005 || o->depth_noise_growth != 2 ||
-        o->pixel_noise != 1 || o->edge_noise != 1)
+        !fz_all_zero(o->plane.reserved, sizeof o->plane.reserved) || o->plane.seed != 0 || o->depth_noise != 0.005 ||
+        o->depth_noise_growth != 2 || o->pixel_noise != 1 || o->edge_noise != 1 || !fz_all_zero(o->reserved, sizeof o->reserved))
         fz_broken("fathom_length_options_init", "the defaults are not the documented ones");
     uint8_t fields = fz_u8(in), more = fz_u8(in);
     if (fields & 1) o->keypoint_depth = fz_u8(in) < 240 ? fz_u8(in) % 3 : fz_u32(in);
@@ -663,13 +672,20 @@ static void make_options(fz_input *in, fathom_length_options *o) {
         o->plane.iterations = fz_u8(in) < 250 ? fz_u8(in) : fz_u32(in) % 4096;
         o->plane.seed = fz_u64(in);
     }
-    if (fields & 64) o->plane.reserved = fz_u32(in);
+    if (fields & 64) { /* one reserved word, which the library must refuse unless 0 (one read per statement) */
+        size_t word = fz_u8(in) % (sizeof o->plane.reserved / sizeof o->plane.reserved[0]);
+        o->plane.reserved[word] = fz_u32(in);
+    }
     if (fields & 128) {
         o->depth_noise = fz_u8(in) < 200 ? fz_u8(in) / 8192.0 : fz_double(in);
         o->depth_noise_growth = fz_u8(in) < 200 ? fz_u8(in) / 64.0 : fz_double(in);
     }
     if (more & 1) o->pixel_noise = fz_u8(in) < 200 ? fz_u8(in) / 32.0 : fz_double(in);
     if (more & 2) o->edge_noise = fz_u8(in) < 200 ? fz_u8(in) / 32.0 : fz_double(in);
+    if (more & 4) {
+        size_t word = fz_u8(in) % (sizeof o->reserved / sizeof o->reserved[0]);
+        o->reserved[word] = fz_u32(in);
+    }
 }
 
 static int options_valid(const fathom_length_options *o) {
@@ -677,7 +693,8 @@ static int options_valid(const fathom_length_options *o) {
            o->trim_fraction >= 0 && o->trim_fraction < 0.25 && o->plane.threshold > 0 && isfinite(o->plane.threshold) &&
            o->plane.iterations >= 1 && isfinite(o->depth_noise) && o->depth_noise >= 0 && isfinite(o->depth_noise_growth) &&
            o->depth_noise_growth >= 0 && isfinite(o->pixel_noise) && o->pixel_noise >= 0 && isfinite(o->edge_noise) &&
-           o->edge_noise >= 0;
+           o->edge_noise >= 0 && fz_all_zero(o->plane.reserved, sizeof o->plane.reserved) &&
+           fz_all_zero(o->reserved, sizeof o->reserved);
 }
 
 /* A result the library reported as a success. */
@@ -694,7 +711,7 @@ static void check_length(const char *function, const fathom_length *r, const fat
     if (isnan(r->length) || r->length < 0) fz_broken(function, "the length is negative or NaN");
     if (isnan(r->sigma) || r->sigma < 0) fz_broken(function, "sigma is negative or NaN");
     if (o && !options_valid(o)) fz_broken(function, "accepted invalid options");
-    if (o && o->out_frame == FATHOM_FRAME_WORLD && sc->frame.has_pose != 1)
+    if (o && o->out_frame == FATHOM_FRAME_WORLD && fz_bool_byte(&sc->frame.has_pose) != 1)
         fz_broken(function, "accepted world-frame output without a pose");
 }
 

@@ -3,10 +3,11 @@
 #include "fuzz.h"
 
 /* A RANSAC fit's inlier mask: on success 0 or 1 per point, as many ones as the fit used; otherwise (or when no
- * mask was passed) nothing written; a reserved field set is refused; never a byte past count. */
+ * mask was passed) nothing written; a reserved word set is refused; never a byte past count. */
 static void check_inliers(fathom_status s, const char *function, uint8_t *inliers, const uint8_t *mask, size_t count,
                           const fathom_ransac_options *options, uint64_t used) {
-    if (options->reserved != 0 && s == FATHOM_OK) fz_broken(function, "a non-zero reserved field was accepted");
+    if (!fz_all_zero(options->reserved, sizeof options->reserved) && s == FATHOM_OK)
+        fz_broken(function, "a non-zero reserved word was accepted");
     fz_untouched_past(function, inliers + count, 1);
     if (!mask) {
         fz_untouched_past(function, inliers, count);
@@ -27,9 +28,13 @@ static void check_inliers(fathom_status s, const char *function, uint8_t *inlier
 static void fit(fz_input *in, const double *points, size_t count, size_t stride) {
     /* One read per statement (see fz_u64). Iterations stay few: a caller asking for billions gets them, slowly. */
     fathom_ransac_options ransac;
+    if (fathom_ransac_options_init(&ransac) != FATHOM_OK) fz_broken("fathom_ransac_options_init", "failed");
     ransac.threshold = fz_double(in);
     ransac.iterations = fz_u8(in) < 250 ? fz_u8(in) + 1u : fz_u32(in) % 4096;
-    ransac.reserved = fz_u8(in) < 250 ? 0 : fz_u32(in);
+    if (fz_u8(in) >= 250) { /* one reserved word set (the value picks which) */
+        uint32_t word = fz_u32(in);
+        ransac.reserved[word % (sizeof ransac.reserved / sizeof ransac.reserved[0])] = word;
+    }
     ransac.seed = fz_u64(in);
     fathom_line_fit line;
     fathom_plane_fit plane;

@@ -205,7 +205,8 @@ static void check_hit(const char *function, const fathom_hit *h, const fathom_ra
     if (!(h->t >= tmin && h->t <= tmax)) fz_broken(function, "a hit's t is outside [tmin, tmax]");
     if (h->classification != (c->classes ? c->classes[h->primitive] : 0))
         fz_broken(function, "a hit's classification is not its triangle's");
-    if (h->front_face > 1 || h->reserved[0] || h->reserved[1]) fz_broken(function, "front_face or reserved out of form");
+    if (fz_bool_byte(&h->front_face) > 1 || h->reserved[0] || h->reserved[1])
+        fz_broken(function, "front_face or reserved out of form");
     /* The hit is where the ray meets the triangle: finite t, u and v; a point of the triangle (within its
      * bounds, up to rounding); and, unless the ray runs (nearly) in the triangle's plane, where t puts it:
      * origin + t * direction, up to rounding amplified by the grazing angle. */
@@ -319,12 +320,15 @@ static fathom_status one_ray(fz_input *in, const fathom_mesh *mesh, const mesh_c
     if (s != FATHOM_OK) mesh_same(mesh, &c->info, "fathom_mesh_intersect");
     else check_hit("fathom_mesh_intersect", &hit, ray, tmin, tmax, c);
 
-    int32_t occluded;
-    fz_poison(&occluded, sizeof occluded);
-    fathom_status s2 = FZ(fathom_mesh_occluded, mesh, ray, tmin, tmax, &occluded);
-    fz_untouched(s2, "fathom_mesh_occluded", &occluded, sizeof occluded);
+    /* The bool out at occluded[0]; the bytes after it must stay poison (the call stores one byte). */
+    uint8_t occluded[8];
+    fz_poison(occluded, sizeof occluded);
+    fathom_status s2 = FZ(fathom_mesh_occluded, mesh, ray, tmin, tmax, (bool *)(void *)occluded);
+    fz_untouched(s2, "fathom_mesh_occluded", occluded, sizeof occluded);
+    fz_untouched_past("fathom_mesh_occluded", occluded + 1, sizeof occluded - 1);
     if (s2 != s) fz_broken("fathom_mesh_occluded", "a status other than fathom_mesh_intersect's");
-    if (s2 == FATHOM_OK && occluded != (hit.primitive != FATHOM_NO_HIT))
+    /* The byte written: 1 (true) exactly when fathom_mesh_intersect hits, else 0 (false), nothing else. */
+    if (s2 == FATHOM_OK && occluded[0] != (hit.primitive != FATHOM_NO_HIT))
         fz_broken("fathom_mesh_occluded", "disagrees with fathom_mesh_intersect");
 
     /* All crossings: a fuzzed capacity (0 with NULL asks for the count), then enough. */
@@ -376,13 +380,16 @@ static fathom_status one_ray(fz_input *in, const fathom_mesh *mesh, const mesh_c
 /** The batch calls, each result compared with the one-ray call's. */
 static void batches(fz_input *in, const fathom_mesh *mesh, const mesh_contents *c, const fathom_ray *rays, size_t n) {
     fathom_batch_options options;
+    if (fathom_batch_options_init(&options) != FATHOM_OK) fz_broken("fathom_batch_options_init", "failed");
     uint8_t kind = fz_u8(in);
     const fathom_batch_options *opt = kind < 64 ? NULL : &options;
+    if (kind >= 252) options.reserved[kind % 4] = kind; /* a reserved word set: refused */
     fuzz_range(in, &options.tmin, &options.tmax);
     uint8_t threads = fz_u8(in);
     options.threads = threads < 200 ? threads % 3 : threads < 250 ? 1024u + threads % 2 : fz_u32(in);
     float tmin = opt ? options.tmin : 0, tmax = opt ? options.tmax : INFINITY;
-    int valid = !opt || (range_valid(tmin, tmax) && options.threads <= 1024);
+    int valid = !opt || (range_valid(tmin, tmax) && options.threads <= 1024 &&
+                         fz_all_zero(options.reserved, sizeof options.reserved));
     for (size_t i = 0; i < n; i++) valid = valid && ray_valid(&rays[i]);
     /* A NULL argument sometimes; count 0 (with real buffers: whether it may check more is not said). */
     uint8_t null = fz_u8(in) % 16;
@@ -393,17 +400,15 @@ static void batches(fz_input *in, const fathom_mesh *mesh, const mesh_contents *
 
     /* The one-ray answers, with the batch's range. */
     fathom_hit single[MAX_RAYS];
-    uint8_t single_occluded[MAX_RAYS];
+    bool single_occluded[MAX_RAYS];
     fathom_hit *single_all[MAX_RAYS];
     size_t single_count[MAX_RAYS];
     size_t total = 0;
     if (valid) {
         for (size_t i = 0; i < count; i++) {
-            int32_t o = 0;
             if (FZ(fathom_mesh_intersect, mesh, &rays[i], tmin, tmax, &single[i]) != FATHOM_OK ||
-                FZ(fathom_mesh_occluded, mesh, &rays[i], tmin, tmax, &o) != FATHOM_OK)
+                FZ(fathom_mesh_occluded, mesh, &rays[i], tmin, tmax, &single_occluded[i]) != FATHOM_OK)
                 fz_broken("fathom_mesh_intersect", "a valid ray failed");
-            single_occluded[i] = (uint8_t)o;
             fathom_status s = FZ(fathom_mesh_intersect_all, mesh, &rays[i], tmin, tmax, NULL, 0, &single_count[i]);
             if (s != FATHOM_OK && s != FATHOM_ERR_BUFFER_TOO_SMALL)
                 fz_broken("fathom_mesh_intersect_all", "asking for the count (NULL, capacity 0) failed");
@@ -433,7 +438,7 @@ static void batches(fz_input *in, const fathom_mesh *mesh, const mesh_contents *
         mesh_same(mesh, &c->info, "fathom_mesh_intersect_batch");
     }
 
-    uint8_t occluded[MAX_RAYS + 1];
+    bool occluded[MAX_RAYS + 1];
     fz_poison(occluded, sizeof occluded);
     out_null = null == 5;
     s = FZ(fathom_mesh_occluded_batch, m, r, count, opt, out_null ? NULL : occluded);
@@ -443,9 +448,10 @@ static void batches(fz_input *in, const fathom_mesh *mesh, const mesh_contents *
     if (count > 0 && s != FATHOM_OK && args_valid && out_null && s != FATHOM_ERR_NULL_POINTER)
         fz_broken("fathom_mesh_occluded_batch", "NULL out was not FATHOM_ERR_NULL_POINTER");
     if (s == FATHOM_OK) {
-        if (count && memcmp(occluded, single_occluded, count) != 0)
+        if (count && memcmp(occluded, single_occluded, count * sizeof *occluded) != 0)
             fz_broken("fathom_mesh_occluded_batch", "a result differs from fathom_mesh_occluded's");
-        fz_untouched_past("fathom_mesh_occluded_batch (past count)", occluded + count, MAX_RAYS + 1 - count);
+        fz_untouched_past("fathom_mesh_occluded_batch (past count)", occluded + count,
+                          (MAX_RAYS + 1 - count) * sizeof *occluded);
     } else {
         mesh_same(mesh, &c->info, "fathom_mesh_occluded_batch");
     }
@@ -644,7 +650,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         /* NULL mesh, ray and outputs. */
         if (n > 0 && fz_u8(&in) < 16) {
             fathom_hit hit;
-            int32_t occluded;
+            bool occluded;
             size_t count;
             fathom_mesh_info info;
             fathom_ray good = {{0, 0, 0}, {0, 0, 1}};

@@ -96,8 +96,11 @@ static cloud_contents cloud_read(fz_input *in, const fathom_point_cloud *cloud) 
     fz_poison(&c.info, sizeof c.info);
     fathom_status s = FZ(fathom_point_cloud_get_info, cloud, &c.info);
     if (s != FATHOM_OK) fz_broken("fathom_point_cloud_get_info", "failed on a valid cloud");
-    if (c.info.count > (1u << 24) || c.info.has_normals > 1 || c.info.has_colors > 1 || c.info.has_confidence > 1)
+    if (c.info.count > (1u << 24) || fz_bool_byte(&c.info.has_normals) > 1 || fz_bool_byte(&c.info.has_colors) > 1 ||
+        fz_bool_byte(&c.info.has_confidence) > 1)
         fz_broken("fathom_point_cloud_get_info", "implausible info");
+    if (!fz_all_zero(c.info.reserved, sizeof c.info.reserved))
+        fz_broken("fathom_point_cloud_get_info", "the reserved words are not 0");
     size_t n = (size_t)c.info.count;
     c.points = get_array(in, cloud, n, 3, sizeof(float), fathom_point_cloud_points, NULL, "fathom_point_cloud_points", 1, 1);
     c.normals = get_array(in, cloud, n, 3, sizeof(float), fathom_point_cloud_normals, NULL, "fathom_point_cloud_normals",
@@ -307,9 +310,9 @@ static void write_points(fz_input *in, uint8_t flags) {
         }
         cloud_contents given;
         given.info.count = count;
-        given.info.has_normals = (uint32_t)with_normals;
-        given.info.has_colors = (uint32_t)with_colors;
-        given.info.has_confidence = (uint32_t)with_confidence;
+        given.info.has_normals = with_normals != 0;
+        given.info.has_colors = with_colors != 0;
+        given.info.has_confidence = with_confidence != 0;
         given.points = fz_malloc(3 * count * sizeof(float));
         for (size_t i = 0; i < count; i++) memcpy(given.points + 3 * i, buffer + misalign + i * stride, 3 * sizeof(float));
         given.normals = with_normals ? fz_malloc(3 * count * sizeof(float)) : NULL;

@@ -574,6 +574,7 @@ static void check_report(fz_input *in, const fathom_report *r, const cloud_arg *
     fathom_report_summary sum;
     fz_poison(&sum, sizeof sum);
     fz_need(FZ(fathom_report_get_summary, r, &sum) == FATHOM_OK, fs, "failed on a report read from JSON");
+    fz_check_summary_form(&sum, fs);
     fz_need(sum.cloud_points == cloud->count && sum.object_points == object->count, fs,
             "cloud_points or object_points is not the count of the cloud given");
     fz_need(sum.box_source <= FATHOM_BOX_FITTED, fs, "box_source out of the enum");
@@ -622,6 +623,7 @@ static void check_report(fz_input *in, const fathom_report *r, const cloud_arg *
     fathom_report_summary sum2;
     fz_poison(&sum2, sizeof sum2);
     fz_need(FZ(fathom_report_get_summary, again, &sum2) == FATHOM_OK, fs, "failed on a report read back");
+    fz_check_summary_form(&sum2, fs);
     fz_need(sum2.cloud_points == cloud->count && sum2.object_points == object->count &&
                 sum2.box_source == sum.box_source && sum2.frames == sum.frames &&
                 sum2.fused_frames == sum.fused_frames && sum2.captures == sum.captures &&

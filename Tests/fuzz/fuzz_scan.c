@@ -197,14 +197,15 @@ static void check_info(const fathom_scan_info *info) {
                                                   : info->depth_scale != 1.0f)
         fz_broken(f, "depth_scale is neither 1 nor 0.001 (for uint16)");
     if (info->rgb_width < 1 || info->rgb_height < 1) fz_broken(f, "an RGB image of no pixels");
-    if (info->has_confidence > 1) fz_broken(f, "has_confidence not 0 or 1");
+    if (fz_bool_byte(&info->has_confidence) > 1) fz_broken(f, "has_confidence not false (0) or true (1)");
+    if (!fz_all_zero(info->reserved, sizeof info->reserved)) fz_broken(f, "the reserved words are not 0");
     /* A scanner-app scan's metadata of more pixels does not open; a Stray PNG of more pixels is a skipped frame. */
     if (info->format != FATHOM_SCAN_NERFSTUDIO && (uint64_t)info->depth_width * info->depth_height > 4194304)
         fz_broken(f, "a depth grid of more than 4194304 pixels");
     if (info->format > FATHOM_SCAN_NERFSTUDIO) fz_broken(f, "format out of the enum");
 }
 
-/* The same info, field by field (fathom_scan_info has tail padding after format, which memcmp would compare). */
+/* The same info, field by field (fathom_scan_info has padding after has_confidence, which memcmp would compare). */
 static int same_info(const fathom_scan_info *a, const fathom_scan_info *b) {
     return a->frame_count == b->frame_count && a->depth_width == b->depth_width && a->depth_height == b->depth_height &&
            a->depth_format == b->depth_format && memcmp(&a->depth_scale, &b->depth_scale, sizeof a->depth_scale) == 0 &&
@@ -382,8 +383,9 @@ static void read_frames(fz_input *in, scan_state *st) {
                     frame.height != st->info.depth_height || frame.scale != st->info.depth_scale)
                     fz_broken(f, "the frame's format, size or scale differ from the info");
                 if (frame.row_stride != 0 || frame.min_confidence != 0 || frame.min_depth != 0 ||
-                    !(isinf(frame.max_depth) && frame.max_depth > 0) || frame.has_pose != 1)
-                    fz_broken(f, "the frame's stride, confidence threshold, range or has_pose are not as documented");
+                    !(isinf(frame.max_depth) && frame.max_depth > 0) || fz_bool_byte(&frame.has_pose) != 1 ||
+                    !fz_all_zero(frame.reserved, sizeof frame.reserved))
+                    fz_broken(f, "the frame's stride, confidence threshold, range, has_pose or reserved are not as documented");
                 if (frame.confidence != (conf && st->info.has_confidence ? conf : NULL))
                     fz_broken(f, "the frame's confidence is not the buffer given (or set without a confidence stream)");
                 size_t i = (size_t)index;
@@ -433,7 +435,7 @@ static void point_cloud(fz_input *in, scan_state *st) {
         fz_poison(&options, sizeof options);
         if (FZ(fathom_scan_cloud_options_init, &options) != FATHOM_OK) fz_broken("fathom_scan_cloud_options_init", "failed");
         if (options.min_confidence != 2 || !(isinf(options.max_depth) && options.max_depth > 0) || options.voxel != 0 ||
-            options.frame_step != 1)
+            options.frame_step != 1 || !fz_all_zero(options.reserved, sizeof options.reserved))
             fz_broken("fathom_scan_cloud_options_init", "defaults differ from the header's");
         if (mode & 0x04) options.min_confidence = fz_u8(in) < 240 ? fz_u8(in) % 4 : fz_u32(in);
         if (mode & 0x08) options.max_depth = fz_float(in);
@@ -442,8 +444,13 @@ static void point_cloud(fz_input *in, scan_state *st) {
             options.voxel = v < 64 ? 1e-4f : v < 128 ? 0.01f : v < 160 ? 9.9e-5f : fz_float(in);
         }
         if (mode & 0x20) options.frame_step = fz_u8(in) < 240 ? fz_u8(in) % 5 : fz_u32(in);
+        if (mode & 0x40) { /* a reserved word: refused unless 0 (one read per statement) */
+            size_t word = fz_u8(in) % (sizeof options.reserved / sizeof options.reserved[0]);
+            options.reserved[word] = fz_u32(in);
+        }
         invalid = options.min_confidence > 255 || !(options.max_depth > 0) ||
-                  !(options.voxel == 0 || (options.voxel >= 1e-4f && isfinite(options.voxel))) || options.frame_step < 1;
+                  !(options.voxel == 0 || (options.voxel >= 1e-4f && isfinite(options.voxel))) || options.frame_step < 1 ||
+                  !fz_all_zero(options.reserved, sizeof options.reserved);
         op = &options;
         copy = options;
     }
@@ -527,6 +534,25 @@ static void capture_options(fz_input *in, fathom_capture_options *o) {
     if (mask & 1u << 24) o->coverage.min_in_view = fz_float(in);
     if (mask & 1u << 25) o->coverage.min_separation_angle = fz_float(in);
     if (mask & 1u << 26) o->coverage.min_separation_distance = fz_float(in);
+    /* A reserved word of the options or of the motion or coverage options in them: refused unless 0. */
+    if (mask & 1u << 27) {
+        size_t word = fz_u8(in) % (sizeof o->reserved / sizeof o->reserved[0]);
+        o->reserved[word] = fz_u32(in);
+    }
+    if (mask & 1u << 28) {
+        size_t word = fz_u8(in) % (sizeof o->motion.reserved / sizeof o->motion.reserved[0]);
+        o->motion.reserved[word] = fz_u32(in);
+    }
+    if (mask & 1u << 29) {
+        size_t word = fz_u8(in) % (sizeof o->coverage.reserved / sizeof o->coverage.reserved[0]);
+        o->coverage.reserved[word] = fz_u32(in);
+    }
+}
+
+/* Whether any reserved word of capture options (or of the motion and coverage options in them) is set. */
+static int capture_reserved_set(const fathom_capture_options *o) {
+    return !fz_all_zero(o->reserved, sizeof o->reserved) || !fz_all_zero(o->motion.reserved, sizeof o->motion.reserved) ||
+           !fz_all_zero(o->coverage.reserved, sizeof o->coverage.reserved);
 }
 
 static void report_getters(fz_input *in, const fathom_report *report, const scan_state *st, int fresh_box) {
@@ -538,6 +564,7 @@ static void report_getters(fz_input *in, const fathom_report *report, const scan
     if (s == FATHOM_OK && null_out) fz_broken("fathom_report_get_summary", "a NULL output was accepted");
     if (s != FATHOM_OK && !null_out) fz_broken("fathom_report_get_summary", "failed on a report");
     if (s == FATHOM_OK) {
+        fz_check_summary_form(&summary, "fathom_report_get_summary");
         /* Frames whose timestamp goes back are skipped, and a warning says so: never more frames than the scan's,
          * and fewer only with a warning. */
         if (summary.frames > st->info.frame_count || (summary.frames < st->info.frame_count && summary.warning_count == 0))
@@ -578,6 +605,7 @@ static void report(fz_input *in, scan_state *st) {
     const fathom_capture_options *op = NULL;
     if (mode & 1) {
         if (FZ(fathom_capture_options_init, &options) != FATHOM_OK) fz_broken("fathom_capture_options_init", "failed");
+        if (capture_reserved_set(&options)) fz_broken("fathom_capture_options_init", "a reserved word is not 0");
         if (mode & 2) capture_options(in, &options);
         op = &options;
         copy = options;
@@ -594,7 +622,9 @@ static void report(fz_input *in, scan_state *st) {
         }
         box.rot_y = fz_float(in);
         box.floor = fz_float(in);
-        box.has_floor = fz_u8(in) < 240 ? fz_u8(in) % 2 : (int32_t)fz_u32(in);
+        /* has_floor's byte: 0 or 1, or (as memcpy can leave it) another, which is refused. */
+        if (fz_u8(in) < 240) box.has_floor = fz_u8(in) % 2;
+        else fz_set_bool_byte(&box.has_floor, fz_bool_byte_of(fz_u32(in)));
         bp = &box;
     }
     progress_state ps = {0, st->info.frame_count, 0, 0};
@@ -611,6 +641,9 @@ static void report(fz_input *in, scan_state *st) {
         fz_broken("fathom_scan_report", "progress was not called after every frame");
     if (s != FATHOM_OK) return;
     if (mode == 0x10) fz_broken("fathom_scan_report", "a NULL output was accepted");
+    if (op && capture_reserved_set(op)) fz_broken("fathom_scan_report", "options with a reserved word set were accepted");
+    if (bp && fz_bool_byte(&bp->has_floor) > 1)
+        fz_broken("fathom_scan_report", "a box whose has_floor is not 0 or 1 was accepted");
     report_getters(in, r, st, bp != NULL);
     fathom_report_destroy(r);
 }
@@ -808,7 +841,7 @@ static void check_copy(const scan_state *st, uint32_t format, const char *path) 
     free(ts);
     free(poses);
     free(ks);
-    fathom_scan_close(copy);
+    fathom_scan_destroy(copy);
 }
 
 /* fathom_scan_write: a refused call (NULLs, formats, a folder that cannot be made) writes nothing; a valid one
@@ -1039,7 +1072,7 @@ static void reader_mode(fz_input *in, uint8_t flags) {
         fz_broken("fathom_scan_open", "a scan without its metadata opened");
     scan_state st;
     exercise_scan(in, scan, how % 12 <= 4 || how % 12 >= 8 ? SCAN_ID : NULL, &st);
-    fathom_scan_close(scan);
+    fathom_scan_destroy(scan);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -1079,8 +1112,9 @@ static void writer_mode(fz_input *in) {
     fathom_scan_writer_options options;
     if (FZ(fathom_scan_writer_options_init, &options) != FATHOM_OK) fz_broken("fathom_scan_writer_options_init", "failed");
     if (options.depth_width != 256 || options.depth_height != 192 || options.rgb_width != 1920 ||
-        options.rgb_height != 1440 || options.depth_format != FATHOM_DEPTH_FLOAT16 || options.with_confidence != 1 ||
-        options.zlib_wrapped != 0 || options.frequency != 60)
+        options.rgb_height != 1440 || options.depth_format != FATHOM_DEPTH_FLOAT16 ||
+        fz_bool_byte(&options.with_confidence) != 1 || fz_bool_byte(&options.zlib_wrapped) != 0 || options.frequency != 60 ||
+        !fz_all_zero(options.reserved, sizeof options.reserved))
         fz_broken("fathom_scan_writer_options_init", "defaults differ from the header's");
     uint8_t mode = fz_u8(in);
     const fathom_scan_writer_options *op = NULL;
@@ -1093,19 +1127,27 @@ static void writer_mode(fz_input *in) {
         }
         uint8_t v = fz_u8(in);
         options.depth_format = v < 240 ? v % 3 : fz_u32(in);
+        /* The bools' bytes: 0 or 1, or (as memcpy can leave them) another, which is refused. */
         v = fz_u8(in);
-        options.with_confidence = v < 240 ? v % 2 : fz_u32(in);
+        if (v < 240) options.with_confidence = v % 2;
+        else fz_set_bool_byte(&options.with_confidence, fz_bool_byte_of(fz_u32(in)));
         v = fz_u8(in);
-        options.zlib_wrapped = v < 240 ? v % 2 : fz_u32(in);
+        if (v < 240) options.zlib_wrapped = v % 2;
+        else fz_set_bool_byte(&options.zlib_wrapped, fz_bool_byte_of(fz_u32(in)));
         if (mode & 0x10) options.frequency = fz_double(in);
+        if (mode & 0x20) { /* a reserved word: refused unless 0 */
+            size_t word = fz_u8(in) % (sizeof options.reserved / sizeof options.reserved[0]);
+            options.reserved[word] = fz_u32(in);
+        }
         op = &options;
     }
     const fathom_scan_writer_options o = options;
     int valid_options = o.depth_width >= 1 && o.depth_width <= 65535 && o.depth_height >= 1 && o.depth_height <= 65535 &&
                         (uint64_t)o.depth_width * o.depth_height <= 4194304 &&
                         o.rgb_width >= 1 && o.rgb_width <= 65535 && o.rgb_height >= 1 && o.rgb_height <= 65535 &&
-                        o.depth_format <= FATHOM_DEPTH_UINT16 && o.with_confidence <= 1 && o.zlib_wrapped <= 1 &&
-                        o.frequency > 0 && isfinite(o.frequency);
+                        o.depth_format <= FATHOM_DEPTH_UINT16 && fz_bool_byte(&o.with_confidence) <= 1 &&
+                        fz_bool_byte(&o.zlib_wrapped) <= 1 && o.frequency > 0 && isfinite(o.frequency) &&
+                        fz_all_zero(o.reserved, sizeof o.reserved);
 
     /* The folder (created by the writer), the scan id, NULLs. */
     char bad_dir[256];
@@ -1329,7 +1371,7 @@ static void writer_mode(fz_input *in) {
     if (s == FATHOM_OK) {
         scan_state st;
         exercise_scan(in, scan, NULL, &st);
-        fathom_scan_close(scan);
+        fathom_scan_destroy(scan);
     }
     for (int i = 0; i < accepted && i < MAX_WRITTEN; i++) {
         free(frames[i].depth);
@@ -1555,7 +1597,8 @@ static void folder_mode(int stray, const uint8_t *const part[6], const size_t pa
     if (info.depth_format != FATHOM_DEPTH_FLOAT32 || info.depth_scale != 1.0f) fz_broken(f, "PNG depth is not FLOAT32 meters");
     if (stray) {
         if (info.rgb_width != 1920 || info.rgb_height != 1440) fz_broken(f, "a Stray folder's RGB image is not 1920 x 1440");
-        if (info.has_confidence != (uint32_t)with_confidence) fz_broken(f, "has_confidence is not whether confidence/ exists");
+        if (fz_bool_byte(&info.has_confidence) != with_confidence)
+            fz_broken(f, "has_confidence is not whether confidence/ exists");
         /* 16-bit millimetres: every sample is a whole number of millimetres. */
         size_t samples = (size_t)info.depth_width * info.depth_height;
         if (samples <= ((size_t)1 << 20)) {
@@ -1574,7 +1617,7 @@ static void folder_mode(int stray, const uint8_t *const part[6], const size_t pa
     }
     scan_state st;
     exercise_scan(&in, scan, NULL, &st);
-    fathom_scan_close(scan);
+    fathom_scan_destroy(scan);
 }
 
 /* ---------------------------------------------------------------------------------------------- */

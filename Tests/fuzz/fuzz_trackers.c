@@ -166,7 +166,8 @@ static fathom_box fuzz_box(fz_input *in, const world *w) {
     if (floor < 100) {
         if (FZ(fathom_box_set_floor, &b, floor < 80 ? w->floor_y : fz_float(in)) != FATHOM_OK) b.has_floor = 0;
     } else if (floor >= 250) {
-        b.has_floor = (int32_t)fz_u32(in);
+        /* has_floor's byte: 0 or 1, or (as memcpy can leave it) another, which is refused. */
+        fz_set_bool_byte(&b.has_floor, fz_bool_byte_of(fz_u32(in)));
         b.floor = fz_float(in);
     }
     return b;
@@ -181,7 +182,8 @@ static void coverage_options(fz_input *in, fathom_coverage_options *o) {
     if (FZ(fathom_coverage_options_init, o) != FATHOM_OK) fz_broken("fathom_coverage_options_init", "failed");
     if (o->goal != 10 || o->cells != 4 || o->rings != 4 || o->sectors != 12 || o->hemisphere != -1 ||
         o->exclude_bottom != -1 || o->min_distance != 0 || o->max_distance != INFINITY || o->min_in_view != 0 ||
-        !near_float(o->min_separation_angle, 5 * FZ_PI_F / 180) || !near_float(o->min_separation_distance, 0.1f))
+        !near_float(o->min_separation_angle, 5 * FZ_PI_F / 180) || !near_float(o->min_separation_distance, 0.1f) ||
+        !fz_all_zero(o->reserved, sizeof o->reserved))
         fz_broken("fathom_coverage_options_init", "the defaults are not the documented ones");
     uint8_t fields = fz_u8(in);
     if (fields & 1) o->goal = fz_u8(in) < 240 ? fz_u8(in) % 12 : fz_u32(in);
@@ -202,7 +204,12 @@ static void coverage_options(fz_input *in, fathom_coverage_options *o) {
     if (fields & 8) {
         o->hemisphere = (int32_t)(fz_u8(in) % 4) - 1;
         o->exclude_bottom = (int32_t)(fz_u8(in) % 4) - 1;
-        if (fz_u8(in) == 255) o->hemisphere = (int32_t)fz_u32(in);
+        uint8_t odd = fz_u8(in);
+        if (odd == 255) o->hemisphere = (int32_t)fz_u32(in);
+        if (odd == 254) { /* a reserved word: refused unless 0 (one read per statement) */
+            size_t word = fz_u8(in) % (sizeof o->reserved / sizeof o->reserved[0]);
+            o->reserved[word] = fz_u32(in);
+        }
     }
     if (fields & 16) {
         o->min_distance = fz_u8(in) < 200 ? fz_u8(in) / 256.0f : fz_float(in);
@@ -216,12 +223,29 @@ static void coverage_options(fz_input *in, fathom_coverage_options *o) {
 static void coverage_summary(const fathom_coverage *c, fathom_coverage_summary *s) {
     fz_poison(s, sizeof *s);
     if (FZ(fathom_coverage_get_summary, c, s) != FATHOM_OK) fz_broken("fathom_coverage_get_summary", "failed on a tracker");
+    if (fz_bool_byte(&s->complete) > 1) fz_broken("fathom_coverage_get_summary", "complete is neither false (0) nor true (1)");
+    if (!fz_all_zero(s->reserved, sizeof s->reserved)) fz_broken("fathom_coverage_get_summary", "the reserved words are not 0");
+}
+
+/* The same summary, field by field and bit for bit (it has padding after `complete`, which memcmp would compare). */
+static int same_coverage_summary(const fathom_coverage_summary *a, const fathom_coverage_summary *b) {
+    return a->views == b->views && a->counted == b->counted && a->faces_complete == b->faces_complete &&
+           a->faces_needed == b->faces_needed && fz_bool_byte(&a->complete) == fz_bool_byte(&b->complete) &&
+           memcmp(&a->angular_score, &b->angular_score, sizeof a->angular_score) == 0 &&
+           memcmp(a->reserved, b->reserved, sizeof a->reserved) == 0;
+}
+
+/* The same face coverage, field by field and bit for bit (it has padding after `needed`). */
+static int same_face_coverage(const fathom_face_coverage *a, const fathom_face_coverage *b) {
+    return a->count == b->count && memcmp(&a->progress, &b->progress, sizeof a->progress) == 0 &&
+           memcmp(a->color, b->color, sizeof a->color) == 0 && memcmp(&a->opacity, &b->opacity, sizeof a->opacity) == 0 &&
+           a->complete == b->complete && fz_bool_byte(&a->needed) == fz_bool_byte(&b->needed);
 }
 
 static void coverage_same(const fathom_coverage *c, const fathom_coverage_summary *before, const char *function) {
     fathom_coverage_summary after;
     coverage_summary(c, &after);
-    if (memcmp(before, &after, sizeof after) != 0) fz_broken(function, "a failed call changed the tracker's summary");
+    if (!same_coverage_summary(before, &after)) fz_broken(function, "a failed call changed the tracker's summary");
 }
 
 /* What the header says the numbers of a tracker satisfy. */
@@ -238,6 +262,7 @@ static void coverage_consistent(const fathom_coverage *c, uint32_t cells, uint32
         fathom_face_coverage fc;
         fz_poison(&fc, sizeof fc);
         if (FZ(fathom_coverage_face, c, f, &fc) != FATHOM_OK) fz_broken("fathom_coverage_face", "failed on a face");
+        if (fz_bool_byte(&fc.needed) > 1) fz_broken("fathom_coverage_face", "needed is neither false (0) nor true (1)");
         face_total += fc.count;
         needed += fc.needed;
         complete += fc.needed && fc.complete;
@@ -271,15 +296,17 @@ static void coverage_twins(const fathom_coverage *a, const fathom_coverage *b, u
     fathom_coverage_summary sa, sb;
     coverage_summary(a, &sa);
     coverage_summary(b, &sb);
-    if (memcmp(&sa, &sb, sizeof sa) != 0) fz_broken("fathom_coverage_record_batch", "the summary differs from single records'");
+    if (!same_coverage_summary(&sa, &sb)) fz_broken("fathom_coverage_record_batch", "the summary differs from single records'");
     size_t n = cells * cells > bins ? cells * cells : bins;
     uint32_t *ca = malloc(n * sizeof *ca), *cb = malloc(n * sizeof *cb);
     if (!ca || !cb) abort();
     for (uint32_t f = 0; f < 6; f++) {
         fathom_face_coverage fa, fb;
+        fz_poison(&fa, sizeof fa);
+        fz_poison(&fb, sizeof fb);
         FZ(fathom_coverage_face, a, f, &fa);
         FZ(fathom_coverage_face, b, f, &fb);
-        if (memcmp(&fa, &fb, sizeof fa) != 0) fz_broken("fathom_coverage_record_batch", "a face differs from single records'");
+        if (!same_face_coverage(&fa, &fb)) fz_broken("fathom_coverage_record_batch", "a face differs from single records'");
         FZ(fathom_coverage_cells, a, f, ca, cells * cells);
         FZ(fathom_coverage_cells, b, f, cb, cells * cells);
         if (memcmp(ca, cb, cells * cells * sizeof *ca) != 0)
@@ -326,8 +353,10 @@ static void run_coverage(fz_input *in) {
         bins > 4096 || used.hemisphere < -1 || used.hemisphere > 1 || used.exclude_bottom < -1 || used.exclude_bottom > 1 ||
         !(used.min_distance >= 0) || !isfinite(used.min_distance) || !(used.max_distance >= used.min_distance) ||
         !(used.min_in_view >= 0 && used.min_in_view <= 1) || !(used.min_separation_angle >= 0) ||
-        !isfinite(used.min_separation_angle) || !(used.min_separation_distance >= 0) || !isfinite(used.min_separation_distance))
-        fz_broken("fathom_coverage_create", "accepted options outside their ranges");
+        !isfinite(used.min_separation_angle) || !(used.min_separation_distance >= 0) || !isfinite(used.min_separation_distance) ||
+        !fz_all_zero(used.reserved, sizeof used.reserved))
+        fz_broken("fathom_coverage_create", "accepted options outside their ranges (or a reserved word set)");
+    if (fz_bool_byte(&box.has_floor) > 1) fz_broken("fathom_coverage_create", "accepted a box whose has_floor is not 0 or 1");
     fathom_intrinsics k = camera_intrinsics(in);
     size_t steps = 1 + fz_count(in, MAX_STEPS - 1);
     for (size_t n = 0; n < steps; n++) {
@@ -504,7 +533,7 @@ static void motion_options(fz_input *in, fathom_motion_options *o) {
     if (FZ(fathom_motion_options_init, o) != FATHOM_OK) fz_broken("fathom_motion_options_init", "failed");
     if (o->time_constant != 0 || !near_float(o->slow_speed, 0.127f) || !near_float(o->brisk_speed, 0.2032f) ||
         !near_float(o->fast_speed, 0.254f) || !near_float(o->slightly, 0.2f) || !near_float(o->max_gap, 0.5f) ||
-        o->intervals[0] != 1 || o->intervals[1] != 2 || o->intervals[2] != 3)
+        o->intervals[0] != 1 || o->intervals[1] != 2 || o->intervals[2] != 3 || !fz_all_zero(o->reserved, sizeof o->reserved))
         fz_broken("fathom_motion_options_init", "the defaults are not the documented ones");
     uint8_t fields = fz_u8(in);
     if (fields & 1) o->time_constant = fz_u8(in) < 200 ? fz_u8(in) / 256.0f : fz_float(in);
@@ -517,6 +546,10 @@ static void motion_options(fz_input *in, fathom_motion_options *o) {
     if (fields & 8) o->max_gap = fz_u8(in) < 200 ? fz_u8(in) / 128.0f : fz_float(in);
     if (fields & 16)
         for (int i = 0; i < 3; i++) o->intervals[i] = fz_u8(in) < 200 ? fz_u8(in) / 32.0f : fz_float(in);
+    if (fields & 32) { /* a reserved word: refused unless 0 (one read per statement) */
+        size_t word = fz_u8(in) % (sizeof o->reserved / sizeof o->reserved[0]);
+        o->reserved[word] = fz_u32(in);
+    }
 }
 
 static int motion_options_valid(const fathom_motion_options *o) {
@@ -524,7 +557,8 @@ static int motion_options_valid(const fathom_motion_options *o) {
            isfinite(o->brisk_speed) && isfinite(o->fast_speed) && o->slow_speed <= o->brisk_speed &&
            o->brisk_speed <= o->fast_speed && isfinite(o->slightly) && o->slightly >= 0 && o->slightly < 1 &&
            isfinite(o->max_gap) && o->max_gap > 0 && isfinite(o->intervals[0]) && o->intervals[0] > 0 &&
-           isfinite(o->intervals[1]) && o->intervals[1] > 0 && isfinite(o->intervals[2]) && o->intervals[2] > 0;
+           isfinite(o->intervals[1]) && o->intervals[1] > 0 && isfinite(o->intervals[2]) && o->intervals[2] > 0 &&
+           fz_all_zero(o->reserved, sizeof o->reserved);
 }
 
 static int same_state(const fathom_motion_state *a, const fathom_motion_state *b) {
@@ -535,15 +569,22 @@ static int same_state(const fathom_motion_state *a, const fathom_motion_state *b
            a->captured == b->captured && a->skipped == b->skipped && a->restarted == b->restarted;
 }
 
+/* The state's flags as the library wrote them: each byte 0 or 1 (checked before any is read as a bool). */
+static void state_flags(const fathom_motion_state *s, const char *function) {
+    if (fz_bool_byte(&s->captured) > 1 || fz_bool_byte(&s->skipped) > 1 || fz_bool_byte(&s->restarted) > 1)
+        fz_broken(function, "a flag of the state is neither false (0) nor true (1)");
+}
+
 static void motion_state(const fathom_motion *m, fathom_motion_state *s) {
     fz_poison(s, sizeof *s);
     if (FZ(fathom_motion_get_state, m, s) != FATHOM_OK) fz_broken("fathom_motion_get_state", "failed on a tracker");
+    state_flags(s, "fathom_motion_get_state");
 }
 
 /* The header's rules for a state after an accepted pose. */
 static void check_state(const fathom_motion_state *s, const fathom_motion_options *o, const char *function) {
-    if (s->guidance > FATHOM_GUIDANCE_TOO_FAST || s->captured > 1 || s->skipped > 1 || s->restarted > 1)
-        fz_broken(function, "a state outside its documented values");
+    state_flags(s, function);
+    if (s->guidance > FATHOM_GUIDANCE_TOO_FAST) fz_broken(function, "a state outside its documented values");
     if (!fz_same_float(s->capture_interval, o->intervals[0]) && !fz_same_float(s->capture_interval, o->intervals[1]) &&
         !fz_same_float(s->capture_interval, o->intervals[2]))
         fz_broken(function, "capture_interval is none of the intervals");
@@ -747,7 +788,14 @@ static int take_file(const char *dir, const char *name) {
 /* The same box (the floor height matters only when the box has one). */
 static int same_box(const fathom_box *a, const fathom_box *b) {
     return memcmp(&a->center, &b->center, sizeof a->center) == 0 && memcmp(&a->scale, &b->scale, sizeof a->scale) == 0 &&
-           fz_same_float(a->rot_y, b->rot_y) && a->has_floor == b->has_floor && (!a->has_floor || fz_same_float(a->floor, b->floor));
+           fz_same_float(a->rot_y, b->rot_y) && fz_bool_byte(&a->has_floor) == fz_bool_byte(&b->has_floor) &&
+           (!fz_bool_byte(&a->has_floor) || fz_same_float(a->floor, b->floor));
+}
+
+/* Whether any reserved word of capture options (or of the motion and coverage options in them) is set. */
+static int capture_reserved_set(const fathom_capture_options *o) {
+    return !fz_all_zero(o->reserved, sizeof o->reserved) || !fz_all_zero(o->motion.reserved, sizeof o->motion.reserved) ||
+           !fz_all_zero(o->coverage.reserved, sizeof o->coverage.reserved);
 }
 
 static void capture_options(fz_input *in, fathom_capture_options *o) {
@@ -763,7 +811,7 @@ static void capture_options(fz_input *in, fathom_capture_options *o) {
         !near_float(o->object_clearance, 0.02f) || !near_float(o->floor_min_area, 0.25f) ||
         !near_float(o->orbit_min_span, 90 * FZ_PI_F / 180) || o->orbit_min_views != 10 || !near_float(o->select_distance, 0.1f) ||
         !near_float(o->select_angle, 10 * FZ_PI_F / 180) || o->seed != 1 || memcmp(&o->motion, &mo, sizeof mo) != 0 ||
-        memcmp(&o->coverage, &co, sizeof co) != 0)
+        memcmp(&o->coverage, &co, sizeof co) != 0 || capture_reserved_set(o))
         fz_broken("fathom_capture_options_init", "the defaults are not the documented ones");
     uint8_t fields = fz_u8(in), more = fz_u8(in);
     if (fields & 1) o->min_confidence = fz_u8(in) < 240 ? fz_u8(in) % 4 : fz_u32(in);
@@ -794,11 +842,17 @@ static void capture_options(fz_input *in, fathom_capture_options *o) {
     }
     if (more & 4) motion_options(in, &o->motion);
     if (more & 8) coverage_options(in, &o->coverage);
+    if (more & 32) { /* a reserved word of the capture options: refused unless 0 (one read per statement) */
+        size_t word = fz_u8(in) % (sizeof o->reserved / sizeof o->reserved[0]);
+        o->reserved[word] = fz_u32(in);
+    }
 }
 
 static void capture_status(const fathom_capture *c, fathom_capture_status *s) {
     fz_poison(s, sizeof *s);
     if (FZ(fathom_capture_get_status, c, s) != FATHOM_OK) fz_broken("fathom_capture_get_status", "failed on a capture");
+    state_flags(&s->motion, "fathom_capture_get_status");
+    if (!fz_all_zero(s->reserved, sizeof s->reserved)) fz_broken("fathom_capture_get_status", "the reserved words are not 0");
 }
 
 static int same_status(const fathom_capture_status *a, const fathom_capture_status *b) {
@@ -876,7 +930,10 @@ static fathom_status add_depth_frame(fz_input *in, fathom_capture *c, world *w, 
            as_mm ? FATHOM_DEPTH_UINT16 : FATHOM_DEPTH_FLOAT32, dw, dh, k) != FATHOM_OK)
         fz_broken("fathom_depth_frame_init", "failed");
     f.camera_to_world = *pose;
-    f.has_pose = kind < 250 ? 1 : kind == 250 ? 0 : fz_u32(in);
+    /* has_pose's byte: true, false, or (as memcpy can leave it) another, which is refused. */
+    if (kind < 250) f.has_pose = true;
+    else if (kind == 250) f.has_pose = false;
+    else fz_set_bool_byte(&f.has_pose, fz_bool_byte_of(fz_u32(in)));
     if (kind & 2) {
         f.confidence = confidence;
         f.min_confidence = fz_u8(in) % 4;
@@ -888,7 +945,8 @@ static fathom_status add_depth_frame(fz_input *in, fathom_capture *c, world *w, 
     *min_depth = f.min_depth;
     fathom_status s = FZ(fathom_capture_add_frame, c, t, kind == 0x4f ? NULL : &f, out);
     if (kind == 0x4f && s == FATHOM_OK) fz_broken("fathom_capture_add_frame", "accepted a NULL frame");
-    if (s == FATHOM_OK && f.has_pose != 1) fz_broken("fathom_capture_add_frame", "accepted a frame without a pose");
+    if (s == FATHOM_OK && fz_bool_byte(&f.has_pose) != 1)
+        fz_broken("fathom_capture_add_frame", "accepted a frame without a pose");
     free(depth);
     free(mm);
     free(confidence);
@@ -919,6 +977,7 @@ static void check_report(fz_input *in, fathom_capture *c, const fathom_box *give
     fathom_report_summary sum;
     fz_poison(&sum, sizeof sum);
     if (FZ(fathom_report_get_summary, r, &sum) != FATHOM_OK) fz_broken("fathom_report_get_summary", "failed");
+    fz_check_summary_form(&sum, "fathom_report_get_summary");
     if (sum.frames != st.frames || sum.fused_frames != st.fused_frames || sum.cloud_points != st.cloud_points ||
         sum.captures != st.captures || sum.has_trajectory != (st.frames >= 2) || sum.object_points > sum.cloud_points ||
         sum.box_source > FATHOM_BOX_FITTED || (given != NULL) != (sum.box_source == FATHOM_BOX_GIVEN) ||
@@ -997,6 +1056,9 @@ static void run_capture(fz_input *in) {
     fz_untouched(s, "fathom_capture_create", &c, sizeof c);
     if (s != FATHOM_OK) return;
     if (kind == 0x4f) fz_broken("fathom_capture_create", "accepted a NULL out");
+    if (with_options && capture_reserved_set(&o)) fz_broken("fathom_capture_create", "accepted options with a reserved word set");
+    if (given && fz_bool_byte(&given->has_floor) > 1)
+        fz_broken("fathom_capture_create", "accepted a box whose has_floor is not 0 or 1");
     if (!with_options) FZ(fathom_capture_options_init, &o);
     fathom_intrinsics k = camera_intrinsics(in);
     size_t steps = 1 + fz_count(in, MAX_STEPS - 1);
@@ -1008,12 +1070,15 @@ static void run_capture(fz_input *in) {
         case 0: case 1: case 2: case 3: { /* a frame with or without depth */
             int64_t t = next_time(in, &w);
             fathom_pose pose = next_pose(in, &w);
-            uint32_t wants;
-            fz_poison(&wants, sizeof wants);
-            s = FZ(fathom_capture_wants_depth, c, &pose, &wants);
-            fz_untouched(s, "fathom_capture_wants_depth", &wants, sizeof wants);
-            if (s == FATHOM_OK && wants > 1) fz_broken("fathom_capture_wants_depth", "not 0 or 1");
-            if (s != FATHOM_OK) wants = 2; /* unknown */
+            /* The bool out at wants_bytes[0]; the bytes after it must stay poison (the call stores one byte). */
+            uint8_t wants_bytes[8];
+            fz_poison(wants_bytes, sizeof wants_bytes);
+            s = FZ(fathom_capture_wants_depth, c, &pose, (bool *)(void *)wants_bytes);
+            fz_untouched(s, "fathom_capture_wants_depth", wants_bytes, sizeof wants_bytes);
+            fz_untouched_past("fathom_capture_wants_depth", wants_bytes + 1, sizeof wants_bytes - 1);
+            /* The byte written: 0 (false) or 1 (true); 2 stands for unknown (the call failed). */
+            int wants = s == FATHOM_OK ? wants_bytes[0] : 2;
+            if (s == FATHOM_OK && wants > 1) fz_broken("fathom_capture_wants_depth", "neither false (0) nor true (1)");
             fathom_motion_state out;
             fz_poison(&out, sizeof out);
             float min_depth = 0;
@@ -1095,7 +1160,7 @@ static void run_capture(fz_input *in) {
             s = FZ(fathom_report_get_summary, NULL, &rs);
             fz_untouched(s, "fathom_report_get_summary", &rs, sizeof rs);
             if (s == FATHOM_OK) fz_broken("fathom_report_get_summary", "accepted NULL");
-            uint32_t wants;
+            bool wants;
             fathom_pose pose = next_pose(in, &w);
             if (FZ(fathom_capture_wants_depth, NULL, &pose, &wants) == FATHOM_OK ||
                 FZ(fathom_capture_wants_depth, c, &pose, NULL) == FATHOM_OK)

@@ -66,7 +66,7 @@ static void check_hit(fathom_status s, const char *fn, const fathom_hit *h, floa
         fz_need(fz_finite3(h->point), fn, "a hit at a non-finite point");
     fz_need(h->reserved[0] == 0 && h->reserved[1] == 0, fn, "reserved bytes not 0");
     fz_need(h->classification == 0, fn, "a primitive hit has a classification");
-    fz_need(h->front_face <= 1, fn, "front_face not 0 or 1");
+    fz_need(fz_bool_byte(&h->front_face) <= 1, fn, "front_face not false (0) or true (1)");
     double n = fz_vnorm(h->normal);
     fz_need(fabs(n - 1) <= 1e-3, fn, "the hit normal is not unit");
     double d = (double)ray->direction.x * h->normal.x + (double)ray->direction.y * h->normal.y +
@@ -825,7 +825,7 @@ static void casts(fz_input *in, uint8_t which) {
         if (bad_range) fz_need(s != FATHOM_OK, "fathom_ray_obb", "tmin > tmax or tmin < 0 accepted");
         check_hit(s, "fathom_ray_obb", &out.hit, tmin, tmax, &ray, 5);
         if (s == FATHOM_OK) {
-            fz_need(out.origin_inside == 0 || out.origin_inside == 1, "fathom_ray_obb", "origin_inside not 0 or 1");
+            fz_need(fz_bool_byte(&out.origin_inside) <= 1, "fathom_ray_obb", "origin_inside not false (0) or true (1)");
             if (out.hit.primitive == FATHOM_NO_HIT) {
                 fz_need(out.t_enter == 0 && out.t_exit == 0 && out.face_enter == 0 && out.face_exit == 0, "fathom_ray_obb",
                         "a miss has t_enter, t_exit, face_enter or face_exit not 0");
@@ -1053,7 +1053,7 @@ static void taps(fz_input *in, uint8_t which) {
     case 0: {
         fathom_vec3 point = fz_vec3(in), normal = fz_u8(in) < 64 ? (fathom_vec3){0, 0, 0} : fz_vec3(in);
         float height;
-        int32_t found;
+        bool found;
         fz_poison(&height, sizeof height);
         fz_poison(&found, sizeof found);
         s = FZ(fathom_tap_floor_height, FZ_ARG(0, &k), FZ_ARG(1, &camera), u, v, mesh, point, normal, FZ_ARG(2, &height),
@@ -1062,8 +1062,8 @@ static void taps(fz_input *in, uint8_t which) {
         fz_untouched(s, "fathom_tap_floor_height", &found, sizeof found);
         fz_null_refused(s, nul, 4, "fathom_tap_floor_height");
         if (s == FATHOM_OK) {
-            fz_need(found == 0 || found == 1, "fathom_tap_floor_height", "out_hit_found not 0 or 1");
-            if (found == 0) {
+            fz_need(fz_bool_byte(&found) <= 1, "fathom_tap_floor_height", "out_hit_found not 0 or 1");
+            if (fz_bool_byte(&found) == 0) {
                 uint8_t b[4];
                 memcpy(b, &height, 4);
                 fz_need(b[0] == FZ_POISON && b[1] == FZ_POISON && b[2] == FZ_POISON && b[3] == FZ_POISON,
@@ -1088,24 +1088,25 @@ static void taps(fz_input *in, uint8_t which) {
             box.scale = fz_vec3(in);
             box.rot_y = fz_float(in);
             box.floor = fz_float(in);
-            box.has_floor = (int32_t)fz_u32(in);
+            /* has_floor's byte: any, as memcpy can leave it; the library refuses one other than 0 or 1. */
+            fz_set_bool_byte(&box.has_floor, fz_bool_byte_of(fz_u32(in)));
         }
         before = box;
-        int32_t found;
+        bool found;
         fz_poison(&found, sizeof found);
         s = FZ(fathom_tap_place_box, FZ_ARG(0, &k), FZ_ARG(1, &camera), u, v, mesh, FZ_ARG(2, &box), FZ_ARG(3, &found));
         fz_unchanged(s, "fathom_tap_place_box", &before, &box, sizeof box);
         fz_untouched(s, "fathom_tap_place_box", &found, sizeof found);
         fz_null_refused(s, nul, 4, "fathom_tap_place_box");
         if (s == FATHOM_OK) {
-            fz_need(found == 0 || found == 1, "fathom_tap_place_box", "out_hit_found not 0 or 1");
-            fz_need(before.has_floor == 1, "fathom_tap_place_box", "a box without a floor was accepted");
-            if (found == 0) {
-                fz_need(memcmp(&before, &box, sizeof box) == 0, "fathom_tap_place_box", "a miss changed the box");
+            fz_need(fz_bool_byte(&found) <= 1, "fathom_tap_place_box", "out_hit_found not 0 or 1");
+            fz_need(fz_bool_byte(&before.has_floor) == 1, "fathom_tap_place_box", "a box without a floor was accepted");
+            if (fz_bool_byte(&found) == 0) {
+                fz_need(fz_same_box(&before, &box), "fathom_tap_place_box", "a miss changed the box");
             } else {
                 fz_need(FZ(fathom_box_check, &box) == FATHOM_OK, "fathom_tap_place_box", "the placed box fails fathom_box_check");
                 fz_need(box.scale.x == before.scale.x && box.scale.y == before.scale.y && box.scale.z == before.scale.z &&
-                            box.rot_y == before.rot_y && box.has_floor == 1 && box.floor == before.floor,
+                            box.rot_y == before.rot_y && fz_bool_byte(&box.has_floor) == 1 && box.floor == before.floor,
                         "fathom_tap_place_box", "placing changed more than the centre");
                 fz_need(box.center.y == before.floor + before.scale.y / 2, "fathom_tap_place_box",
                         "the placed box does not stand on its floor (center.y != floor + sy/2)");
@@ -1120,7 +1121,8 @@ static void taps(fz_input *in, uint8_t which) {
         if (fathom_box_init(center, scale, rot_y, &box) != FATHOM_OK) box = (fathom_box){{0, 0, -2}, {1, 1, 1}, 0, 0, 0};
         uint8_t f = fz_u8(in);
         if (f >= 128) {
-            box.has_floor = f >= 240 ? (int32_t)fz_u32(in) : 1;
+            if (f >= 240) fz_set_bool_byte(&box.has_floor, fz_bool_byte_of(fz_u32(in)));
+            else box.has_floor = true;
             box.floor = fz_float(in);
         }
         uint32_t face;
@@ -1129,6 +1131,8 @@ static void taps(fz_input *in, uint8_t which) {
         fz_untouched(s, "fathom_tap_box_face", &face, sizeof face);
         fz_null_refused(s, nul, 4, "fathom_tap_box_face");
         if (s == FATHOM_OK) fz_need(face <= 5 || face == FATHOM_NO_HIT, "fathom_tap_box_face", "a face out of range");
+        if (s == FATHOM_OK)
+            fz_need(fz_bool_byte(&box.has_floor) <= 1, "fathom_tap_box_face", "a box whose has_floor is not 0 or 1 was accepted");
         break;
     }
     }
@@ -1237,6 +1241,8 @@ static void trajectories(fz_input *in, uint8_t which) {
             int field = fz_u8(in) % 9;
             *fields[field] = fz_float(in);
         }
+        if (ok >= 120 && ok < 128) options.reserved[ok % 4] = ok; /* a reserved word set: refused */
+        int reserved_set = !fz_all_zero(options.reserved, sizeof options.reserved);
         const fathom_motion_options *opts = ok < 64 ? NULL : &options;
         size_t n = count;
         if (fz_u8(in) >= 250) n = SIZE_MAX / 8 + 1 + fz_u8(in); /* count * 8 (the timestamps) overflows */
@@ -1247,7 +1253,9 @@ static void trajectories(fz_input *in, uint8_t which) {
         fz_null_refused(s, nul, 3, "fathom_trajectory_summarize");
         if (n != count || count < 2) fz_need(s != FATHOM_OK, "fathom_trajectory_summarize", "a count < 2 or overflowing accepted");
         if (decreasing) fz_need(s != FATHOM_OK, "fathom_trajectory_summarize", "decreasing timestamps accepted");
+        if (opts && reserved_set) fz_need(s != FATHOM_OK, "fathom_trajectory_summarize", "a reserved word set was accepted");
         if (s == FATHOM_OK) {
+            fz_need(fz_all_zero(out.reserved, sizeof out.reserved), "fathom_trajectory_summarize", "reserved words not 0");
             fz_need(out.steps <= count - 1, "fathom_trajectory_summarize", "more steps than pairs of poses");
             double duration = ((double)timestamps[count - 1] - (double)timestamps[0]) * 1e-9;
             double slack = 1e-9 * fabs(duration) + 1e-9 +
@@ -1296,14 +1304,15 @@ static void names(fz_input *in) {
         fathom_ransac_options r;
         fz_poison(&r, sizeof r);
         fz_need(FZ(fathom_ransac_options_init, &r) == FATHOM_OK && r.threshold == 0.01 && r.iterations == 1000 &&
-                    r.reserved == 0 && r.seed == 0,
+                    r.confidence == 0.99 && fz_all_zero(r.reserved, sizeof r.reserved) && r.seed == 0,
                 "fathom_ransac_options_init", "the defaults are not the header's");
         fz_need(FZ(fathom_ransac_options_init, NULL) == FATHOM_ERR_NULL_POINTER, "fathom_ransac_options_init",
                 "NULL was not FATHOM_ERR_NULL_POINTER");
     } else {
         fathom_batch_options b;
         fz_poison(&b, sizeof b);
-        fz_need(FZ(fathom_batch_options_init, &b) == FATHOM_OK && b.tmin == 0 && isinf(b.tmax) && b.tmax > 0 && b.threads == 0,
+        fz_need(FZ(fathom_batch_options_init, &b) == FATHOM_OK && b.tmin == 0 && isinf(b.tmax) && b.tmax > 0 && b.threads == 0 &&
+                    fz_all_zero(b.reserved, sizeof b.reserved),
                 "fathom_batch_options_init", "the defaults are not the header's");
         fz_need(FZ(fathom_batch_options_init, NULL) == FATHOM_ERR_NULL_POINTER, "fathom_batch_options_init",
                 "NULL was not FATHOM_ERR_NULL_POINTER");

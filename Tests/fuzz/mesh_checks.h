@@ -33,6 +33,7 @@ static inline mesh_contents mesh_read(fz_input *in, const fathom_mesh *mesh) {
     if (s != FATHOM_OK) fz_broken("fathom_mesh_get_info", "failed on a valid mesh");
     size_t vc = (size_t)c.info.vertex_count, tc = (size_t)c.info.triangle_count;
     if (vc > (1u << 24) || tc > (1u << 24)) fz_broken("fathom_mesh_get_info", "implausible counts");
+    if (!fz_all_zero(c.info.reserved, sizeof c.info.reserved)) fz_broken("fathom_mesh_get_info", "the reserved words are not 0");
 
     /* Vertices: a capacity too small, then enough (a little more: what is past vertex_count stays as it was). */
     size_t extra = fz_u8(in) % 3;

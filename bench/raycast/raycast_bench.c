@@ -471,11 +471,11 @@ static fathom_mesh *fathom_build(const mesh_t *m) {
 typedef struct {
     float *t;
     uint32_t *prim;
-    uint8_t *occluded;
+    bool *occluded;
 } results_t;
 
 static results_t results_alloc(size_t n) {
-    results_t r = {xmalloc(n * 4), xmalloc(n * 4), xmalloc(n)};
+    results_t r = {xmalloc(n * 4), xmalloc(n * 4), xmalloc(n * sizeof(bool))};
     return r;
 }
 
@@ -600,8 +600,16 @@ static void embree_compact_ordered(RTCScene scene, const float *rays, const uint
 
 static fathom_hit *g_hits; /* Fathom's output buffer, sized for the largest ray set */
 
+/* Batch options: tmin 0, tmax INFINITY (the defaults) and `threads`. */
+static fathom_batch_options batch_options(uint32_t threads) {
+    fathom_batch_options opt;
+    fathom_check("fathom_batch_options_init", fathom_batch_options_init(&opt));
+    opt.threads = threads;
+    return opt;
+}
+
 static void fathom_closest(fathom_mesh *mesh, const float *rays, size_t n, uint32_t threads, results_t *out) {
-    fathom_batch_options opt = {0.0f, INFINITY, threads};
+    const fathom_batch_options opt = batch_options(threads);
     fathom_check("fathom_mesh_intersect_batch",
                  fathom_mesh_intersect_batch(mesh, (const fathom_ray *)rays, n, &opt, g_hits));
     if (out)
@@ -612,7 +620,7 @@ static void fathom_closest(fathom_mesh *mesh, const float *rays, size_t n, uint3
 }
 
 static void fathom_occluded(fathom_mesh *mesh, const float *rays, size_t n, uint32_t threads, results_t *out) {
-    fathom_batch_options opt = {0.0f, INFINITY, threads};
+    const fathom_batch_options opt = batch_options(threads);
     fathom_check("fathom_mesh_occluded_batch",
                  fathom_mesh_occluded_batch(mesh, (const fathom_ray *)rays, n, &opt, out->occluded));
 }
@@ -879,7 +887,7 @@ static record_diff_t record_diff(const fathom_hit *f, const fathom_hit *e, size_
  * `r` holds the closest-hit results of the block before (Fathom, and Embree in the caller's order). */
 static void measure_ordered(const built_t *b, const rayset_t *rs, rayset_result *res, const results_t *r) {
     size_t n = rs->n;
-    const fathom_batch_options opt = {0.0f, INFINITY, 1};
+    const fathom_batch_options opt = batch_options(1);
     const fathom_ray *rays = (const fathom_ray *)rs->rays;
     uint32_t *order = xmalloc(n * 4), *order2 = xmalloc(n * 4), *order_sub = xmalloc(n * 4);
     fathom_hit *ehits = xmalloc(n * sizeof(fathom_hit));

@@ -10,7 +10,8 @@ are taken, an (N, 4, 4) array. :func:`camera_ray`, :meth:`DepthFrame.sample` and
 take pixel coordinates u and v as numbers or as arrays of one shape; :func:`project` one point or (N, 3).
 
 Every failing call raises a :class:`FathomError` subclass carrying the library's message. The
-library is loaded on first use, from ``$FATHOM_LIBRARY`` or the ``libfathom.so`` inside this package.
+library is loaded on first use, from ``$FATHOM_LIBRARY`` or the ``libfathom.so`` inside this package; its version,
+:func:`version`, is also the package's ``fathom.__version__``.
 All functions are safe to call from several threads, as long as two threads do not edit the same
 :class:`Box` at once; the GIL is released during every library call. A :class:`Mesh` is immutable and
 may be queried from many threads at once (but not closed while another thread still uses it).
@@ -44,11 +45,12 @@ Plotting helpers (matplotlib, the optional ``plot`` extra) are in :mod:`fathom.p
 
 from __future__ import annotations
 
+from . import _lib
 from ._lib import LibraryNotFoundError, LibraryVersionError, library_path
 from .box import CORNER_NAMES, FACE_NAMES, Box, CenterScale, Corner, Face, Faces, fit_box_upright
 from ._handle import ClosedHandleError
-from .camera import Intrinsics, Projection, ProjectFlags, Ray, camera_ray, grid_rays, project
-from .depth import DepthFormat, DepthFrame, PointFrame, Sampling, as_mask
+from .camera import Intrinsics, PointFrame, Projection, ProjectFlags, Ray, camera_ray, grid_rays, project
+from .depth import DepthFormat, DepthFrame, Sampling, as_mask
 from .errors import (
     BufferTooSmallError,
     DegenerateError,
@@ -83,8 +85,6 @@ from .geometry import (
     quat_rotate,
     quat_slerp,
     quat_to_matrix,
-    version,
-    version_number,
 )
 from .coverage import (
     NO_FACE,
@@ -154,8 +154,25 @@ from .tap import tap_box_face, tap_floor_height, tap_place_box
 from .transforms import Transforms, read_transforms, write_transforms
 from .capture import BoxSource, Capture, CaptureOptions, CaptureStatus, ReportCoverage, ScanReport, scan_report
 
-#: The version of this Python package (the library's own is :func:`version`).
-__version__ = "0.1.0"
+
+def version() -> str:
+    """The library's version, "MAJOR.MINOR.PATCH" (``fathom_version()``); also ``fathom.__version__``."""
+    return _lib.fathom_version().decode("ascii")
+
+
+def version_number() -> int:
+    """The library's version as MAJOR * 10000 + MINOR * 100 + PATCH (``fathom_version_number()``)."""
+    return int(_lib.fathom_version_number())
+
+
+def __getattr__(name: str) -> str:
+    """``fathom.__version__``, which is :func:`version`: the library is the one source of the version. Asked on
+    first read, because importing fathom does not load the library."""
+    if name == "__version__":
+        globals()["__version__"] = value = version()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CORNER_NAMES",
@@ -244,7 +261,6 @@ __all__ = [
     "Transforms",
     "ViewResult",
     "ViewStatus",
-    "__version__",
     "as_mask",
     "camera_ray",
     "empty_hits",

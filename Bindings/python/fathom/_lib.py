@@ -5,6 +5,10 @@ The shared library is loaded once, lazily, on the first call into it:
 1. ``$FATHOM_LIBRARY`` if that environment variable is set (a path to ``libfathom.so``);
 2. otherwise ``libfathom.so`` next to this file (the copy a wheel ships, or ``make lib`` installs).
 
+A library with a ``_cpu.txt`` beside it (what ``make wheel`` writes when it built for this machine's CPU,
+``CPU_FLAGS``) is loaded only on a CPU that has the flags it lists (:func:`check_cpu_flags`): on an older x86-64
+the load raises :class:`LibraryNotFoundError` instead of the process dying of SIGILL at the first call.
+
 Every C function the binding calls is declared next to the Python wrapper that uses it, with
 :func:`status_function` (functions returning ``fathom_status``: a call raises the :mod:`fathom.errors` class of a
 non-OK status, with the library's message; :func:`check_status` does the same for a status a wrapper got from
@@ -21,11 +25,13 @@ from __future__ import annotations
 
 import ctypes
 import os
+import platform
+import sys
 import threading
-from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_int64, c_size_t, c_uint8, c_uint32, c_uint64, c_void_p
+from ctypes import POINTER, c_bool, c_char_p, c_double, c_float, c_int, c_int32, c_int64, c_size_t, c_uint8, c_uint32, c_uint64, c_void_p
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from .errors import FathomError, exception_class
 
@@ -42,6 +48,7 @@ __all__ = [
     "LibraryVersionError",
     "Prototype",
     "c_function",
+    "check_cpu_flags",
     "check_status",
     "error_for_status",
     "status_function",
@@ -50,7 +57,7 @@ __all__ = [
 ]
 
 #: The header version this binding was written against (FATHOM_VERSION_MAJOR, _MINOR, _PATCH).
-BINDING_VERSION = (0, 1, 0)
+BINDING_VERSION = (1, 0, 0)
 
 # ------------------------------------------------------------------------------------------------
 # Structs (mirroring include/fathom.h)
@@ -96,7 +103,7 @@ class BoxStruct(ctypes.Structure):
         ("scale", Vec3),
         ("rot_y", c_float),
         ("floor", c_float),
-        ("has_floor", c_int32),
+        ("has_floor", c_bool),
     ]
 
 
@@ -151,7 +158,7 @@ class HitStruct(ctypes.Structure):
         ("v", c_float),
         ("primitive", c_uint32),
         ("classification", c_uint8),
-        ("front_face", c_uint8),
+        ("front_face", c_bool),
         ("reserved", c_uint8 * 2),
     ]
 
@@ -165,7 +172,7 @@ class BoxHitStruct(ctypes.Structure):
         ("t_exit", c_float),
         ("face_enter", c_uint32),
         ("face_exit", c_uint32),
-        ("origin_inside", c_int32),
+        ("origin_inside", c_bool),
     ]
 
 
@@ -183,13 +190,14 @@ class MeshInfoStruct(ctypes.Structure):
         ("bvh_nodes", c_uint64),
         ("bvh_depth", c_uint32),
         ("bvh_width", c_uint32),
+        ("reserved", c_uint32 * 4),
     ]
 
 
 class BatchOptionsStruct(ctypes.Structure):
     """``fathom_batch_options``: the range and thread count of a batch query."""
 
-    _fields_ = [("tmin", c_float), ("tmax", c_float), ("threads", c_uint32)]
+    _fields_ = [("tmin", c_float), ("tmax", c_float), ("threads", c_uint32), ("reserved", c_uint32 * 4)]
 
 
 class DepthFrameStruct(ctypes.Structure):
@@ -204,13 +212,13 @@ class DepthFrameStruct(ctypes.Structure):
         ("scale", c_float),
         ("confidence", POINTER(c_uint8)),
         ("confidence_stride", c_size_t),
-        ("min_confidence", c_uint8),
-        ("reserved", c_uint8 * 3),
         ("min_depth", c_float),
         ("max_depth", c_float),
         ("intrinsics", IntrinsicsStruct),
         ("camera_to_world", PoseStruct),
-        ("has_pose", c_uint32),
+        ("has_pose", c_bool),
+        ("min_confidence", c_uint8),
+        ("reserved", c_uint8 * 14),
     ]
 
 
@@ -264,10 +272,10 @@ class RansacOptionsStruct(ctypes.Structure):
 
     _fields_ = [
         ("threshold", c_double),
-        ("iterations", c_uint32),
-        ("reserved", c_uint32),
-        ("seed", c_uint64),
         ("confidence", c_double),
+        ("seed", c_uint64),
+        ("iterations", c_uint32),
+        ("reserved", c_uint32 * 5),
     ]
 
 
@@ -285,6 +293,7 @@ class LengthOptionsStruct(ctypes.Structure):
         ("depth_noise_growth", c_double),
         ("pixel_noise", c_double),
         ("edge_noise", c_double),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -300,6 +309,7 @@ class LengthStruct(ctypes.Structure):
         ("tail_pixel", c_float * 2),
         ("rms", c_double),
         ("samples", c_uint64),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -318,6 +328,7 @@ class CoverageOptionsStruct(ctypes.Structure):
         ("min_in_view", c_float),
         ("min_separation_angle", c_float),
         ("min_separation_distance", c_float),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -342,8 +353,8 @@ class FaceCoverageStruct(ctypes.Structure):
         ("progress", c_float),
         ("color", c_float * 3),
         ("opacity", c_float),
-        ("complete", c_uint32),
-        ("needed", c_uint32),
+        ("complete", c_bool),
+        ("needed", c_bool),
     ]
 
 
@@ -355,8 +366,9 @@ class CoverageSummaryStruct(ctypes.Structure):
         ("counted", c_uint64),
         ("faces_complete", c_uint32),
         ("faces_needed", c_uint32),
-        ("complete", c_uint32),
+        ("complete", c_bool),
         ("angular_score", c_float),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -371,6 +383,7 @@ class MotionOptionsStruct(ctypes.Structure):
         ("slightly", c_float),
         ("max_gap", c_float),
         ("intervals", c_float * 3),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -385,9 +398,9 @@ class MotionStateStruct(ctypes.Structure):
         ("guidance", c_uint32),
         ("capture_interval", c_float),
         ("time_to_capture", c_float),
-        ("captured", c_uint32),
-        ("skipped", c_uint32),
-        ("restarted", c_uint32),
+        ("captured", c_bool),
+        ("skipped", c_bool),
+        ("restarted", c_bool),
     ]
 
 
@@ -405,6 +418,7 @@ class TrajectorySummaryStruct(ctypes.Structure):
         ("time_too_fast", c_double),
         ("angular_speed_max", c_float),
         ("steps", c_uint64),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -419,10 +433,11 @@ class ScanInfoStruct(ctypes.Structure):
         ("depth_scale", c_float),
         ("rgb_width", c_uint32),
         ("rgb_height", c_uint32),
-        ("has_confidence", c_uint32),
+        ("has_confidence", c_bool),
         ("warning_count", c_uint32),
         ("frequency", c_double),
         ("format", c_uint32),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -434,6 +449,7 @@ class ScanCloudOptionsStruct(ctypes.Structure):
         ("max_depth", c_float),
         ("voxel", c_float),
         ("frame_step", c_uint32),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -446,9 +462,10 @@ class ScanWriterOptionsStruct(ctypes.Structure):
         ("rgb_width", c_uint32),
         ("rgb_height", c_uint32),
         ("depth_format", c_uint32),
-        ("with_confidence", c_uint32),
-        ("zlib_wrapped", c_uint32),
+        ("with_confidence", c_bool),
+        ("zlib_wrapped", c_bool),
         ("frequency", c_double),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -457,9 +474,10 @@ class PointCloudInfoStruct(ctypes.Structure):
 
     _fields_ = [
         ("count", c_uint64),
-        ("has_normals", c_uint32),
-        ("has_colors", c_uint32),
-        ("has_confidence", c_uint32),
+        ("has_normals", c_bool),
+        ("has_colors", c_bool),
+        ("has_confidence", c_bool),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -515,6 +533,7 @@ class CaptureOptionsStruct(ctypes.Structure):
         ("seed", c_uint64),
         ("motion", MotionOptionsStruct),
         ("coverage", CoverageOptionsStruct),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -527,6 +546,7 @@ class CaptureStatusStruct(ctypes.Structure):
         ("cloud_points", c_uint64),
         ("captures", c_uint64),
         ("motion", MotionStateStruct),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -539,29 +559,30 @@ class ReportSummaryStruct(ctypes.Structure):
         ("duration", c_double),
         ("box", BoxStruct),
         ("box_source", c_uint32),
-        ("has_floor", c_uint32),
+        ("has_floor", c_bool),
         ("floor_height", c_float),
         ("floor_normal", Vec3),
-        ("has_focus", c_uint32),
+        ("has_focus", c_bool),
         ("focus", Vec3),
         ("cloud_points", c_uint64),
         ("object_points", c_uint64),
-        ("has_trajectory", c_uint32),
+        ("has_trajectory", c_bool),
         ("trajectory", TrajectorySummaryStruct),
-        ("has_coverage", c_uint32),
+        ("has_coverage", c_bool),
         ("coverage", CoverageSummaryStruct),
         ("face_counts", c_uint32 * 6),
         ("captures", c_uint64),
         ("selected_frames", c_uint64),
         ("warning_count", c_uint32),
-        ("has_support", c_uint32),
+        ("has_support", c_bool),
         ("support_height", c_float),
-        ("has_ceiling", c_uint32),
+        ("has_ceiling", c_bool),
         ("ceiling_height", c_float),
-        ("object_capture", c_uint32),
+        ("object_capture", c_bool),
         ("orbit_views", c_uint32),
         ("orbit_span", c_float),
         ("object_voxels", c_uint64),
+        ("reserved", c_uint32 * 4),
     ]
 
 
@@ -799,6 +820,11 @@ class LibraryVersionError(ImportError):
 
 _LIBRARY_ENV = "FATHOM_LIBRARY"
 _LIBRARY_NAME = "libfathom.so"
+# Beside a library built for a CPU level above the x86-64 baseline (`make wheel` writes it when CPU_FLAGS was set):
+# the x86 CPU flags that library needs, as /proc/cpuinfo spells them, whitespace-separated; lines starting with #
+# are comments. No such file: a portable build, loaded on any x86-64.
+_CPU_MARKER_NAME = "_cpu.txt"
+_CPUINFO = Path("/proc/cpuinfo")
 
 _lock = threading.Lock()
 _library: Optional[ctypes.CDLL] = None
@@ -827,6 +853,7 @@ def _load() -> ctypes.CDLL:
             f"it there (`make lib` in the Fathom repository does both), or set {_LIBRARY_ENV} to the "
             f"path of a built libfathom.so, or install a fathom wheel, which ships the library."
         )
+    _check_cpu(path)
     try:
         lib = ctypes.CDLL(str(path))
     except OSError as exc:
@@ -837,6 +864,46 @@ def _load() -> ctypes.CDLL:
         ) from exc
     _check_version(lib, path)
     return lib
+
+
+def check_cpu_flags(cpuinfo: str, required: Iterable[str], library: Optional[Path] = None) -> None:
+    """Raises :class:`LibraryNotFoundError` naming the flags of ``required`` that ``cpuinfo`` (the text of
+    /proc/cpuinfo) lacks. A flag counts as present only if every ``flags`` line (one per logical CPU) lists it, since
+    the process may run on any of them; a text with no ``flags`` line (not x86, or /proc/cpuinfo not what Linux
+    writes) blocks nothing. ``library`` is the path the message names."""
+    cpus = [line.partition(":")[2].split() for line in cpuinfo.splitlines() if line.split(":")[0].strip() == "flags"]
+    if not cpus:
+        return
+    have = set.intersection(*map(set, cpus))
+    missing = [flag for flag in dict.fromkeys(required) if flag not in have]
+    if missing:
+        what = str(library) if library is not None else "this libfathom.so"
+        raise LibraryNotFoundError(
+            f"{what} was built for x86-64 CPUs with AVX2 and FMA (Haswell, 2013, or newer), and this CPU lacks "
+            f"{', '.join(missing)} (flags missing from /proc/cpuinfo): loading it would crash the process at the "
+            f"first call (SIGILL). For a build that runs on any x86-64, run `make CPU_FLAGS= lib wheel` in a "
+            f"checkout of the Fathom repository and install the wheel it writes to .build/wheel/ (or point "
+            f"{_LIBRARY_ENV} at the .build/release/libfathom.so it builds)."
+        )
+
+
+def _check_cpu(path: Path) -> None:
+    """On Linux x86, :func:`check_cpu_flags` for a library with a CPU marker beside it; an unreadable marker or
+    /proc/cpuinfo blocks nothing (the check is a courtesy, not a gate the library relies on)."""
+    if not sys.platform.startswith("linux") or platform.machine().lower() not in ("x86_64", "amd64", "i386", "i686"):
+        return
+    try:
+        marker = (path.parent / _CPU_MARKER_NAME).read_text(encoding="utf-8")
+    except OSError:
+        return
+    required = [flag for line in marker.splitlines() if not line.lstrip().startswith("#") for flag in line.split()]
+    if not required:
+        return
+    try:
+        cpuinfo = _CPUINFO.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return
+    check_cpu_flags(cpuinfo, required, path)
 
 
 def _check_version(lib: ctypes.CDLL, path: Path) -> None:

@@ -15,9 +15,9 @@ from typing import Any, NamedTuple, Optional, Union
 import numpy as np
 
 from ._arrays import ArrayLike, point_buffer, pose_struct, to_vec3, vec3_from_c
-from ._lib import BoxStruct, FaceStruct, FloatPtr, ObbStruct, PosePtr, Vec3, check_status, status_function
+from ._lib import BoxStruct, FaceStruct, FloatPtr, ObbStruct, PosePtr, Vec3, status_function
 from ._scalars import PathLike, path_bytes
-from .errors import BufferTooSmallError
+from ._sized import sized_text
 from .geometry import PoseLike
 from .obb import OrientedBox
 
@@ -318,13 +318,7 @@ class Box:
 
     def to_manifest(self) -> str:
         """The capture app's ``boundingbox.json`` for this box, as a string."""
-        length = c_size_t(0)
-        status = _box_manifest_write.raw(self, None, 0, byref(length))
-        if status != BufferTooSmallError.STATUS:
-            check_status(status)  # any other error; OK cannot happen with capacity 0 but is harmless
-        buffer = (c_char * (length.value + 1))()
-        _box_manifest_write(self, buffer, len(buffer), byref(length))
-        return buffer.raw[: length.value].decode("utf-8")
+        return sized_text(_box_manifest_write, self)
 
     @classmethod
     def from_manifest(cls, text: Union[str, bytes]) -> "Box":

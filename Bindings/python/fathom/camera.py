@@ -5,7 +5,8 @@ and v down, so the centre of pixel (column i, row j) is (i + 0.5, j + 0.5). Came
 camera-to-world with ARKit axes (+x right, +y up, looking along -z): a :class:`fathom.Pose` or a (4, 4)
 matrix (rows as rows, translation in the last column; the library checks it is rigid). The ray through
 pixel (u, v) starts at the camera centre with direction ((u - cx) / fx, -(v - cy) / fy, -1) in the camera
-frame, normalized, rotated into the world (reference/conventions.md, "Screen-point rays").
+frame, normalized, rotated into the world (reference/conventions.md, "Screen-point rays"). A camera's 3D points
+(back-projected depth, measured endpoints) are in one of the frames of :class:`PointFrame`.
 
 numpy style: :func:`camera_ray` takes u and v as numbers or as arrays of one shape, :func:`project` one (3,)
 point or (N, 3) points; arrays give arrays of results. The C API has one call per pixel and per point here,
@@ -17,18 +18,20 @@ from __future__ import annotations
 
 from ctypes import POINTER, byref, c_float, c_size_t, c_uint32
 from dataclasses import dataclass
-from enum import IntFlag
+from enum import IntEnum, IntFlag
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ._arrays import ArrayLike, at_index, pixel_arrays, point_buffer, pose_struct, vec3_from_c
-from ._lib import IntrinsicsPtr, IntrinsicsStruct, PosePtr, RayPtr, RayStruct, Vec3, check_status, status_function
+from ._lib import IntrinsicsPtr, IntrinsicsStruct, PosePtr, RayPtr, RayStruct, Vec3, status_function
 from ._scalars import real, uint32
-from .errors import BufferTooSmallError, FathomError
+from ._sized import sized
+from .errors import FathomError
 from .geometry import PoseLike
 
-__all__ = ["Intrinsics", "Projection", "ProjectFlags", "Ray", "camera_ray", "grid_rays", "project"]
+__all__ = ["Intrinsics", "PointFrame", "Projection", "ProjectFlags", "Ray", "camera_ray", "grid_rays", "intrinsics_struct",
+           "project"]
 
 _IntrinsicsPtr = IntrinsicsPtr
 _intrinsics_scale = status_function("fathom_intrinsics_scale", _IntrinsicsPtr, c_uint32, c_uint32, _IntrinsicsPtr)
@@ -98,6 +101,14 @@ class Intrinsics:
         return grid_rays(self, camera_to_world, step)
 
 
+class PointFrame(IntEnum):
+    """The frame of a camera's 3D points (``fathom_frame``): back-projected depth, measured endpoints."""
+
+    OPTICAL = 0  # x right, y down, z forward (the depth)
+    CAMERA = 1  # ARKit camera: x right, y up, looking along -z
+    WORLD = 2  # camera_to_world * camera-frame point
+
+
 class Ray(NamedTuple):
     """A ray: ``origin`` and ``direction``, (3,) float32 arrays (world).
 
@@ -133,8 +144,13 @@ class Projection(NamedTuple):
         return self.flags == 0
 
 
-def _intrinsics(value: Any) -> IntrinsicsStruct:
-    """The ``fathom_intrinsics`` of an :class:`Intrinsics` argument (TypeError for anything else)."""
+def intrinsics_struct(value: Any) -> IntrinsicsStruct:
+    """The ``fathom_intrinsics`` of an :class:`Intrinsics` argument, for a C call (pass it with ``byref``).
+
+    The struct holds fx, fy, cx, cy in pixels of the ``width`` x ``height`` image they describe (with a depth frame,
+    its RGB image: the library scales them to the depth grid), pixel (0, 0) at the image's top-left corner, u right
+    and v down. Anything but an :class:`Intrinsics` is a TypeError (a (3, 3) matrix does not say its image size).
+    """
     if not isinstance(value, Intrinsics):
         raise TypeError(f"intrinsics must be a fathom.Intrinsics, got {type(value).__name__}")
     return value._to_c()
@@ -151,7 +167,7 @@ def camera_ray(intrinsics: Intrinsics, camera_to_world: PoseLike, u: Any, v: Any
     ray through (u[i], v[i])). A NaN or infinite coordinate raises :class:`fathom.NotFiniteError`, with the
     index of the pixel for arrays.
     """
-    k = byref(_intrinsics(intrinsics))
+    k = byref(intrinsics_struct(intrinsics))
     pose = byref(pose_struct(camera_to_world, "camera_to_world"))
     arrays = pixel_arrays(u, v)
     if arrays is None:
@@ -182,7 +198,7 @@ def project(intrinsics: Intrinsics, camera_to_world: PoseLike, point: ArrayLike)
     flags an (N,) uint32 array. A non-finite point raises :class:`fathom.NotFiniteError`, with its index for
     many points.
     """
-    k = byref(_intrinsics(intrinsics))
+    k = byref(intrinsics_struct(intrinsics))
     pose = byref(pose_struct(camera_to_world, "camera_to_world"))
     points = point_buffer(point, "point")
     n = points.count
@@ -207,12 +223,12 @@ def grid_rays(intrinsics: Intrinsics, camera_to_world: PoseLike, step: int = 1) 
     direction) with N = ceil(width / step) * ceil(height / step), ready for :meth:`fathom.Mesh.cast`.
     """
     step = uint32(step, "step")
-    k = byref(_intrinsics(intrinsics))
+    k = byref(intrinsics_struct(intrinsics))
     pose = byref(pose_struct(camera_to_world, "camera_to_world"))
-    count = c_size_t(0)
-    status = _camera_grid_rays.raw(k, pose, step, None, 0, byref(count))
-    if status != BufferTooSmallError.STATUS:
-        check_status(status)  # any other error (OK is impossible: every grid has at least one ray)
-    rays = np.empty((count.value, 6), dtype=np.float32)
-    _camera_grid_rays(k, pose, step, rays.ctypes.data_as(RayPtr), count.value, byref(count))
-    return rays[: count.value]
+    rays, _ = sized(_camera_grid_rays, (k, pose, step), _ray_array)
+    return rays
+
+
+def _ray_array(n: int) -> tuple[np.ndarray, tuple[Any, int]]:
+    rays = np.empty((n, 6), dtype=np.float32)
+    return rays, (rays.ctypes.data_as(RayPtr), n)

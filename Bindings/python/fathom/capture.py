@@ -33,7 +33,7 @@ import json
 import math
 import os
 import stat
-from ctypes import POINTER, byref, c_char, c_char_p, c_int64, c_size_t, c_uint32, c_void_p, create_string_buffer
+from ctypes import POINTER, byref, c_bool, c_char, c_char_p, c_int64, c_size_t, c_uint32, c_void_p
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Callable, Iterator, Optional, Union
@@ -45,6 +45,7 @@ from ._defaults import default_field, library_defaults
 from ._handle import Handle
 from ._progress import with_progress
 from ._scalars import path_bytes
+from ._sized import sized_text
 from ._lib import (
     BoxStruct,
     CaptureOpaque,
@@ -66,7 +67,7 @@ from ._lib import (
     status_function,
 )
 from .box import Box
-from .camera import _intrinsics
+from .camera import intrinsics_struct
 from .coverage import Coverage, CoverageOptions, CoverageSummary
 from .depth import DepthFrame
 from .geometry import PoseLike
@@ -86,7 +87,7 @@ _capture_create = status_function(
 _capture_destroy = c_function("fathom_capture_destroy", None, _CapturePtr)
 _capture_add_frame = status_function("fathom_capture_add_frame", _CapturePtr, c_int64, DepthFramePtr, MotionStatePtr)
 _capture_add_pose = status_function("fathom_capture_add_pose", _CapturePtr, c_int64, PosePtr, IntrinsicsPtr, MotionStatePtr)
-_capture_wants_depth = status_function("fathom_capture_wants_depth", _CapturePtr, PosePtr, POINTER(c_uint32))
+_capture_wants_depth = status_function("fathom_capture_wants_depth", _CapturePtr, PosePtr, POINTER(c_bool))
 _capture_get_status = status_function("fathom_capture_get_status", _CapturePtr, POINTER(CaptureStatusStruct))
 _capture_box = status_function("fathom_capture_box", _CapturePtr, POINTER(BoxStruct))
 _capture_coverage = status_function("fathom_capture_coverage", _CapturePtr, POINTER(BoxStruct), POINTER(CoveragePtr))
@@ -96,6 +97,8 @@ _scan_report = status_function(
     "fathom_scan_report", ScanPtr, POINTER(CaptureOptionsStruct), POINTER(BoxStruct), ProgressFn, c_void_p, POINTER(_ReportPtr)
 )
 _report_destroy = c_function("fathom_report_destroy", None, _ReportPtr)
+# Not called by ScanReport, which takes every number of this struct (and the rest) from fathom_report_json's text;
+# declared so that the binding covers the whole header (tests/test_prototypes.py) and the tests can compare the two.
 _report_get_summary = status_function("fathom_report_get_summary", _ReportPtr, POINTER(ReportSummaryStruct))
 _report_json = status_function("fathom_report_json", _ReportPtr, POINTER(c_char), c_size_t, POINTER(c_size_t))
 _report_cloud = status_function("fathom_report_cloud", _ReportPtr, c_uint32, POINTER(PointCloudPtr))
@@ -269,12 +272,12 @@ class Capture(Handle):
         matrix, which the library checks is rigid) and RGB intrinsics."""
         state = MotionStateStruct()
         p = byref(pose_struct(pose, "pose"))
-        _capture_add_pose(self, _ns(timestamp), p, byref(_intrinsics(intrinsics)), byref(state))
+        _capture_add_pose(self, _ns(timestamp), p, byref(intrinsics_struct(intrinsics)), byref(state))
         return MotionState._from_c(state)
 
     def wants_depth(self, pose: PoseLike) -> bool:
         """Whether a frame at ``pose`` would have its depth fused (so a reader can skip reading it)."""
-        out = c_uint32()
+        out = c_bool()
         _capture_wants_depth(self, byref(pose_struct(pose, "pose")), byref(out))
         return bool(out.value)
 
@@ -387,7 +390,7 @@ class ScanReport:
     def _take(cls, pointer: Any) -> "ScanReport":
         """Builds a report from a ``fathom_report`` handle and frees the handle."""
         try:
-            data = json.loads(_report_text(_report_json, pointer))
+            data = json.loads(sized_text(_report_json, pointer))
             clouds = []
             for which in (0, 1):
                 out = PointCloudPtr()
@@ -599,7 +602,7 @@ class ScanReport:
         """``report.html``: one self-contained page (no network) with the warnings first, the measurements in
         cm, degrees and seconds with their evidence, and the figures as SVG."""
         with self._library_report() as pointer:
-            return _report_text(_report_html, pointer)
+            return sized_text(_report_html, pointer)
 
     def _repr_html_(self) -> str:
         """Jupyter shows the report's page inline, in a frame so that its styles stay its own."""
@@ -615,20 +618,6 @@ class ScanReport:
         box = self.box
         what = "no box" if box is None else f"box {np.round(box.scale, 3).tolist()} m ({self.box_source.name.lower()})"
         return f"<fathom.ScanReport {self.scan_id or ''}: {self.frames} frames, {len(self.cloud)} cloud points, {what}>"
-
-
-def _report_text(function: Any, pointer: Any) -> str:
-    """The text a ``fathom_report_*`` function writes into a buffer: its length asked first."""
-    from .errors import BufferTooSmallError
-
-    length = c_size_t()
-    try:
-        function(pointer, None, 0, byref(length))
-    except BufferTooSmallError:
-        pass
-    buffer = create_string_buffer(length.value + 1)
-    function(pointer, buffer, len(buffer), byref(length))
-    return buffer.raw[: length.value].decode("utf-8")
 
 
 def scan_report(

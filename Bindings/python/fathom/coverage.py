@@ -49,7 +49,7 @@ from ._lib import (
 )
 from ._scalars import UINT32_MAX, enum_member, real
 from .box import Box, Face
-from .camera import Intrinsics, _intrinsics
+from .camera import Intrinsics, intrinsics_struct
 from .geometry import PoseLike
 
 __all__ = [
@@ -131,7 +131,7 @@ VIEW_RESULT_DTYPE = np.dtype(
 
 
 def _optional_intrinsics(value: Optional[Intrinsics]) -> Any:
-    return None if value is None else byref(_intrinsics(value))
+    return None if value is None else byref(intrinsics_struct(value))
 
 
 def _count(value: Any, name: str, maximum: int = UINT32_MAX) -> int:

@@ -16,7 +16,7 @@ silences the check for maps that really reach that far.
 
 Depth sample (column i, row j) sits at the centre of its pixel, depth-grid coordinates (i + 0.5, j + 0.5);
 its optical-frame point is ``((i + 0.5 - cx') / fx' * d, (j + 0.5 - cy') / fy' * d, d)`` with the
-intrinsics scaled to the grid. Points come in one of three frames (:class:`PointFrame`): ``"optical"``
+intrinsics scaled to the grid. Points come in one of three frames (:class:`fathom.PointFrame`): ``"optical"``
 (x right, y down, z forward), ``"camera"`` (ARKit: x right, y up, looking along -z) or ``"world"`` (the
 camera frame mapped by the pose; needs ``pose``, else :class:`fathom.InvalidStateError`).
 
@@ -31,11 +31,12 @@ Python, one library call per pixel; a pixel without a valid sample gives NaN the
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from ctypes import POINTER, byref, c_float, c_size_t, c_uint8, c_uint32, c_void_p
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -49,18 +50,16 @@ from ._lib import (
     IntrinsicsPtr,
     MaskStruct,
     Vec3,
-    check_status,
     status_function,
 )
 from ._scalars import enum_member, real, uint32
-from .camera import Intrinsics
-from .errors import BufferTooSmallError, FathomError, NoDataError, PlausibilityWarning
+from ._sized import sized
+from .camera import Intrinsics, PointFrame, intrinsics_struct
+from .errors import FathomError, NoDataError, PlausibilityWarning
 from .geometry import Pose, PoseLike
+from .length import Length, LengthOptions, length_keypoints, length_mask, length_midline, length_polyline
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .length import Length, LengthOptions
-
-__all__ = ["PLAUSIBLE_DEPTH", "DepthFormat", "DepthFrame", "PointFrame", "Sampling", "as_mask"]
+__all__ = ["PLAUSIBLE_DEPTH", "DepthFormat", "DepthFrame", "Sampling", "as_mask"]
 
 #: Meters: a depth map whose largest finite depth (stored value times scale) exceeds this makes :class:`DepthFrame`
 #: warn with :class:`fathom.PlausibilityWarning` (phone depth sensors reach about 5 m; millimetres read as meters
@@ -74,14 +73,6 @@ class DepthFormat(IntEnum):
     FLOAT32 = 0  # float, meters * 1/scale (ARKit's depthMap: scale 1)
     FLOAT16 = 1  # IEEE half precision
     UINT16 = 2  # unsigned 16-bit units (PNG depth: scale 0.001 for millimetres)
-
-
-class PointFrame(IntEnum):
-    """The frame of back-projected points (``fathom_frame``)."""
-
-    OPTICAL = 0  # x right, y down, z forward (the depth)
-    CAMERA = 1  # ARKit camera: x right, y up, looking along -z
-    WORLD = 2  # camera_to_world * camera-frame point
 
 
 class Sampling(IntEnum):
@@ -181,6 +172,20 @@ def _confidence_array(confidence: Any, shape: tuple[int, int]) -> np.ndarray:
     return a
 
 
+def _point_arrays(n: int, pixels: bool, normals: bool) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Room for ``n`` back-projected points (and their pixels and normals when asked for), and the arguments
+    passing it to ``fathom_depth_backproject``."""
+    points = np.empty((n, 3), dtype=np.float32)
+    pix = np.empty((n, 2), dtype=np.uint32) if pixels else None
+    nrm = np.empty((n, 3), dtype=np.float32) if normals else None
+    return (points, pix, nrm), (
+        points.ctypes.data_as(FloatPtr),
+        None if pix is None else pix.ctypes.data_as(POINTER(c_uint32)),
+        None if nrm is None else nrm.ctypes.data_as(FloatPtr),
+        n,
+    )
+
+
 class DepthFrame:
     """A borrowed depth map with the intrinsics of its RGB image, and the rules that make a sample valid.
 
@@ -217,14 +222,13 @@ class DepthFrame:
         scale: Optional[float] = None,
         pose: Optional[PoseLike] = None,
     ) -> None:
-        if not isinstance(intrinsics, Intrinsics):
-            raise TypeError(f"intrinsics must be a fathom.Intrinsics, got {type(intrinsics).__name__}")
+        k = intrinsics_struct(intrinsics)
         d = _depth_array(depth)
         h, w = d.shape
         c = DepthFrameStruct()
         _depth_frame_init(
             byref(c), d.ctypes.data_as(c_void_p), int(_DTYPES[d.dtype]), uint32(w, "depth width", "samples"),
-            uint32(h, "depth height", "samples"), byref(intrinsics._to_c()),
+            uint32(h, "depth height", "samples"), byref(k),
         )
         c.row_stride = d.strides[0] if h > 1 else 0
         if scale is not None:
@@ -246,7 +250,7 @@ class DepthFrame:
             if not isinstance(pose, Pose):  # a matrix: checked rigid now, so that the pose property is a Pose
                 pose = Pose.from_column_major(pose_column_major(pose, "pose"))
             c.camera_to_world = pose._c
-            c.has_pose = 1
+            c.has_pose = True
         self._c = c
         self._depth = d
         self._confidence = conf
@@ -388,20 +392,8 @@ class DepthFrame:
         """
         target = int(enum_member(frame, PointFrame, "frame"))
         sel, _keep = self._selection(region, step, mask)
-        count = c_size_t()
-        status = _depth_backproject.raw(self, sel, target, None, None, None, 0, byref(count))
-        if status != BufferTooSmallError.STATUS:
-            check_status(status)  # OK: no valid sample; anything else raises
-        n = int(count.value)
-        points = np.empty((n, 3), dtype=np.float32)
-        pix = np.empty((n, 2), dtype=np.uint32) if pixels else None
-        nrm = np.empty((n, 3), dtype=np.float32) if normals else None
-        if n:
-            _depth_backproject(
-                self, sel, target, points.ctypes.data_as(FloatPtr),
-                pix.ctypes.data_as(POINTER(c_uint32)) if pix is not None else None,
-                nrm.ctypes.data_as(FloatPtr) if nrm is not None else None, n, byref(count),
-            )
+        allocate = functools.partial(_point_arrays, pixels=pixels, normals=normals)
+        (points, pix, nrm), _ = sized(_depth_backproject, (self, sel, target), allocate)
         extra = tuple(a for a in (pix, nrm) if a is not None)
         return (points, *extra) if extra else points
 
@@ -475,31 +467,23 @@ class DepthFrame:
 
     def length_keypoints(
         self, head: Sequence[float], tail: Sequence[float], mask: Optional[Any] = None,
-        method: Optional[str] = None, options: Optional["LengthOptions"] = None, **overrides: Any,
-    ) -> "Length":
+        method: Optional[str] = None, options: Optional[LengthOptions] = None, **overrides: Any,
+    ) -> Length:
         """The length between two RGB keypoints; see :func:`fathom.length_keypoints`."""
-        from .length import length_keypoints
-
         return length_keypoints(self, head, tail, mask, method=method, options=options, **overrides)
 
-    def length_mask(self, mask: Any, options: Optional["LengthOptions"] = None, **overrides: Any) -> "Length":
+    def length_mask(self, mask: Any, options: Optional[LengthOptions] = None, **overrides: Any) -> Length:
         """The length of the object under a mask; see :func:`fathom.length_mask`."""
-        from .length import length_mask
-
         return length_mask(self, mask, options=options, **overrides)
 
-    def length_midline(self, mask: Any, *, points: int = 64, options: Optional["LengthOptions"] = None,
-                       **overrides: Any) -> "Length":
+    def length_midline(self, mask: Any, *, points: int = 64, options: Optional[LengthOptions] = None,
+                       **overrides: Any) -> Length:
         """The length along the midline of the object under a mask; see :func:`fathom.length_midline`."""
-        from .length import length_midline
-
         return length_midline(self, mask, points=points, options=options, **overrides)
 
     def length_polyline(
         self, pixels: Any, mask: Optional[Any] = None, method: Optional[str] = None,
-        options: Optional["LengthOptions"] = None, **overrides: Any,
-    ) -> "Length":
+        options: Optional[LengthOptions] = None, **overrides: Any,
+    ) -> Length:
         """The length along a traced centre line; see :func:`fathom.length_polyline`."""
-        from .length import length_polyline
-
         return length_polyline(self, pixels, mask, method=method, options=options, **overrides)

@@ -19,7 +19,6 @@ from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
 
-from . import _lib
 from ._arrays import (
     ArrayLike,
     float_ptr,
@@ -53,8 +52,6 @@ __all__ = [
     "quat_rotate",
     "quat_slerp",
     "quat_to_matrix",
-    "version",
-    "version_number",
 ]
 
 #: FATHOM_RIGID_TOLERANCE: the largest absolute entry of R^T R - I (and of the bottom row minus
@@ -63,20 +60,6 @@ RIGID_TOLERANCE: float = float(np.float32(1e-3))
 
 _QuatPtr = POINTER(Quat)
 _Vec3Ptr = POINTER(Vec3)
-
-# ------------------------------------------------------------------------------------------------
-# Version
-# ------------------------------------------------------------------------------------------------
-
-
-def version() -> str:
-    """The library's version, "MAJOR.MINOR.PATCH" (``fathom_version()``)."""
-    return _lib.fathom_version().decode("ascii")
-
-
-def version_number() -> int:
-    """The library's version as MAJOR * 10000 + MINOR * 100 + PATCH."""
-    return int(_lib.fathom_version_number())
 
 
 # ------------------------------------------------------------------------------------------------

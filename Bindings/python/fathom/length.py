@@ -32,17 +32,21 @@ import functools
 from ctypes import byref, c_float, c_size_t
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 import numpy as np
 
 from ._arrays import mask_struct
 from ._defaults import default_field, library_defaults
 from ._lib import DepthFramePtr, DoublePtr, FloatPtr, LengthOptionsPtr, LengthOptionsStruct, LengthPtr, LengthStruct, LineFitPtr
-from ._lib import LineFitStruct, MaskPtr, RansacOptionsStruct, status_function
+from ._lib import DepthFrameStruct, LineFitStruct, MaskPtr, RansacOptionsStruct, status_function
 from ._scalars import enum_member, real, uint32
-from .depth import DepthFrame, PointFrame
+from .camera import PointFrame
 from .fits import LineFit
+
+# For annotations only: depth.py imports this module (for DepthFrame's length methods), not the reverse.
+if TYPE_CHECKING:  # pragma: no cover
+    from .depth import DepthFrame
 
 __all__ = ["KeypointDepth", "Length", "LengthOptions", "length_keypoints", "length_mask", "length_midline",
            "length_polyline", "mask_endpoints"]
@@ -139,7 +143,10 @@ class LengthOptions:
     def _to_c(self) -> LengthOptionsStruct:
         return LengthOptionsStruct(
             int(self.keypoint_depth), self.window, int(self.out_frame), self.trim_points, self.trim_fraction,
-            RansacOptionsStruct(self.plane_threshold, self.plane_iterations, 0, self.plane_seed, self.plane_confidence),
+            RansacOptionsStruct(
+                threshold=self.plane_threshold, confidence=self.plane_confidence, seed=self.plane_seed,
+                iterations=self.plane_iterations,
+            ),
             self.depth_noise, self.depth_noise_growth, self.pixel_noise, self.edge_noise,
         )
 
@@ -207,7 +214,8 @@ def _options(options: Optional[LengthOptions], method: Optional[Any], overrides:
 
 
 def _frame(frame: Any) -> DepthFrame:
-    if not isinstance(frame, DepthFrame):
+    # Told by the C struct it carries, not by its class, which this module does not import at run time.
+    if not isinstance(getattr(frame, "_c", None), DepthFrameStruct):
         raise TypeError(f"frame must be a fathom.DepthFrame, got {type(frame).__name__}")
     return frame
 

@@ -14,7 +14,7 @@ without a copy. Closest hits come back as a structured array of :data:`fathom.HI
 from __future__ import annotations
 
 import math
-from ctypes import POINTER, byref, c_char_p, c_float, c_int32, c_size_t, c_uint8, c_uint32, c_uint64
+from ctypes import POINTER, byref, c_bool, c_char_p, c_float, c_size_t, c_uint8, c_uint32, c_uint64
 from typing import Any, NamedTuple, Optional
 
 import numpy as np
@@ -35,7 +35,8 @@ from ._lib import (
     status_function,
 )
 from ._scalars import PathLike, path_bytes
-from .errors import BufferTooSmallError, NoDataError
+from ._sized import sized
+from .errors import NoDataError
 from .raycast import (
     Hit,
     MeshClass,
@@ -63,7 +64,7 @@ _mesh_destroy = c_function("fathom_mesh_destroy", None, MeshPtr)
 _mesh_get_info = status_function("fathom_mesh_get_info", MeshPtr, POINTER(MeshInfoStruct))
 _mesh_face_geometry = status_function("fathom_mesh_face_geometry", MeshPtr, FloatPtr, FloatPtr)
 _mesh_intersect = status_function("fathom_mesh_intersect", MeshPtr, RayPtr, c_float, c_float, HitPtr)
-_mesh_occluded = status_function("fathom_mesh_occluded", MeshPtr, RayPtr, c_float, c_float, POINTER(c_int32))
+_mesh_occluded = status_function("fathom_mesh_occluded", MeshPtr, RayPtr, c_float, c_float, POINTER(c_bool))
 _mesh_intersect_all = status_function(
     "fathom_mesh_intersect_all", MeshPtr, RayPtr, c_float, c_float, HitPtr, c_size_t, POINTER(c_size_t)
 )
@@ -79,7 +80,7 @@ _mesh_intersect_batch_compact = status_function(
 )
 _mesh_ray_order = status_function("fathom_mesh_ray_order", MeshPtr, RayPtr, c_size_t, _BatchPtr, POINTER(c_uint32))
 _mesh_occluded_batch = status_function(
-    "fathom_mesh_occluded_batch", MeshPtr, RayPtr, c_size_t, _BatchPtr, POINTER(c_uint8)
+    "fathom_mesh_occluded_batch", MeshPtr, RayPtr, c_size_t, _BatchPtr, POINTER(c_bool)
 )
 _mesh_intersect_all_batch = status_function(
     "fathom_mesh_intersect_all_batch", MeshPtr, RayPtr, c_size_t, _BatchPtr, HitPtr, c_size_t, POINTER(c_uint64)
@@ -99,6 +100,11 @@ def _threads(value: Any) -> int:
     if not 0 <= int(value) <= _UINT32_MAX:
         raise ValueError(f"threads must be in 0..{_UINT32_MAX} (0 = one per CPU), got {value}")
     return int(value)
+
+
+def _hit_array(n: int) -> tuple[np.ndarray, tuple[Any, int]]:
+    hits = empty_hits(n)
+    return hits, (_hits_ptr(hits), n)
 
 
 def _integers(value: Any, name: str, shape: str, maximum: int, dtype: Any) -> np.ndarray:
@@ -366,16 +372,9 @@ class Mesh(Handle):
         array. A crossing through a shared edge or vertex is reported once."""
         ray = byref(_ray_struct(origin, direction))
         lo, hi = _range(tmin, tmax)
-        handle = self._handle()
-        count = c_size_t(0)
-        hits = empty_hits(16)
-        status = _mesh_intersect_all.raw(handle, ray, lo, hi, _hits_ptr(hits), len(hits), byref(count))
-        if status == BufferTooSmallError.STATUS:
-            hits = empty_hits(count.value)
-            _mesh_intersect_all(handle, ray, lo, hi, _hits_ptr(hits), len(hits), byref(count))
-        else:
-            check_status(status)
-        return hits[: count.value].copy() if count.value < len(hits) else hits
+        # Room for 16 crossings first: a ray rarely crosses more, and then one call is enough.
+        hits, count = sized(_mesh_intersect_all, (self._handle(), ray, lo, hi), _hit_array, guess=16)
+        return hits[:count].copy() if count < len(hits) else hits
 
     # -- batches ------------------------------------------------------------------------------------
 
@@ -464,14 +463,14 @@ class Mesh(Handle):
         if directions is not None and np.ndim(origins) == 1 and np.ndim(directions) == 1:
             lo, hi = _range(tmin, tmax)
             _threads(threads)
-            flag = c_int32(0)
+            flag = c_bool(False)
             _mesh_occluded(self._handle(), byref(_ray_struct(origins, directions)), lo, hi, byref(flag))
             return bool(flag.value)
         handle, rays, options, _keep = self._batch(origins, directions, tmin, tmax, threads)
-        out = np.zeros(len(rays), dtype=np.uint8)
+        out = np.zeros(len(rays), dtype=np.bool_)
         if len(rays):
-            _mesh_occluded_batch(handle, _rays_ptr(rays), len(rays), options, out.ctypes.data_as(POINTER(c_uint8)))
-        return out.view(np.bool_)
+            _mesh_occluded_batch(handle, _rays_ptr(rays), len(rays), options, out.ctypes.data_as(POINTER(c_bool)))
+        return out
 
     def cast_all_batch(
         self,
@@ -492,16 +491,7 @@ class Mesh(Handle):
         offsets = np.zeros(n + 1, dtype=np.uint64)
         if n == 0:
             return empty_hits(0), offsets
-        offsets_ptr = offsets.ctypes.data_as(POINTER(c_uint64))
-        rays_ptr = _rays_ptr(rays)
-        hits = empty_hits(1)  # a valid pointer with capacity 0: the first call only counts
-        status = _mesh_intersect_all_batch.raw(handle, rays_ptr, n, options, _hits_ptr(hits), 0, offsets_ptr)
-        if status == BufferTooSmallError.STATUS:
-            hits = empty_hits(int(offsets[-1]))
-            _mesh_intersect_all_batch(handle, rays_ptr, n, options, _hits_ptr(hits), len(hits), offsets_ptr)
-        else:
-            check_status(status)  # OK: no ray crosses anything
-            hits = empty_hits(0)
+        hits, _ = sized(_mesh_intersect_all_batch, (handle, _rays_ptr(rays), n, options), _hit_array, offsets=offsets)
         return hits, offsets
 
     # -- display ------------------------------------------------------------------------------------

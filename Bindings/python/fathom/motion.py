@@ -113,8 +113,8 @@ class Guidance(IntEnum):
     TOO_FAST = 5  # speed > fast_speed
 
 
-#: The numpy mirror of ``fathom_motion_state`` (56 bytes): :meth:`Motion.update_many` returns an array of it.
-#: ``timestamp`` is int64 nanoseconds, ``velocity`` (3,) float32 m/s; flags are 0 or 1.
+#: The numpy mirror of ``fathom_motion_state`` (48 bytes): :meth:`Motion.update_many` returns an array of it.
+#: ``timestamp`` is int64 nanoseconds, ``velocity`` (3,) float32 m/s; the flags are bools.
 MOTION_STATE_DTYPE = np.dtype(
     [
         ("timestamp", np.int64),
@@ -124,9 +124,9 @@ MOTION_STATE_DTYPE = np.dtype(
         ("guidance", np.uint32),
         ("capture_interval", np.float32),
         ("time_to_capture", np.float32),
-        ("captured", np.uint32),
-        ("skipped", np.uint32),
-        ("restarted", np.uint32),
+        ("captured", np.bool_),
+        ("skipped", np.bool_),
+        ("restarted", np.bool_),
     ],
     align=True,
 )

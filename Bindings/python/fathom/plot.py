@@ -1,4 +1,4 @@
-"""Plotting helpers (optional: ``pip install "fathom[plot]"`` for matplotlib).
+"""Plotting helpers (optional: ``pip install "fathom-geometry[plot]"`` for matplotlib).
 
 A picture of a box with the points around it answers "is the box where the object is?" faster
 than numbers do, a picture of a mesh with the rays cast at it answers "what did the tap hit?", a
@@ -93,7 +93,7 @@ def _pyplot() -> Any:
         import matplotlib.pyplot as plt
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
-            'fathom.plot needs matplotlib: pip install "fathom[plot]" (or pip install matplotlib)'
+            'fathom.plot needs matplotlib: pip install "fathom-geometry[plot]" (or pip install matplotlib)'
         ) from exc
     return plt
 

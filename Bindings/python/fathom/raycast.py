@@ -75,7 +75,7 @@ HIT_DTYPE = np.dtype(
         ("v", np.float32),
         ("primitive", np.uint32),
         ("classification", np.uint8),
-        ("front_face", np.uint8),
+        ("front_face", np.bool_),
         ("reserved", np.uint8, (2,)),
     ],
     align=True,

@@ -61,13 +61,12 @@ from ._lib import (
     ScanWriterOptionsStruct,
     ScanWriterPtr,
     c_function,
-    check_status,
     status_function,
 )
 from ._scalars import PathLike, enum_member, path_bytes, uint32
+from ._sized import sized_text
 from .camera import Intrinsics
 from .depth import DepthFormat, DepthFrame
-from .errors import BufferTooSmallError
 from .geometry import Pose, PoseLike
 
 __all__ = ["Scan", "ScanFormat", "ScanWriter", "write_scan"]
@@ -102,7 +101,7 @@ _STORED_DTYPES = {
 # ------------------------------------------------------------------------------------------------
 
 _scan_open = status_function("fathom_scan_open", c_char_p, POINTER(ScanPtr))
-_scan_close = c_function("fathom_scan_close", None, ScanPtr)
+_scan_destroy = c_function("fathom_scan_destroy", None, ScanPtr)
 _scan_get_info = status_function("fathom_scan_get_info", ScanPtr, POINTER(ScanInfoStruct))
 _scan_id = status_function("fathom_scan_id", ScanPtr, POINTER(c_char), c_size_t, POINTER(c_size_t))
 _scan_warning = status_function("fathom_scan_warning", ScanPtr, c_uint32, POINTER(c_char), c_size_t, POINTER(c_size_t))
@@ -117,17 +116,6 @@ _scan_point_cloud = status_function("fathom_scan_point_cloud", ScanPtr, POINTER(
 _scan_frame = status_function(
     "fathom_scan_frame", ScanPtr, c_uint64, c_void_p, c_size_t, POINTER(c_uint8), c_size_t, POINTER(DepthFrameStruct)
 )
-
-
-def _text(fn: Any, *args: Any) -> str:
-    """A string from a (buffer, capacity, out_length) function: asks for the length, then reads."""
-    length = c_size_t()
-    status = fn.raw(*args, None, 0, byref(length))
-    if status != BufferTooSmallError.STATUS:
-        check_status(status)
-    buffer = (c_char * (length.value + 1))()
-    fn(*args, buffer, len(buffer), byref(length))
-    return buffer.raw[: length.value].decode("utf-8", errors="replace")
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -160,7 +148,7 @@ class Scan(Handle):
     """
 
     __slots__ = ("_path", "_info", "_id", "_warnings", "_timestamps", "_columns", "_poses", "_intrinsics", "_k")
-    _destroy = _scan_close
+    _destroy = _scan_destroy
 
     def __init__(self, path: PathLike) -> None:
         self._ptr = None  # so __del__ sees a valid (closed) object if opening raises
@@ -173,8 +161,8 @@ class Scan(Handle):
         _scan_get_info(out, byref(info))
         self._info = info
         n = int(info.frame_count)
-        self._id = _text(_scan_id, out)
-        self._warnings = [_text(_scan_warning, out, i) for i in range(int(info.warning_count))]
+        self._id = sized_text(_scan_id, out, errors="replace")
+        self._warnings = [sized_text(_scan_warning, out, i, errors="replace") for i in range(int(info.warning_count))]
         timestamps = np.empty(n, dtype=np.int64)
         _scan_timestamps(out, timestamps.ctypes.data_as(POINTER(c_int64)), n)
         self._timestamps = _readonly(timestamps)

@@ -7,14 +7,14 @@ top-left corner); the camera pose is camera-to-world, a :class:`fathom.Pose` or 
 
 from __future__ import annotations
 
-from ctypes import POINTER, byref, c_float, c_int32, c_uint32
+from ctypes import POINTER, byref, c_bool, c_float, c_uint32
 from typing import Any, Optional
 
 from ._arrays import ArrayLike, pose_struct, to_vec3
 from ._lib import BoxStruct, IntrinsicsPtr, MeshPtr, PosePtr, Vec3, status_function
 from ._scalars import real
 from .box import Box, Face
-from .camera import Intrinsics, _intrinsics
+from .camera import Intrinsics, intrinsics_struct
 from .geometry import PoseLike
 from .mesh import Mesh
 from .raycast import NO_HIT
@@ -23,10 +23,10 @@ __all__ = ["tap_box_face", "tap_floor_height", "tap_place_box"]
 
 _tap_floor_height = status_function(
     "fathom_tap_floor_height", IntrinsicsPtr, PosePtr, c_float, c_float, MeshPtr, Vec3, Vec3,
-    POINTER(c_float), POINTER(c_int32),
+    POINTER(c_float), POINTER(c_bool),
 )
 _tap_place_box = status_function(
-    "fathom_tap_place_box", IntrinsicsPtr, PosePtr, c_float, c_float, MeshPtr, POINTER(BoxStruct), POINTER(c_int32)
+    "fathom_tap_place_box", IntrinsicsPtr, PosePtr, c_float, c_float, MeshPtr, POINTER(BoxStruct), POINTER(c_bool)
 )
 _tap_box_face = status_function(
     "fathom_tap_box_face", IntrinsicsPtr, PosePtr, c_float, c_float, POINTER(BoxStruct), POINTER(c_uint32)
@@ -70,9 +70,9 @@ def tap_floor_height(
         point, normal = to_vec3(p, "plane point"), to_vec3(n, "plane normal")
         if normal.x == 0.0 and normal.y == 0.0 and normal.z == 0.0:
             raise ValueError("plane normal must not be zero (pass plane=None for no plane)")
-    height, found = c_float(), c_int32(0)
+    height, found = c_float(), c_bool(False)
     _tap_floor_height(
-        byref(_intrinsics(intrinsics)), byref(pose_struct(camera_to_world, "camera_to_world")),
+        byref(intrinsics_struct(intrinsics)), byref(pose_struct(camera_to_world, "camera_to_world")),
         real(u, "u"), real(v, "v"), _mesh(mesh), point, normal, byref(height), byref(found),
     )
     return float(height.value) if found.value else None
@@ -93,9 +93,9 @@ def tap_place_box(
     is hit. The box must have a floor (:class:`fathom.InvalidStateError`).
     """
     b = _box(box)
-    found = c_int32(0)
+    found = c_bool(False)
     _tap_place_box(
-        byref(_intrinsics(intrinsics)), byref(pose_struct(camera_to_world, "camera_to_world")),
+        byref(intrinsics_struct(intrinsics)), byref(pose_struct(camera_to_world, "camera_to_world")),
         real(u, "u"), real(v, "v"), _mesh(mesh), b, byref(found),
     )
     return bool(found.value)
@@ -107,7 +107,7 @@ def tap_box_face(intrinsics: Intrinsics, camera_to_world: PoseLike, u: float, v:
     b = _box(box)
     face = c_uint32(0)
     _tap_box_face(
-        byref(_intrinsics(intrinsics)), byref(pose_struct(camera_to_world, "camera_to_world")),
+        byref(intrinsics_struct(intrinsics)), byref(pose_struct(camera_to_world, "camera_to_world")),
         real(u, "u"), real(v, "v"), b, byref(face),
     )
     return None if face.value == NO_HIT else Face(face.value)

@@ -14,10 +14,10 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from ._arrays import poses_column_major
-from ._lib import IntrinsicsStruct, PoseStruct, TransformsPtr, c_function, check_status, status_function
+from ._lib import IntrinsicsStruct, PoseStruct, TransformsPtr, c_function, status_function
 from ._scalars import PathLike, path_bytes
+from ._sized import sized
 from .camera import Intrinsics
-from .errors import BufferTooSmallError
 from .geometry import Pose, PoseLike
 
 __all__ = ["Transforms", "read_transforms", "write_transforms"]
@@ -120,17 +120,8 @@ def read_transforms(path: PathLike, rate: Optional[float] = None) -> Transforms:
     handle = TransformsPtr()
     _read(path_bytes(path), r, byref(handle))
     try:
-        count = c_size_t(0)
-        status = _frames.raw(handle, None, None, None, 0, byref(count))
-        if status != BufferTooSmallError.STATUS:
-            check_status(status)
-        n = count.value
-        timestamps = np.zeros(n, dtype=np.int64)
-        poses = np.zeros((n, 16), dtype=np.float32)
-        ks = (IntrinsicsStruct * max(n, 1))()
-        if n:
-            _frames(handle, timestamps.ctypes.data_as(POINTER(c_int64)), poses.ctypes.data_as(_PosePtr), ks, n, byref(count))
-        paths = _read_paths(handle, n)
+        (timestamps, poses, ks), n = sized(_frames, (handle,), _frame_arrays)
+        paths = _read_paths(handle)
     finally:
         _destroy(handle)
     c = np.ctypeslib.as_array(ks)[:n]  # the structs as a numpy record array, fields fx, fy, cx, cy, width, height
@@ -141,15 +132,23 @@ def read_transforms(path: PathLike, rate: Optional[float] = None) -> Transforms:
     return Transforms(timestamps, np.ascontiguousarray(matrices), k, sizes, paths)
 
 
-def _read_paths(handle: Any, n: int) -> list[Optional[str]]:
-    length = c_size_t(0)
-    status = _paths.raw(handle, None, 0, byref(length))
-    if status != BufferTooSmallError.STATUS:
-        check_status(status)
-    buffer = (c_char * max(length.value, 1))()
-    if length.value:
-        _paths(handle, buffer, length.value, byref(length))
-    parts = bytes(buffer)[: length.value].split(b"\0")[:-1]
+def _frame_arrays(n: int) -> tuple[tuple[np.ndarray, np.ndarray, Any], tuple[Any, ...]]:
+    """Room for ``n`` frames' timestamps, column-major poses and intrinsics, and the arguments passing it."""
+    timestamps = np.zeros(n, dtype=np.int64)
+    poses = np.zeros((n, 16), dtype=np.float32)
+    ks = (IntrinsicsStruct * max(n, 1))()
+    return (timestamps, poses, ks), (timestamps.ctypes.data_as(POINTER(c_int64)), poses.ctypes.data_as(_PosePtr), ks, n)
+
+
+def _path_bytes(n: int) -> tuple[Any, tuple[Any, int]]:
+    buffer = (c_char * max(n, 1))()
+    return buffer, (buffer, n)
+
+
+def _read_paths(handle: Any) -> list[Optional[str]]:
+    """Each frame's file_path (None for ""): fathom_transforms_paths writes them NUL-terminated, one after another."""
+    buffer, length = sized(_paths, (handle,), _path_bytes)
+    parts = buffer.raw[:length].split(b"\0")[:-1]
     return [p.decode("utf-8", "surrogateescape") or None for p in parts]
 
 

@@ -17,6 +17,7 @@ typedef unsigned int uint32_t;
 typedef unsigned long uint64_t;
 typedef int int32_t;
 typedef long int64_t;
+typedef _Bool bool;
 """
 
 

@@ -9,7 +9,7 @@ a message naming the function and the argument.
 from __future__ import annotations
 
 import ctypes
-from ctypes import byref, c_char, c_float, c_int32, c_size_t, c_uint8, c_uint32, c_uint64
+from ctypes import byref, c_bool, c_char, c_float, c_size_t, c_uint8, c_uint32, c_uint64
 from pathlib import Path
 from typing import Any, Callable
 
@@ -124,7 +124,7 @@ class Args:
         for m in getattr(self, "motions", []):
             _lib.FUNCTIONS["fathom_motion_destroy"](m)
         for s in getattr(self, "scans", []):
-            _lib.FUNCTIONS["fathom_scan_close"](s)  # NULL (never opened) is allowed
+            _lib.FUNCTIONS["fathom_scan_destroy"](s)  # NULL (never opened) is allowed
         for w in getattr(self, "writers", []):
             _lib.FUNCTIONS["fathom_scan_writer_destroy"](w)
         for c in getattr(self, "captures", []):
@@ -347,18 +347,18 @@ class Args:
             "fathom_mesh_get_info": lambda: [mesh, byref(MeshInfoStruct())],
             "fathom_mesh_face_geometry": lambda: [mesh, (c_float * 3)(), (c_float * 1)()],
             "fathom_mesh_intersect": lambda: [mesh, ray(), 0.0, inf, hit()],
-            "fathom_mesh_occluded": lambda: [mesh, ray(), 0.0, inf, byref(c_int32())],
+            "fathom_mesh_occluded": lambda: [mesh, ray(), 0.0, inf, byref(c_bool())],
             "fathom_mesh_intersect_all": lambda: [mesh, ray(), 0.0, inf, hit(4), 4, byref(c_size_t())],
             "fathom_mesh_intersect_batch": lambda: [mesh, rays(), 2, opts(), hit(2)],
             "fathom_mesh_intersect_batch_compact": lambda: [mesh, rays(), 2, opts(), (c_float * 2)(), (c_uint32 * 2)()],
             "fathom_mesh_ray_order": lambda: [mesh, rays(), 2, opts(), (c_uint32 * 2)()],
             "fathom_batch_options_init": lambda: [byref(BatchOptionsStruct())],
-            "fathom_mesh_occluded_batch": lambda: [mesh, rays(), 2, opts(), (c_uint8 * 2)()],
+            "fathom_mesh_occluded_batch": lambda: [mesh, rays(), 2, opts(), (c_bool * 2)()],
             "fathom_mesh_intersect_all_batch": lambda: [mesh, rays(), 2, opts(), hit(4), 4, (c_uint64 * 3)()],
             "fathom_tap_floor_height": lambda: [
-                k(), pose(), 320.0, 400.0, mesh, Vec3(0, -1, 0), Vec3(0, 1, 0), (c_float * 1)(), byref(c_int32())
+                k(), pose(), 320.0, 400.0, mesh, Vec3(0, -1, 0), Vec3(0, 1, 0), (c_float * 1)(), byref(c_bool())
             ],
-            "fathom_tap_place_box": lambda: [k(), pose(), 320.0, 400.0, mesh, self.box(floor=True), byref(c_int32())],
+            "fathom_tap_place_box": lambda: [k(), pose(), 320.0, 400.0, mesh, self.box(floor=True), byref(c_bool())],
             "fathom_tap_box_face": lambda: [k(), pose(), 320.0, 240.0, self.box(), byref(c_uint32())],
         }
 
@@ -561,7 +561,7 @@ class Args:
             "fathom_capture_create": lambda: [options(), self.box(floor=True), new_out(capture_ptr, self.captures)],
             "fathom_capture_add_frame": lambda: [capture(0), 5, frame_with_pose(), byref(MotionStateStruct())],
             "fathom_capture_add_pose": lambda: [capture(0), 5, self.pose(), self.intrinsics(), byref(MotionStateStruct())],
-            "fathom_capture_wants_depth": lambda: [capture(0), self.pose(), byref(c_uint32())],
+            "fathom_capture_wants_depth": lambda: [capture(0), self.pose(), byref(c_bool())],
             "fathom_capture_get_status": lambda: [capture(), byref(_lib.CaptureStatusStruct())],
             "fathom_capture_box": lambda: [capture(), byref(BoxStruct())],
             "fathom_capture_coverage": lambda: [capture(), self.box(floor=True), new_out(CoveragePtr, self.coverages)],
@@ -584,9 +584,9 @@ class Args:
         line2 = [[0, 0], [1, 1.1], [2, 1.9]]
         line3 = [[0, 0, 0], [1, 1.1, 1], [2, 1.9, 2], [3, 3, 3.1]]
         plane = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0.01]]
-        ransac = lambda: byref(RansacOptionsStruct(0.1, 10, 0, 7, 0.99))  # noqa: E731
+        ransac = lambda: byref(RansacOptionsStruct(threshold=0.1, confidence=0.99, seed=7, iterations=10))  # noqa: E731
         sel = lambda: byref(DepthSelectionStruct(0, 0, 0, 0, 1, None))  # noqa: E731
-        options = lambda: byref(LengthOptionsStruct(1, 5, 1, 2, 0.005, RansacOptionsStruct(0.005, 100, 0, 0, 1.0), 0.005, 2, 1))  # noqa: E731
+        options = lambda: byref(LengthOptionsStruct(1, 5, 1, 2, 0.005, RansacOptionsStruct(threshold=0.005, confidence=1.0, seed=0, iterations=100), 0.005, 2, 1))  # noqa: E731
         return {
             "fathom_depth_frame_init": lambda: [
                 byref(DepthFrameStruct()), self.depth.ctypes.data_as(ctypes.c_void_p), 0, 4, 3, k()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import ctypes
 import pickle
 
 import numpy as np
@@ -385,7 +386,8 @@ def test_invalid_box_struct_is_refused() -> None:
 
     c = _lib.BoxStruct()
     c.scale = _lib.Vec3(1, 1, 1)
-    c.has_floor = 2
+    # A C bool holds 0 or 1; memory written byte by byte can hold anything (c_bool itself would store 2 as 1).
+    ctypes.memset(ctypes.addressof(c) + _lib.BoxStruct.has_floor.offset, 2, 1)
     bad = fathom.Box._wrap(c)
     with pytest.raises(fathom.OutOfRangeError, match="has_floor"):
         bad.check()

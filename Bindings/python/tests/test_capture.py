@@ -285,6 +285,7 @@ def test_c_summary_is_a_subset_of_the_json(reports):
 
     from fathom import capture as c
     from fathom._lib import ProgressFn, ReportSummaryStruct
+    from fathom._sized import sized_text
 
     for _, folder, _, _, _ in reports[:2]:
         with fathom.Scan.open(folder) as scan:
@@ -293,7 +294,7 @@ def test_c_summary_is_a_subset_of_the_json(reports):
         try:
             s = ReportSummaryStruct()
             c._report_get_summary(out, byref(s))
-            j = json.loads(c._report_text(c._report_json, out))
+            j = json.loads(sized_text(c._report_json, out))
         finally:
             c._report_destroy(out)
         f32 = lambda v: float(np.float32(v))  # noqa: E731

@@ -37,6 +37,8 @@ _SCALARS: dict[str, Any] = {
     "uint64_t": ctypes.c_uint64,
     "int32_t": ctypes.c_int32,
     "int64_t": ctypes.c_int64,
+    "bool": ctypes.c_bool,
+    "_Bool": ctypes.c_bool,
     "char": ctypes.c_char,
     "void": None,
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import math
-from ctypes import byref, c_float, c_int32, c_size_t, c_uint8, c_uint32, c_uint64
+from ctypes import byref, c_bool, c_float, c_size_t, c_uint8, c_uint32, c_uint64
 from typing import Any
 
 import numpy as np
@@ -249,13 +249,14 @@ def test_info_of_a_borrowed_mesh_counts_no_copies() -> None:
 
 def test_tap_outputs_untouched_on_a_miss() -> None:
     k = IntrinsicsStruct(500, 500, 320, 240, 640, 480)
-    height, found = c_float(12.5), c_int32(7)
+    height, found = c_float(12.5), c_bool()
+    ctypes.memset(byref(found), 0xA5, 1)  # neither false nor true: the library must write exactly 0
     status, message = _status(
         "fathom_tap_floor_height", byref(k), byref(_identity()), 320.0, 10.0, None, Vec3(0, -1, 0), Vec3(0, 1, 0),
         byref(height), byref(found),
     )
     assert status == 0, message
-    assert found.value == 0 and height.value == 12.5  # *out_height untouched when nothing is hit
+    assert bytes(found) == b"\x00" and height.value == 12.5  # *out_height untouched when nothing is hit
     face = c_uint32(3)
     box = _lib.BoxStruct(Vec3(0, 0, -3), Vec3(1, 1, 1), 0.0, 0.0, 0)
     assert _status("fathom_tap_box_face", byref(k), byref(_identity()), 5.0, 5.0, byref(box), byref(face))[0] == 0

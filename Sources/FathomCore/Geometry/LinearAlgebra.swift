@@ -1,7 +1,5 @@
-import CLapack
-
-/// Double-precision dense linear algebra through LAPACK (LAPACKE over OpenBLAS). Matrices are
-/// column-major arrays of Double.
+/// Double-precision dense linear algebra through LAPACK (`Lapack`: LAPACKE over OpenBLAS, or Accelerate). Matrices
+/// are column-major arrays of Double.
 public enum LinearAlgebra {
     /// Eigen-decomposition of a symmetric n x n matrix (dsyevd): eigenvalues ascending, and the
     /// eigenvectors as the columns of a column-major n x n array in the same order.
@@ -10,8 +8,7 @@ public enum LinearAlgebra {
         guard matrix.allSatisfy({ $0.isFinite }) else { throw FathomError(.notFinite, "matrix must be finite") }
         var a = matrix
         var w = [Double](repeating: 0, count: n)
-        let info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, CChar(UInt8(ascii: "V")), CChar(UInt8(ascii: "U")),
-                                  Int32(n), &a, Int32(n), &w)
+        let info = Lapack.symmetricEigen(&a, &w, n: Int32(n))
         guard info == 0 else { throw FathomError(.lapack, "dsyevd failed with info = \(info)") }
         return (w, a)
     }
@@ -24,9 +21,7 @@ public enum LinearAlgebra {
         var s = [Double](repeating: 0, count: 3)
         var u = [Double](repeating: 0, count: 9)
         var vt = [Double](repeating: 0, count: 9)
-        var superb = [Double](repeating: 0, count: 2)
-        let jobA = CChar(UInt8(ascii: "A"))
-        let info = LAPACKE_dgesvd(LAPACK_COL_MAJOR, jobA, jobA, 3, 3, &a, 3, &s, &u, 3, &vt, 3, &superb)
+        let info = Lapack.svd3(&a, &s, &u, &vt)
         guard info == 0 else { throw FathomError(.lapack, "dgesvd failed with info = \(info)") }
         func product(_ u: [Double], _ vt: [Double]) -> [Double] {
             var r = [Double](repeating: 0, count: 9)
@@ -46,11 +41,9 @@ public enum LinearAlgebra {
     public static func inverseSPD(_ matrix: [Double], n: Int) throws(FathomError) -> [Double] {
         guard n > 0, matrix.count == n * n else { throw FathomError(.outOfRange, "matrix must be \(n)x\(n)") }
         var a = matrix
-        let upper = CChar(UInt8(ascii: "U"))
-        var info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, upper, Int32(n), &a, Int32(n))
-        guard info == 0 else { throw FathomError(.outOfRange, "matrix is not positive definite") }
-        info = LAPACKE_dpotri(LAPACK_COL_MAJOR, upper, Int32(n), &a, Int32(n))
-        guard info == 0 else { throw FathomError(.lapack, "dpotri failed with info = \(info)") }
+        let info = Lapack.inverseCholesky(&a, n: Int32(n))
+        guard info.factor == 0 else { throw FathomError(.outOfRange, "matrix is not positive definite") }
+        guard info.invert == 0 else { throw FathomError(.lapack, "dpotri failed with info = \(info.invert)") }
         for c in 0..<n { for r in (c + 1)..<max(c + 1, n) { a[c * n + r] = a[r * n + c] } }  // mirror upper to lower
         return a
     }
