@@ -33,7 +33,7 @@ LIB := $(BUILD_DIR)/libfathom.so
 CLI := $(BUILD_DIR)/fathom-cli
 export FATHOM_LIBRARY := $(CURDIR)/$(LIB)
 
-.PHONY: all deps build lib demo test test-swift test-swiftpm test-c test-python test-repl test-readme test-abi test-fuzz-replay test-sanitize \
+.PHONY: all deps build lib demo test test-swift test-swift-build test-swiftpm test-c test-python test-repl test-readme test-abi test-fuzz-replay test-sanitize \
         fuzz-lib fuzz fuzz-ci fish-table bench install clean
 
 all: build
@@ -64,12 +64,18 @@ demo: build
 	$(CLI) demo fathom-demo
 
 ## test: every test — Swift core, C ABI, Python binding, REPL scripts. Fails on the first failing suite.
-test: build test-swift test-swiftpm test-abi test-c test-python test-wheel test-repl test-readme test-fuzz-replay
+## The release build and the tests' build run side by side: each compiles one module at a time (whole-module
+## optimization), so together they keep two cores busy.
+test: deps
+	$(MAKE) -j2 build test-swift-build
+	$(MAKE) test-swift test-swiftpm test-abi test-c test-python test-wheel test-repl test-readme test-fuzz-replay
 
 # Only what the tests use is built (FathomCore and the test target, not the C ABI layer or the REPL, which the
 # release build already made): `swift test` alone would build every product again in this configuration.
-test-swift:
+test-swift-build: deps
 	$(SWIFT) build $(SWIFT_TEST_FLAGS) --product FathomPackageTests
+
+test-swift: test-swift-build
 	$(SWIFT) test $(SWIFT_TEST_FLAGS) --skip-build
 
 ## test-swiftpm: Tests/swiftpm, a package depending on this one by path as an app would, builds (FathomCore with
@@ -160,8 +166,8 @@ WHEEL_STAGE := $(WHEEL_DIR)/stage
 # --no-build-isolation: built with the setuptools and wheel installed here (deps), not ones downloaded for each build.
 # libfathom.so calls LAPACK through LAPACKE alone, on matrices of 5 x 5 at most: auditwheel vendors the reference
 # LAPACK and BLAS that liblapacke.so.3 names (WHEEL_LAPACK: Debian's liblapack3 and libblas3) instead of OpenBLAS
-# (what liblapack.so.3 resolves to here), whose kernels for every CPU made 10.7 MB of a 22.5 MB wheel, and whose
-# thread pool would start in every process that loads fathom. test-wheel's `ldd -r` checks that every symbol
+# (what liblapack.so.3 resolves to here), whose kernels for every CPU would nearly double the wheel (README), and
+# whose thread pool would start in every process that loads fathom. test-wheel's `ldd -r` checks that every symbol
 # resolves within the wheel.
 WHEEL_LAPACK := /usr/lib/$(shell uname -m)-linux-gnu/lapack:/usr/lib/$(shell uname -m)-linux-gnu/blas
 # A library built with CPU_FLAGS dies of SIGILL on an older x86-64, and the wheel's platform tag cannot say so: with

@@ -141,7 +141,8 @@ def child(engine: str, lib_path: str, path: str) -> int:
                 status = 0 if status == 5 else status  # FATHOM_ERR_BUFFER_TOO_SMALL: the count, after one full parse
         else:
             status = lib.fathom_scan_open(path.encode(), ctypes.byref(handle))
-            lib.fathom_scan_destroy(handle)
+            # fathom_scan_close before 1.0.
+            (lib.fathom_scan_destroy if hasattr(lib, "fathom_scan_destroy") else lib.fathom_scan_close)(handle)
         elapsed = time.perf_counter() - t0
         if status != 0:
             print(f"status {status}", file=sys.stderr)
@@ -184,7 +185,8 @@ def main(argv=None) -> int:
     if args.baseline:
         engines[f"fathom {args.baseline_name}"] = ("lib", str(Path(args.baseline).absolute()))
     engines["fathom Python binding"] = ("binding", lib_path)
-    if args.baseline:
+    baseline_checkout = args.baseline and any((p / "Bindings" / "python" / "fathom").is_dir() for p in Path(args.baseline).absolute().parents)
+    if baseline_checkout:  # the binding of the checkout the baseline was built in; a lone library has none
         engines[f"fathom Python binding {args.baseline_name}"] = ("binding", str(Path(args.baseline).absolute()))
     engines["python json + numpy"] = ("python", "")
     rounds = max(7, args.rounds)

@@ -76,14 +76,8 @@ func requireCapacity(_ capacity: Int, _ needed: some BinaryInteger, _ what: @aut
     }
 }
 
-/// A reserved field: 0, or an `.outOfRange` error naming it (a value there is an initializer that put a setting in
-/// the wrong field, or a caller built for a later version of the header).
-@inline(__always)
-func reserved(_ value: some BinaryInteger, _ name: String) throws(FathomError) {
-    guard value == 0 else { throw FathomError(.outOfRange, "\(name) is reserved and must be 0, got \(value)") }
-}
-
-/// Reserved fields (an array in C, a tuple here): every byte 0, else `.outOfRange` naming them.
+/// Reserved fields (an array in C, a tuple here): every byte 0, else `.outOfRange` naming them (a value there is an
+/// initializer that put a setting in the wrong field, or a caller built for a later version of the header).
 func reserved<Fields>(bytesOf fields: Fields, _ name: String) throws(FathomError) {
     let zero = withUnsafeBytes(of: fields) { $0.allSatisfy { $0 == 0 } }
     guard zero else { throw FathomError(.outOfRange, "\(name) is reserved and must be all 0") }

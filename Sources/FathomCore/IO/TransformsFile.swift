@@ -81,8 +81,8 @@ public struct TransformsFile: Sendable, Equatable {
                 intrinsics = try resolveIntrinsics(frame.camera, document.camera, frame: i)
                 if frame.camera.isEmpty { shared = intrinsics }
             }
-            let (pose, deviation) = try pose(frame.transform_matrix, frame: i)
-            if deviation > CameraInfo.exact { repaired += 1 }
+            let (pose, wasRepaired) = try pose(frame.transform_matrix, frame: i)
+            if wasRepaired { repaired += 1 }
             frames.append(Frame(pose: pose, intrinsics: intrinsics, filePath: frame.file_path, depthPath: frame.depth_file_path))
         }
         var file = TransformsFile(frames: frames)
@@ -190,19 +190,24 @@ public struct TransformsFile: Sendable, Equatable {
         }
     }
 
-    /// The pose of a row-major 4x4 (16 numbers, row by row) and its deviation from rigid before any repair.
-    static func pose(_ rows: [Float], frame i: Int) throws(FathomError) -> (Pose, Float) {
-        // Column-major for Pose: element (r, c) at c * 4 + r.
-        let m = (0..<16).map { rows[($0 % 4) * 4 + $0 / 4] }
-        let deviation = Pose.rigidDeviation(columnMajor: m)
+    /// The pose of a row-major 4x4 and whether it was re-orthonormalized (more than `CameraInfo.exact` from rigid).
+    static func pose(_ rows: MatrixRows, frame i: Int) throws(FathomError) -> (Pose, repaired: Bool) {
+        // Column-major for Pose: column c is element c of every row.
+        var columns = (SIMD4(rows.0[0], rows.1[0], rows.2[0], rows.3[0]), SIMD4(rows.0[1], rows.1[1], rows.2[1], rows.3[1]),
+                       SIMD4(rows.0[2], rows.1[2], rows.2[2], rows.3[2]), SIMD4(rows.0[3], rows.1[3], rows.2[3], rows.3[3]))
+        let rigid = withUnsafeBytes(of: &columns) { Pose(ifRigid: $0.assumingMemoryBound(to: Float.self).baseAddress.unsafelyUnwrapped, tolerance: CameraInfo.exact) }
+        if let rigid { return (rigid, false) }
+        let m = withUnsafeBytes(of: &columns) { Array($0.assumingMemoryBound(to: Float.self)) }
         do {
-            if deviation <= CameraInfo.exact { return (try Pose(columnMajor: m, name: "transform_matrix"), deviation) }
-            return (try Pose.orthonormalized(columnMajor: m, maxDeviation: CameraInfo.repairable), deviation)
+            return (try Pose.orthonormalized(columnMajor: m, maxDeviation: CameraInfo.repairable), true)
         } catch {
             throw FathomError(error.kind, "frame \(i) (frames[\(i)].transform_matrix): \(error.message)")
         }
     }
 }
+
+/// A 4x4 matrix as written in the file: its four rows.
+typealias MatrixRows = (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
 
 /// The intrinsics keys, at the top level or in a frame.
 struct TransformsCamera {
@@ -238,8 +243,7 @@ struct TransformsDocument {
     struct FrameEntry {
         var file_path: String?
         var depth_file_path: String?
-        /// Row-major.
-        var transform_matrix: [Float]
+        var transform_matrix: MatrixRows
         var camera: TransformsCamera
     }
 
@@ -276,7 +280,7 @@ struct TransformsDocument {
 
 extension TransformsDocument.FrameEntry {
     init(_ r: inout JSONReader) throws(FathomError) {
-        var filePath: String?, depthPath: String?, matrix: [Float]?, camera = TransformsCamera()
+        var filePath: String?, depthPath: String?, matrix: MatrixRows?, camera = TransformsCamera()
         try r.object { (r: inout JSONReader, key: JSONKey) throws(FathomError) in
             if try camera.read(key, &r) { return }
             switch key {
@@ -288,17 +292,19 @@ extension TransformsDocument.FrameEntry {
             case "transform_matrix":
                 var count = 0
                 let start = r.offset
+                // Read in place (no array per frame): the rows of a frame's matrix.
+                var rows: MatrixRows = (.zero, .zero, .zero, .zero)
                 var failure: FathomError?
-                let rows = [Float](unsafeUninitializedCapacity: 16) { buffer, initialized in
+                withUnsafeMutableBytes(of: &rows) { raw in
+                    let floats = raw.assumingMemoryBound(to: Float.self).baseAddress.unsafelyUnwrapped
                     do throws(FathomError) {
                         try r.array { (r: inout JSONReader, row: Int) throws(FathomError) in
-                            if row < 4 { try r.floats(count: 4, into: buffer.baseAddress.unsafelyUnwrapped + 4 * row) } else { try r.skip() }
+                            if row < 4 { try r.floats(count: 4, into: floats + 4 * row) } else { try r.skip() }
                             count = row + 1
                         }
                     } catch {
                         failure = error
                     }
-                    initialized = failure == nil && count == 4 ? 16 : 0
                 }
                 if let failure { throw failure }
                 guard count == 4 else {
