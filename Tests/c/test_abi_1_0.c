@@ -69,63 +69,7 @@ static void camera_of(int f, double r[9], double o[3]) {
     r[6] = -fwd[0], r[7] = -fwd[1], r[8] = -fwd[2];
 }
 
-static fathom_pose pose_of(int f) {
-    double r[9], o[3];
-    camera_of(f, r, o);
-    return t_pose(r, o[0], o[1], o[2]);
-}
-
-/* z-depth of the floor y = 0 seen by camera f (depth-grid intrinsics: the RGB ones / 20), confidence 2. */
-static void render(int f, float depth[SAMPLES], uint8_t conf[SAMPLES]) {
-    double r[9], o[3], v[3], d[3];
-    int i, j;
-    camera_of(f, r, o);
-    for (j = 0; j < H; j++)
-        for (i = 0; i < W; i++) {
-            double s;
-            v[0] = (i + 0.5 - 16) / 25.0;
-            v[1] = -(j + 0.5 - 12) / 25.0;
-            v[2] = -1;
-            t_mat3_apply(r, v, d);
-            s = d[1] < 0 ? -o[1] / d[1] : 0;
-            depth[j * W + i] = (float)(s < 5 ? s : 0);
-            conf[j * W + i] = 2;
-        }
-}
-
-static int write_capture(const char *dir) {
-    fathom_scan_writer_options o;
-    fathom_scan_writer *w = NULL;
-    static float depth[SAMPLES];
-    static uint8_t conf[SAMPLES];
-    int f, ok = 1;
-    CHECK_OK(fathom_scan_writer_options_init(&o));
-    o.depth_width = W;
-    o.depth_height = H;
-    o.rgb_width = RGB_W;
-    o.rgb_height = RGB_H;
-    o.depth_format = FATHOM_DEPTH_FLOAT32;
-    o.frequency = 10;
-    if (fathom_scan_writer_create(dir, SCAN_ID, &o, &w) != FATHOM_OK) {
-        printf("    fathom_scan_writer_create: %s\n", fathom_last_error());
-        return 0;
-    }
-    for (f = 0; f < N && ok; f++) {
-        fathom_intrinsics k = k_of();
-        fathom_pose p = pose_of(f);
-        render(f, depth, conf);
-        if (fathom_scan_writer_append(w, time_of(f), &k, &p, depth, sizeof depth, conf, sizeof conf) != FATHOM_OK) {
-            printf("    fathom_scan_writer_append: %s\n", fathom_last_error());
-            ok = 0;
-        }
-    }
-    if (ok && fathom_scan_writer_finish(w) != FATHOM_OK) {
-        printf("    fathom_scan_writer_finish: %s\n", fathom_last_error());
-        ok = 0;
-    }
-    fathom_scan_writer_destroy(w);
-    return ok;
-}
+#include "floor_capture.h"
 
 /* A box about the origin standing on the floor (y = 0). */
 static fathom_box floor_box(void) {
