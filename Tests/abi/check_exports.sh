@@ -39,9 +39,7 @@ awk '$2 ~ /^[TtWiV]$/ && $3 ~ /^fathom_/ { sub(/@.*/, "", $3); print $3 }' "$tmp
 awk '$2 ~ /^[BDGRSbdgrs]$/ && $3 ~ /^fathom_/ { print $3 }' "$tmp/nm.txt" | sort -u >"$tmp/lib_data.txt"
 
 # Nothing else is global: nm prints the global and weak symbols' types in upper case (local ones in lower case).
-# The one such symbol not named fathom_* is the version node of fathom.map (FATHOM_1, type A).
-awk '$2 ~ /^[A-Z]$/ && $3 !~ /^fathom_/ && !($2 == "A" && $3 ~ /^FATHOM_[0-9]+$/) { print $2, $3 }' "$tmp/nm.txt" \
-    >"$tmp/foreign.txt"
+awk '$2 ~ /^[A-Z]$/ && $3 !~ /^fathom_/ { print $2, $3 }' "$tmp/nm.txt" >"$tmp/foreign.txt"
 if [ -s "$tmp/foreign.txt" ]; then
     bad "exported symbols outside fathom_* ($(wc -l <"$tmp/foreign.txt")), the first:"
     head -n 10 "$tmp/foreign.txt" | sed 's/^/    /'

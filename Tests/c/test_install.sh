@@ -75,16 +75,16 @@ else
     bad "the build's libfathom.so was stripped"
 fi
 
-# Exports: nm prints global and weak symbols' types in upper case. Only fathom_* and the version node of fathom.map
-# (FATHOM_1, type A); and stripping kept every one of the build's.
+# Exports: nm prints global and weak symbols' types in upper case. Only fathom_*; and stripping kept every one of
+# the build's.
 nm -D --defined-only "$lib" | awk '$2 ~ /^[A-Z]$/ { print $2, $3 }' | sort >"$tmp/exports.txt"
 nm -D --defined-only "$REPO/.build/release/libfathom.so" | awk '$2 ~ /^[A-Z]$/ { print $2, $3 }' | sort \
     >"$tmp/build-exports.txt"
-grep -v -e ' fathom_' -e '^A FATHOM_[0-9]*$' "$tmp/exports.txt" >"$tmp/foreign.txt"
+grep -v -e ' fathom_' "$tmp/exports.txt" >"$tmp/foreign.txt"
 if [ -s "$tmp/foreign.txt" ]; then
     bad "exports outside fathom_*:"; head -n 10 "$tmp/foreign.txt"
 else
-    ok "exports only fathom_* ($(grep -c ' fathom_' "$tmp/exports.txt") functions) and $(grep '^A ' "$tmp/exports.txt")"
+    ok "exports only fathom_* ($(grep -c ' fathom_' "$tmp/exports.txt") functions)"
 fi
 if cmp -s "$tmp/exports.txt" "$tmp/build-exports.txt"; then ok "same exports as the build's libfathom.so"
 else bad "exports differ from the build's libfathom.so"; diff "$tmp/build-exports.txt" "$tmp/exports.txt" | head; fi

@@ -13,11 +13,8 @@ enum Lapack {
         #if canImport(Accelerate)
         var job = CChar(UInt8(ascii: "V")), uplo = CChar(UInt8(ascii: "U"))
         var n = n, lda = n, info: __CLPK_integer = 0
-        // A workspace query first (lwork = liwork = -1), then the call with what it asked for.
-        var workSize = 0.0, iworkSize: __CLPK_integer = 0, query: __CLPK_integer = -1, iquery: __CLPK_integer = -1
-        dsyevd_(&job, &uplo, &n, &a, &lda, &w, &workSize, &query, &iworkSize, &iquery, &info)
-        guard info == 0 else { return info }
-        var lwork = __CLPK_integer(workSize), liwork = iworkSize
+        // dsyevd's documented minimum workspaces for eigenvectors (the matrices here are at most 5 x 5).
+        var lwork = 1 + 6 * n + 2 * n * n, liwork = 3 + 5 * n
         var work = [Double](repeating: 0, count: Int(lwork))
         var iwork = [__CLPK_integer](repeating: 0, count: Int(liwork))
         dsyevd_(&job, &uplo, &n, &a, &lda, &w, &work, &lwork, &iwork, &liwork, &info)
