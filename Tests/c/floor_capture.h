@@ -1,9 +1,28 @@
 /* A scan of the floor y = 0 seen by moving cameras, written with fathom_scan_writer: the capture tests' input.
  * Before including this file define W and H (the depth grid, SAMPLES = W * H), RGB_W and RGB_H (the RGB image the
- * intrinsics refer to), N (frames) and SCAN_ID, and the functions camera_of(f, r, o) (frame f's column-major
- * rotation r and position o), k_of() (the RGB intrinsics) and time_of(f) (nanoseconds). */
+ * intrinsics refer to), N (frames) and SCAN_ID, and the functions angle_of(f) (frame f's place on the cameras'
+ * circle, radians), k_of() (the RGB intrinsics) and time_of(f) (nanoseconds). */
 #ifndef FATHOM_TEST_FLOOR_CAPTURE_H
 #define FATHOM_TEST_FLOOR_CAPTURE_H
+
+/* Camera f on a circle of radius 1 m, 1 m above the floor, at angle_of(f), looking at the origin (x right, y up,
+ * z back, column-major rotation r; position o). */
+static void camera_of(int f, double r[9], double o[3]) {
+    double a = angle_of(f), fwd[3], right[3], up[3], wup[3] = {0, 1, 0};
+    o[0] = cos(a);
+    o[1] = 1;
+    o[2] = sin(a);
+    fwd[0] = -o[0];
+    fwd[1] = -o[1];
+    fwd[2] = -o[2];
+    t_normalize(fwd);
+    t_cross(fwd, wup, right);
+    t_normalize(right);
+    t_cross(right, fwd, up);
+    r[0] = right[0], r[1] = right[1], r[2] = right[2];
+    r[3] = up[0], r[4] = up[1], r[5] = up[2];
+    r[6] = -fwd[0], r[7] = -fwd[1], r[8] = -fwd[2];
+}
 
 static fathom_pose pose_of(int f) {
     double r[9], o[3];

@@ -51,23 +51,8 @@ static char DIR_PATH[256];
 static int64_t time_of(int f) { return 3 * NS_PER_S + (int64_t)f * (NS_PER_S / 10); }
 static fathom_intrinsics k_of(void) { return t_intr(500, 500, 320, 240, RGB_W, RGB_H); }
 
-/* Camera f on a circle of radius 1 m, 1 m above the floor, looking at the origin; 0.25 rad apart. */
-static void camera_of(int f, double r[9], double o[3]) {
-    double a = 0.25 * f, fwd[3], right[3], up[3], wup[3] = {0, 1, 0};
-    o[0] = cos(a);
-    o[1] = 1;
-    o[2] = sin(a);
-    fwd[0] = -o[0];
-    fwd[1] = -o[1];
-    fwd[2] = -o[2];
-    t_normalize(fwd);
-    t_cross(fwd, wup, right);
-    t_normalize(right);
-    t_cross(right, fwd, up);
-    r[0] = right[0], r[1] = right[1], r[2] = right[2];
-    r[3] = up[0], r[4] = up[1], r[5] = up[2];
-    r[6] = -fwd[0], r[7] = -fwd[1], r[8] = -fwd[2];
-}
+/* Camera f's place on the circle: 0.25 rad apart. */
+static double angle_of(int f) { return 0.25 * f; }
 
 #include "floor_capture.h"
 
