@@ -1,4 +1,7 @@
-"""The capture app's box against the formulas of reference/box.md."""
+"""The capture app's box through the binding: fields in and out as float32 arrays, corners and faces in the
+FATHOM_CORNER_* / FATHOM_FACE_* order, edits in place, value semantics and errors; checked on boxes whose corners,
+faces and edits are worked out by hand from reference/box.md (a quarter turn, so that x and z trade places). The
+formulas on random boxes are the core tests' (BoxTests, BoxFacesTests, BoxEditsTests)."""
 
 from __future__ import annotations
 
@@ -10,19 +13,12 @@ import numpy as np
 import pytest
 
 import fathom
-from _reference import (
-    CORNER_NAMES,
-    CORNER_SIGNS,
-    FACE_AXES,
-    FACE_TRIPLES,
-    axis_angle_matrix,
-    box_corners,
-    quat_to_matrix,
-    rigid,
-    rot_y,
-)
+from _poses import rigid, rot_x, rot_y
 
 ATOL = 1e-5
+#: Local corner signs in FATHOM_CORNER_* order (box.md's table): front is local -z, left -x, top +y.
+CORNER_SIGNS = np.array([(-1, 1, -1), (1, 1, -1), (1, -1, -1), (-1, -1, -1),
+                         (-1, 1, 1), (1, 1, 1), (1, -1, 1), (-1, -1, 1)], np.float64)
 
 
 @pytest.fixture
@@ -38,38 +34,35 @@ def test_fields(box: fathom.Box) -> None:
     assert box.center.dtype == np.float32
 
 
-def test_corners_follow_r_y_formula(rng: np.random.Generator) -> None:
-    for _ in range(10):
-        c, s, a = rng.normal(size=3), rng.uniform(0.1, 3, size=3), rng.uniform(-10, 10)
-        corners = fathom.Box(c, s, a).corners
-        assert corners.shape == (8, 3) and corners.dtype == np.float32
-        np.testing.assert_allclose(corners, box_corners(c, s, a), atol=1e-5)
-
-
 def test_corners_hand_derived() -> None:
-    # 90 degrees about +y: local +x -> world -z, local +z -> world +x (R_y(pi/2) columns).
-    corners = fathom.Box((0, 0, 0), (2, 4, 6), np.pi / 2).corners
-    # top_left_front: local (-1, +2, -3) -> world (-3, 2, 1)
-    np.testing.assert_allclose(corners[fathom.Corner.TOP_LEFT_FRONT], [-3, 2, 1], atol=ATOL)
-    # bot_right_back: local (+1, -2, +3) -> world (3, -2, -1)
-    np.testing.assert_allclose(corners[fathom.Corner.BOT_RIGHT_BACK], [3, -2, -1], atol=ATOL)
+    """90 degrees about +y: local +x -> world -z, local +z -> world +x (R_y(pi/2) columns); every corner is
+    (center) + (sz/2 * sign_z, sy/2 * sign_y, -sx/2 * sign_x), in the header's corner order."""
+    corners = fathom.Box((1, 2, 3), (2, 4, 6), np.pi / 2).corners
+    assert corners.shape == (8, 3) and corners.dtype == np.float32
+    signs = CORNER_SIGNS
+    np.testing.assert_allclose(corners, np.array([1, 2, 3]) + np.column_stack([3 * signs[:, 2], 2 * signs[:, 1],
+                                                                              -1 * signs[:, 0]]), atol=ATOL)
+    # top_left_front: local (-1, +2, -3) -> world (1 - 3, 2 + 2, 3 + 1)
+    np.testing.assert_allclose(corners[fathom.Corner.TOP_LEFT_FRONT], [-2, 4, 4], atol=ATOL)
 
 
 def test_corners_clamped_to_floor() -> None:
-    b = fathom.Box((0, 0.2, 0), (1, 1, 1), 0.4, floor=0.0)  # bottom at -0.3, floor at 0
-    np.testing.assert_allclose(b.corners, box_corners((0, 0.2, 0), (1, 1, 1), 0.4, floor=0.0), atol=ATOL)
-    assert np.all(b.corners[CORNER_SIGNS[:, 1] < 0, 1] == pytest.approx(0.0))
+    b = fathom.Box((0, 0.2, 0), (1, 1, 1), 0.0, floor=0.0)  # bottom at -0.3 raised to the floor at 0
+    expected = np.column_stack([0.5 * CORNER_SIGNS[:, 0], np.where(CORNER_SIGNS[:, 1] > 0, 0.7, 0.0),
+                                0.5 * CORNER_SIGNS[:, 2]])
+    np.testing.assert_allclose(b.corners, expected, atol=ATOL)
     assert b.floor == pytest.approx(0.0)
     np.testing.assert_allclose(b.center, [0, 0.2, 0])  # the box does not move
 
 
 def test_floor_below_box_changes_nothing() -> None:
     b = fathom.Box((0, 2, 0), (1, 1, 1), 0.0, floor=-1.0)
-    np.testing.assert_allclose(b.corners, box_corners((0, 2, 0), (1, 1, 1), 0.0), atol=ATOL)
+    np.testing.assert_allclose(b.corners, [0, 2, 0] + 0.5 * CORNER_SIGNS, atol=ATOL)
 
 
 def test_corner_and_face_names() -> None:
-    assert fathom.CORNER_NAMES == CORNER_NAMES
+    assert fathom.CORNER_NAMES == ("top_left_front", "top_right_front", "bot_right_front", "bot_left_front",
+                                   "top_left_back", "top_right_back", "bot_right_back", "bot_left_back")
     assert fathom.FACE_NAMES == ("front", "left", "right", "bottom", "top", "back")
     assert fathom.Corner.BOT_LEFT_BACK == 7 and fathom.Face.TOP == 4
 
@@ -89,7 +82,7 @@ def test_update_center_world(box: fathom.Box) -> None:
 
 
 def test_update_center_in_camera_frame(box: fathom.Box) -> None:
-    R = axis_angle_matrix((0, 1, 0), np.pi / 2) @ axis_angle_matrix((1, 0, 0), -0.3)
+    R = rot_y(np.pi / 2) @ rot_x(-0.3)
     camera = fathom.Pose(rigid(R, (10, 20, 30)))  # the camera's translation must not matter
     offset = np.array([0.1, 0.0, -0.5])
     expected = np.array([1.0, 0.5, -2.0]) + R @ offset
@@ -148,7 +141,7 @@ def test_set_and_clear_floor(box: fathom.Box) -> None:
     assert box.floor == pytest.approx(0.1)
     box.clear_floor()
     assert box.floor is None
-    np.testing.assert_allclose(box.corners, box_corners((1.0, 0.5, -2.0), (0.4, 1.0, 0.6), 0.3), atol=ATOL)
+    assert box.corners[:, 1].min() == pytest.approx(0.0, abs=ATOL)  # the bottom is at 0.5 - 1.0 / 2 again
 
 
 def test_property_setters(box: fathom.Box) -> None:
@@ -159,6 +152,10 @@ def test_property_setters(box: fathom.Box) -> None:
     assert box.isclose(fathom.Box((0, 0, 0), (1, 1, 1), 0.5, floor=-0.5))
     box.floor = None
     assert box.floor is None
+
+
+#: Each face's axis and side in FATHOM_FACE_* order: front -z, left -x, right +x, bottom -y, top +y, back +z.
+FACE_AXES = [(2, -1), (0, -1), (0, +1), (1, -1), (1, +1), (2, +1)]
 
 
 def _face_corners(corners: np.ndarray, face: int) -> np.ndarray:
@@ -208,28 +205,20 @@ def test_extend_then_shrink_restores(box: fathom.Box) -> None:
 # -- faces and distances --------------------------------------------------------------------------
 
 
-def _faces_reference(corners: np.ndarray):
-    centers, normals, mats = [], [], []
-    for face, (a, b, c) in enumerate(FACE_TRIPLES):
-        A, B, C = corners[a], corners[b], corners[c]
-        x = (B - A) / np.linalg.norm(B - A)
-        z = np.cross(x, C - A)
-        z /= np.linalg.norm(z)
-        y = np.cross(z, x)
-        centers.append(_face_corners(corners, face).mean(axis=0))
-        normals.append(z)
-        mats.append(np.column_stack([x, y, z]))
-    return np.array(centers), np.array(normals), mats
-
-
-def test_faces_match_corner_triples(box: fathom.Box) -> None:
-    faces = box.faces
-    centers, normals, mats = _faces_reference(box_corners((1.0, 0.5, -2.0), (0.4, 1.0, 0.6), 0.3))
+def test_faces_of_a_quarter_turned_box() -> None:
+    """R_y(pi/2) at (1, 2, 3), scale (2, 4, 6): the front (local -z) faces world -x, its centre 3 m from the box's;
+    left (local -x) faces +z, 1 m off; top +y, 2 m up. A face's frame has its normal as z; its quaternion (x, y, z, w)
+    turns +z onto that normal."""
+    faces = fathom.Box((1, 2, 3), (2, 4, 6), np.pi / 2).faces
     assert faces.centers.shape == (6, 3) and faces.normals.shape == (6, 3) and faces.orientations.shape == (6, 4)
-    np.testing.assert_allclose(faces.centers, centers, atol=ATOL)
+    normals = [[-1, 0, 0], [0, 0, 1], [0, 0, -1], [0, -1, 0], [0, 1, 0], [1, 0, 0]]
     np.testing.assert_allclose(faces.normals, normals, atol=ATOL)
-    for i in range(6):
-        np.testing.assert_allclose(quat_to_matrix(faces.orientations[i]), mats[i], atol=1e-5)
+    np.testing.assert_allclose(faces.centers, np.array([1, 2, 3]) + np.array([3, 1, 1, 2, 2, 3])[:, None] * normals,
+                               atol=ATOL)
+    for q, n in zip(faces.orientations.astype(np.float64), normals):
+        x, y, z, w = q
+        turned_z = [2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)]  # R(q) e_z
+        np.testing.assert_allclose(turned_z, n, atol=ATOL)
 
 
 def test_face_normals_point_outward(box: fathom.Box) -> None:
@@ -239,9 +228,10 @@ def test_face_normals_point_outward(box: fathom.Box) -> None:
 
 
 def test_faces_with_floor_use_clamped_corners() -> None:
-    b = fathom.Box((0, 0.2, 0), (1, 1, 1), 0.7, floor=0.0)
-    centers, _, _ = _faces_reference(box_corners((0, 0.2, 0), (1, 1, 1), 0.7, floor=0.0))
-    np.testing.assert_allclose(b.faces.centers, centers, atol=ATOL)
+    """The box spans y 0..0.7 above the floor: side faces centred at y = 0.35, the bottom at 0, the top at 0.7."""
+    b = fathom.Box((0, 0.2, 0), (1, 1, 1), 0.0, floor=0.0)
+    expected = [[0, 0.35, -0.5], [-0.5, 0.35, 0], [0.5, 0.35, 0], [0, 0, 0], [0, 0.7, 0], [0, 0.35, 0.5]]
+    np.testing.assert_allclose(b.faces.centers, expected, atol=ATOL)
 
 
 def test_face_distances(box: fathom.Box, rng: np.random.Generator) -> None:
@@ -264,7 +254,7 @@ def test_to_obb_and_volume(box: fathom.Box) -> None:
     obb = box.to_obb()
     np.testing.assert_allclose(obb.center, box.center, atol=ATOL)
     np.testing.assert_allclose(obb.scale, box.scale, atol=ATOL)
-    np.testing.assert_allclose(quat_to_matrix(obb.rotation), rot_y(0.3), atol=1e-5)
+    np.testing.assert_allclose(obb.rotation, [0, np.sin(0.15), 0, np.cos(0.15)], atol=1e-6)  # (x, y, z, w) of R_y(0.3)
     assert box.volume == pytest.approx(0.4 * 1.0 * 0.6, rel=1e-5)
 
 

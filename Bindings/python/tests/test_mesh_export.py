@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import fathom
-from _raycast_reference import icosphere, random_rays, random_soup
+from _meshes import icosphere, random_rays, random_soup
 
 plyfile = pytest.importorskip("plyfile", reason="plyfile is needed to check PLY files independently")
 from plyfile import PlyData  # noqa: E402

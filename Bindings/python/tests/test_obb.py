@@ -1,4 +1,7 @@
-"""Oriented boxes: containment and distances against numpy's local-coordinate computations."""
+"""Oriented boxes through the binding: points in as numpy arrays of any dtype and layout (strided float32 records
+read in place), masks, counts, uint64 indices and float32 distances out, one point or many, and errors. Checked on a
+quarter-turned box whose local coordinates are a swap of world axes, so that each point's answer is plain; random
+boxes against a Double reference are the core tests' (OrientedBoxContainmentTests.swift)."""
 
 from __future__ import annotations
 
@@ -8,22 +11,30 @@ import numpy as np
 import pytest
 
 import fathom
-from _reference import CORNER_SIGNS, local_coords, obb_signed_distance, quat_to_matrix, random_rotation
+#: 90 degrees about +x: local y is world +z, local z is world -y. Half extents 0.4, 0.75, 0.2 (local), so in
+#: world terms the box spans x 0.1..0.9, y -1.2..-0.8 and z 1.25..2.75.
+H = np.sqrt(0.5)
+CENTER, SCALE, QUARTER_X = np.array([0.5, -1.0, 2.0]), np.array([0.8, 1.5, 0.4]), np.array([H, 0.0, 0.0, H])
+LO, HI = np.array([0.1, -1.2, 1.25]), np.array([0.9, -0.8, 2.75])
 
 
 @pytest.fixture
-def obb_and_frame(rng: np.random.Generator):
-    R = random_rotation(rng)
-    q = fathom.quat_from_matrix(R)
-    center = np.array([0.5, -1.0, 2.0])
-    scale = np.array([0.8, 1.5, 0.4])
-    obb = fathom.OrientedBox(center=center, scale=scale, rotation=q)
-    return obb, center, scale, quat_to_matrix(q)
+def obb_and_frame():
+    return fathom.OrientedBox(center=CENTER, scale=SCALE, rotation=QUARTER_X), CENTER, SCALE
 
 
-def _inside_reference(points, center, scale, R) -> np.ndarray:
+def _inside(points) -> np.ndarray:
+    """Inside the quarter-turned box: within its world-axis ranges (not within 1e-5 of a face, by construction)."""
     with np.errstate(invalid="ignore"):
-        return np.all(np.abs(local_coords(points, center, R)) <= scale / 2, axis=1)
+        return np.all((points >= LO) & (points <= HI), axis=1)
+
+
+def _random_points(rng: np.random.Generator, n: int, spread: float = 1.0) -> np.ndarray:
+    """Points around the box, moved off every face by more than 1e-5 (rounding may decide points on a face)."""
+    pts = CENTER + rng.uniform(-spread, spread, size=(n, 3))
+    near = np.abs(pts[:, None, :] - np.stack([LO, HI])[None]).min(axis=(1, 2)) < 1e-4
+    pts[near] += 2e-4
+    return pts.astype(np.float32)
 
 
 def test_fields_and_defaults() -> None:
@@ -35,25 +46,25 @@ def test_fields_and_defaults() -> None:
 
 
 def test_corners(obb_and_frame) -> None:
-    obb, center, scale, R = obb_and_frame
-    expected = center + (CORNER_SIGNS * scale / 2) @ R.T
-    np.testing.assert_allclose(obb.corners, expected, atol=1e-5)
+    """In FATHOM_CORNER_* order (top = local +y = world +z, front = local -z = world +y, left = local -x)."""
+    obb, _, _ = obb_and_frame
+    assert obb.corners.shape == (8, 3) and obb.corners.dtype == np.float32
+    np.testing.assert_allclose(obb.corners[0], [0.1, -0.8, 2.75], atol=1e-6)  # top_left_front
+    np.testing.assert_allclose(obb.corners[6], [0.9, -1.2, 1.25], atol=1e-6)  # bot_right_back
+    np.testing.assert_allclose(np.sort(obb.corners, axis=0)[[0, -1]], [LO, HI], atol=1e-6)
 
 
 def test_volume(obb_and_frame) -> None:
-    obb, _, scale, _ = obb_and_frame
+    obb, _, scale = obb_and_frame
     assert obb.volume == pytest.approx(np.prod(scale), rel=1e-6)
 
 
 def test_contains_random_points(obb_and_frame, rng: np.random.Generator) -> None:
-    obb, center, scale, R = obb_and_frame
-    pts = (center + rng.uniform(-1.5, 1.5, size=(20000, 3))).astype(np.float32)
+    obb, _, _ = obb_and_frame
+    pts = _random_points(rng, 20000, spread=1.5)
     mask = obb.contains(pts)
     assert mask.dtype == np.bool_ and mask.shape == (20000,)
-    expected = _inside_reference(pts, center, scale, R)
-    # float32 rounding may flip points within ~1e-6 of a face; there must be none here but allow it
-    near = np.abs(np.abs(local_coords(pts, center, R)) - scale / 2).min(axis=1) < 1e-5
-    assert np.array_equal(mask[~near], expected[~near])
+    np.testing.assert_array_equal(mask, _inside(pts))
     assert 0 < mask.sum() < len(mask)
 
 
@@ -75,14 +86,13 @@ def test_nan_and_infinite_points_are_outside() -> None:
 
 
 def test_count_and_indices(obb_and_frame, rng: np.random.Generator) -> None:
-    obb, center, scale, R = obb_and_frame
-    pts = (center + rng.uniform(-1, 1, size=(5000, 3))).astype(np.float32)
-    mask = obb.contains(pts)
-    assert obb.count_inside(pts) == int(mask.sum())
+    obb, _, _ = obb_and_frame
+    pts = _random_points(rng, 5000)
+    expected = _inside(pts)
+    assert obb.count_inside(pts) == int(expected.sum())
     idx = obb.indices_inside(pts)
     assert idx.dtype == np.uint64
-    np.testing.assert_array_equal(idx, np.flatnonzero(mask))
-    np.testing.assert_array_equal(np.flatnonzero(mask), np.flatnonzero(_inside_reference(pts, center, scale, R)))
+    np.testing.assert_array_equal(idx, np.flatnonzero(expected))
 
 
 def test_indices_none_inside() -> None:
@@ -97,31 +107,32 @@ def test_indices_all_inside() -> None:
 
 
 def test_strided_points_read_in_place(obb_and_frame, rng: np.random.Generator) -> None:
-    obb, center, scale, R = obb_and_frame
+    obb, _, _ = obb_and_frame
     data = np.empty((3000, 7), np.float32)  # xyz + rgb + intensity, as point-cloud files store them
-    data[:, :3] = center + rng.uniform(-1, 1, size=(3000, 3))
+    data[:, :3] = _random_points(rng, 3000)
     data[:, 3:] = np.nan  # must never be read as coordinates
-    expected = _inside_reference(data[:, :3], center, scale, R)
+    expected = _inside(data[:, :3])
     np.testing.assert_array_equal(obb.contains(data), expected)
     np.testing.assert_array_equal(obb.contains(data[::3]), expected[::3])
     assert obb.count_inside(data[:, :3]) == expected.sum()  # a column slice: strides (28, 4)
 
 
 def test_other_dtypes_are_converted(obb_and_frame, rng: np.random.Generator) -> None:
-    obb, center, scale, R = obb_and_frame
-    pts = center + rng.uniform(-1, 1, size=(500, 3))  # float64
+    obb, _, _ = obb_and_frame
+    pts = CENTER + rng.uniform(-1, 1, size=(500, 3))  # float64
     np.testing.assert_array_equal(obb.contains(pts), obb.contains(pts.astype(np.float32)))
     np.testing.assert_array_equal(obb.contains(np.asfortranarray(pts)), obb.contains(pts.astype(np.float32)))
     assert obb.count_inside(pts.tolist()) == obb.count_inside(pts.astype(np.float32))
 
 
 def test_signed_distance(obb_and_frame, rng: np.random.Generator) -> None:
-    obb, center, scale, R = obb_and_frame
-    pts = (center + rng.uniform(-2, 2, size=(5000, 3))).astype(np.float32)
-    d = obb.signed_distance(pts)
-    assert d.dtype == np.float32 and d.shape == (5000,)
-    np.testing.assert_allclose(d, obb_signed_distance(pts, center, scale, R), atol=2e-5)
-    assert not np.any((d < -1e-6) & ~_inside_reference(pts, center, scale, R))  # negative only inside
+    """In world terms: 0.1 inside below the top (z = 2.75), 0.3 out beyond x = 0.9, and (0.3, 0.4) off an edge."""
+    obb, _, _ = obb_and_frame
+    d = obb.signed_distance([[0.5, -1.0, 2.65], [1.2, -1.0, 2.0], [1.2, -1.0, 3.15]])
+    assert d.dtype == np.float32 and d.shape == (3,)
+    np.testing.assert_allclose(d, [-0.1, 0.3, 0.5], atol=1e-6)
+    pts = _random_points(rng, 5000, spread=2.0)
+    np.testing.assert_array_equal(obb.signed_distance(pts) <= 0, _inside(pts))  # negative only inside
 
 
 def test_signed_distance_hand_derived() -> None:
@@ -131,7 +142,7 @@ def test_signed_distance_hand_derived() -> None:
 
 
 def test_isclose_equality_pickle_repr(obb_and_frame) -> None:
-    obb, center, scale, R = obb_and_frame
+    obb, center, scale = obb_and_frame
     q = obb.rotation
     same = fathom.OrientedBox(center, scale, -q)  # -q is the same rotation
     assert obb.isclose(same)
@@ -190,8 +201,8 @@ def test_signed_distance_nan_point() -> None:
 
 
 def test_one_point_gives_the_single_result(obb_and_frame, rng: np.random.Generator) -> None:
-    obb, center, scale, R = obb_and_frame
-    pts = (center + rng.uniform(-1.5, 1.5, size=(50, 3))).astype(np.float32)
+    obb, _, _ = obb_and_frame
+    pts = _random_points(rng, 50, spread=1.5)
     inside, distances = obb.contains(pts), obb.signed_distance(pts)
     for p, expected_inside, expected_distance in zip(pts, inside, distances):
         one = obb.contains(p)
@@ -200,8 +211,7 @@ def test_one_point_gives_the_single_result(obb_and_frame, rng: np.random.Generat
         assert isinstance(d, np.float32) and d == expected_distance
         assert obb.count_inside(p) == int(expected_inside)
         assert obb.indices_inside(p).tolist() == ([0] if expected_inside else [])
-    np.testing.assert_allclose(obb.signed_distance(pts[0].astype(np.float64)),
-                               obb_signed_distance(pts[:1], center, scale, R)[0], atol=2e-5)
+    assert obb.signed_distance(pts[0].astype(np.float64)) == distances[0]  # a float64 point: converted once
     assert obb.contains(pts[:1]).shape == (1,)  # an (1, 3) array stays an array
     with pytest.raises(fathom.NotFiniteError, match="fathom_obb_signed_distances"):
         obb.signed_distance([0.0, np.nan, 0.0])

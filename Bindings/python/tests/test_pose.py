@@ -1,4 +1,7 @@
-"""Pose against numpy matrix algebra."""
+"""Pose through the binding: matrix layouts in and out (rows as rows, row- and column-major), quaternion order,
+points and directions in numpy arrays of any layout, and errors; checked with numpy's matrix algebra on fixed poses
+and hand-derived rotations. Yaw, orthonormalization and distances on random poses are the core tests'
+(PoseTests.swift)."""
 
 from __future__ import annotations
 
@@ -8,12 +11,13 @@ import numpy as np
 import pytest
 
 import fathom
-from _reference import axis_angle_matrix, quat_to_matrix, random_rotation, rigid
+from _poses import rigid, rot_x, rot_y, rot_z
 
 
 @pytest.fixture
-def T(rng: np.random.Generator) -> np.ndarray:
-    return rigid(random_rotation(rng), rng.uniform(-5, 5, size=3))
+def T() -> np.ndarray:
+    """A pose with no symmetry a transposition or a lost translation could hide behind."""
+    return rigid(rot_z(0.3) @ rot_y(-1.1) @ rot_x(0.7), (1.5, -2.25, 4.0))
 
 
 def test_identity_default() -> None:
@@ -43,20 +47,27 @@ def test_from_column_major(T: np.ndarray) -> None:
     np.testing.assert_allclose(fathom.Pose.from_column_major(T.T.reshape(16)).matrix, T, atol=1e-6)
 
 
-def test_rotation_translation(rng: np.random.Generator) -> None:
-    for _ in range(10):
-        R, t = random_rotation(rng), rng.normal(size=3)
-        p = fathom.Pose(rigid(R, t))
-        q = p.rotation
-        assert q[3] >= 0  # w >= 0
-        np.testing.assert_allclose(quat_to_matrix(q), R, atol=1e-5)
-        np.testing.assert_allclose(p.translation, t, atol=1e-6)
+@pytest.mark.parametrize(
+    "R, q",
+    [
+        (rot_y(0.6), (0, np.sin(0.3), 0, np.cos(0.3))),  # (x, y, z, w): axis * sin(a / 2), then cos(a / 2)
+        (rot_x(-2.0), (-np.sin(1.0), 0, 0, np.cos(1.0))),
+        (rot_z(np.pi / 2), (0, 0, np.sqrt(0.5), np.sqrt(0.5))),
+        (rot_y(-4.0), (0, np.sin(2.0), 0, -np.cos(2.0))),  # -(0, sin -2, 0, cos -2): the sign with w >= 0
+    ],
+)
+def test_rotation_translation(R: np.ndarray, q) -> None:
+    p = fathom.Pose(rigid(R, (0.5, -1.0, 2.0)))
+    assert p.rotation.dtype == np.float32 and p.rotation.shape == (4,)
+    assert p.rotation[3] >= 0
+    np.testing.assert_allclose(p.rotation, q, atol=1e-6)
+    np.testing.assert_allclose(p.translation, [0.5, -1.0, 2.0], atol=1e-7)
 
 
 def test_from_rotation_translation() -> None:
     q = [0, np.sin(0.3), 0, np.cos(0.3)]  # 0.6 rad about y
     p = fathom.Pose.from_rotation_translation(q, (1, 2, 3))
-    np.testing.assert_allclose(p.matrix, rigid(axis_angle_matrix((0, 1, 0), 0.6), (1, 2, 3)), atol=1e-6)
+    np.testing.assert_allclose(p.matrix, rigid(rot_y(0.6), (1, 2, 3)), atol=1e-6)
     p2 = fathom.Pose.from_rotation_translation(rotation=q, translation=(1, 2, 3))
     assert p2.isclose(p)
 
@@ -65,9 +76,9 @@ def test_inverse(T: np.ndarray) -> None:
     np.testing.assert_allclose(fathom.Pose(T).inverse().matrix, np.linalg.inv(T), atol=1e-5)
 
 
-def test_compose_order(rng: np.random.Generator) -> None:
-    A = rigid(random_rotation(rng), rng.normal(size=3))
-    B = rigid(random_rotation(rng), rng.normal(size=3))
+def test_compose_order(T: np.ndarray) -> None:
+    A = T
+    B = rigid(rot_x(1.2) @ rot_y(0.4), (-0.5, 0.25, 3.0))
     np.testing.assert_allclose((fathom.Pose(A) @ fathom.Pose(B)).matrix, A @ B, atol=1e-5)
     np.testing.assert_allclose(fathom.Pose(A).compose(fathom.Pose(B)).matrix, A @ B, atol=1e-5)
 
@@ -111,50 +122,36 @@ def test_transform_points_converts_other_layouts(T: np.ndarray, rng: np.random.G
     np.testing.assert_allclose(out_list[0], T[:3, :3] @ [1, 2, 3] + T[:3, 3], atol=1e-5)
 
 
-def _yaw_reference(R: np.ndarray) -> float:
-    z = R[:, 2]
-    if np.hypot(z[0], z[2]) > 1e-6:
-        return float(np.arctan2(z[0], z[2]))  # R_y(a) (0, 0, 1) = (sin a, 0, cos a)
-    x = R[:, 0]
-    return float(np.arctan2(-x[2], x[0]))  # R_y(a) (1, 0, 0) = (cos a, 0, -sin a)
-
-
-def test_yaw(rng: np.random.Generator) -> None:
-    for _ in range(20):
-        R = random_rotation(rng)
-        assert fathom.Pose(rigid(R, (0, 0, 0))).yaw == pytest.approx(_yaw_reference(R), abs=1e-5)
-
-
 def test_yaw_of_pure_heading_and_box_agreement() -> None:
     for a in (-3.0, -1.0, 0.0, 0.5, 3.0):
-        assert fathom.Pose(rigid(axis_angle_matrix((0, 1, 0), a), (0, 0, 0))).yaw == pytest.approx(a, abs=1e-5)
+        assert fathom.Pose(rigid(rot_y(a), (0, 0, 0))).yaw == pytest.approx(a, abs=1e-5)
+        assert fathom.Pose(rigid(rot_y(a) @ rot_x(-0.4), (0, 0, 0))).yaw == pytest.approx(a, abs=1e-5)  # tilt kept out
 
 
 def test_yaw_looking_straight_down() -> None:
     # camera looking down (-z local = -y world) with heading 0.7 about y: local z is vertical (+y)
-    R = axis_angle_matrix((0, 1, 0), 0.7) @ axis_angle_matrix((1, 0, 0), -np.pi / 2)
+    R = rot_y(0.7) @ rot_x(-np.pi / 2)
     assert abs(R[1, 2]) == pytest.approx(1.0)
     assert fathom.Pose(rigid(R, (0, 0, 0))).yaw == pytest.approx(0.7, abs=1e-5)
 
 
 def test_yaw_range_is_half_open() -> None:
-    yaw = fathom.Pose(rigid(axis_angle_matrix((0, 1, 0), np.pi), (0, 0, 0))).yaw
+    yaw = fathom.Pose(rigid(rot_y(np.pi), (0, 0, 0))).yaw
     assert yaw == pytest.approx(np.pi, abs=1e-5)  # pi, not -pi: the range is (-pi, pi]
 
 
-def test_distance_to(rng: np.random.Generator) -> None:
-    Ra, Rb = random_rotation(rng), random_rotation(rng)
-    ta, tb = rng.normal(size=3), rng.normal(size=3)
-    d = fathom.Pose(rigid(Ra, ta)).distance_to(fathom.Pose(rigid(Rb, tb)))
-    assert d.meters == pytest.approx(np.linalg.norm(ta - tb), abs=1e-5)
-    assert d.radians == pytest.approx(np.arccos(np.clip((np.trace(Ra.T @ Rb) - 1) / 2, -1, 1)), abs=1e-4)
+def test_distance_to() -> None:
+    """Origins (1, 2, 3) and (4, 6, 3) are 5 m apart; R_x(0.2) R_y(0.5) against R_x(0.2) R_y(1.2) is 0.7 rad."""
+    a = fathom.Pose(rigid(rot_x(0.2) @ rot_y(0.5), (1, 2, 3)))
+    d = a.distance_to(fathom.Pose(rigid(rot_x(0.2) @ rot_y(1.2), (4, 6, 3))))
+    assert d.meters == pytest.approx(5.0, rel=1e-6)
+    assert d.radians == pytest.approx(0.7, abs=1e-5)
     meters, radians = d
     assert (meters, radians) == (d.meters, d.radians)
 
 
-def test_orthonormalized_is_polar_decomposition(rng: np.random.Generator) -> None:
-    R = random_rotation(rng)
-    M = rigid(R + rng.normal(scale=2e-3, size=(3, 3)), (1, 2, 3))  # off by more than 1e-3
+def test_orthonormalized_is_polar_decomposition(T: np.ndarray, rng: np.random.Generator) -> None:
+    M = rigid(T[:3, :3] + rng.normal(scale=2e-3, size=(3, 3)), (1, 2, 3))  # off by more than 1e-3
     with pytest.raises(fathom.NotRigidError):
         fathom.Pose(M)
     U, _, Vt = np.linalg.svd(M[:3, :3])
@@ -163,16 +160,15 @@ def test_orthonormalized_is_polar_decomposition(rng: np.random.Generator) -> Non
     fixed.check_rigid(1e-5)
 
 
-def test_orthonormalized_method(rng: np.random.Generator) -> None:
-    R = random_rotation(rng)
-    M = rigid(R + rng.normal(scale=1e-4, size=(3, 3)), (1, 2, 3))
+def test_orthonormalized_method(T: np.ndarray, rng: np.random.Generator) -> None:
+    M = rigid(T[:3, :3] + rng.normal(scale=1e-4, size=(3, 3)), (1, 2, 3))
     p = fathom.Pose(M)  # within the rigid tolerance
     U, _, Vt = np.linalg.svd(M[:3, :3])
     np.testing.assert_allclose(p.orthonormalized(0.01).matrix, rigid(U @ Vt, (1, 2, 3)), atol=1e-5)
 
 
-def test_check_rigid_tolerance(rng: np.random.Generator) -> None:
-    M = rigid(random_rotation(rng) * 1.0002, (0, 0, 0))  # R^T R - I = 4e-4 I
+def test_check_rigid_tolerance(T: np.ndarray) -> None:
+    M = rigid(T[:3, :3] * 1.0002, (0, 0, 0))  # R^T R - I = 4e-4 I
     p = fathom.Pose(M)
     p.check_rigid(0.01)
     with pytest.raises(fathom.NotRigidError, match="fathom_pose_check_rigid"):

@@ -15,7 +15,7 @@ import fathom
 from fathom import _lib
 from fathom._lib import BatchOptionsStruct, HitStruct, IntrinsicsStruct, MeshInfoStruct, MeshPtr, PoseStruct
 from fathom._lib import RayStruct, Vec3
-from _raycast_reference import icosphere
+from _meshes import icosphere
 
 F = _lib.FUNCTIONS
 GUARD = 0xAB

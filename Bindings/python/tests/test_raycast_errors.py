@@ -19,7 +19,7 @@ import pytest
 
 import fathom
 from fathom import _lib
-from _raycast_reference import icosphere, random_rays
+from _meshes import icosphere, random_rays
 
 
 @pytest.fixture

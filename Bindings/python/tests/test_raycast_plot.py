@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 
 import fathom  # noqa: E402
 from fathom import plot  # noqa: E402
-from _raycast_reference import icosphere, random_soup  # noqa: E402
+from _meshes import icosphere, random_soup  # noqa: E402
 
 
 def _by_label(ax) -> dict:

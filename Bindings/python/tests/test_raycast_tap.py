@@ -1,4 +1,6 @@
-"""The capture app's tap flows, against numpy rays (conventions.md) met with hand-placed planes and boxes."""
+"""The capture app's tap flows through the binding: intrinsics, pose, pixel, plane, mesh and box reach the library,
+and the results (heights, the box moved in place, faces, None for a miss) come back; checked on hand-placed cameras,
+planes and boxes whose answers are worked out in the comments."""
 
 from __future__ import annotations
 
@@ -8,13 +10,13 @@ import numpy as np
 import pytest
 
 import fathom
-from _raycast_reference import camera_ray
-from _reference import axis_angle_matrix, rigid
-
 K = fathom.Intrinsics(500.0, 500.0, 320.0, 240.0, 640, 480)
-#: 1.5 m above the origin, 2 m back, pitched 30 degrees down.
-PITCHED = rigid(axis_angle_matrix((1, 0, 0), math.radians(-30)), (0.0, 1.5, 2.0))
-LEVEL = rigid(np.eye(3), (0.0, 1.5, 0.0))  # looking along -z, level: the top half of the image sees the sky
+C30, S30 = math.cos(math.radians(30)), math.sin(math.radians(30))
+#: 1.5 m above the origin, 2 m back, pitched 30 degrees down (R_x(-30 deg)): the image centre's ray is
+#: (0, -sin 30, -cos 30) = (0, -0.5, -0.866).
+PITCHED = np.array([[1, 0, 0, 0], [0, C30, S30, 1.5], [0, -S30, C30, 2.0], [0, 0, 0, 1]])
+#: Looking along -z, level, 1.5 m up: pixel (u, v) looks along ((u - 320) / 500, -(v - 240) / 500, -1).
+LEVEL = np.array([[1, 0, 0, 0], [0, 1, 0, 1.5], [0, 0, 1, 0], [0, 0, 0, 1]], np.float64)
 
 FLOOR_Y, TABLE_Y = -1.0, -0.3
 
@@ -35,14 +37,10 @@ def room():
         yield mesh
 
 
-def _plane_hit(pose, u, v, height):
-    o, d = camera_ray(K, pose, u, v)
-    t = (height - o[1]) / d[1]
-    return o + t * d if t > 0 else None
-
-
-def _on_table(p) -> bool:
-    return p is not None and -0.5 <= p[0] <= 0.5 and -1.5 <= p[2] <= -0.5
+def _centre_hit(height: float) -> np.ndarray:
+    """Where PITCHED's centre ray (0, -0.5, -cos 30) from (0, 1.5, 2) meets the plane y = height."""
+    t = (1.5 - height) / S30
+    return np.array([0.0, height, 2.0 - t * C30])
 
 
 def test_floor_height_from_plane() -> None:
@@ -50,18 +48,18 @@ def test_floor_height_from_plane() -> None:
     h = fathom.tap_floor_height(K, pose, 320, 240, plane=((0, -1.2, 0), (0, 1, 0)))
     assert h == pytest.approx(-1.2, abs=1e-5)
     tilted = fathom.tap_floor_height(K, pose, 320, 240, plane=((0, -1.2, 0), (0, 1, 0.2)))  # a ramp
-    o, d = camera_ray(K, PITCHED, 320, 240)
-    n = np.array([0, 1, 0.2])
-    t = (np.array([0, -1.2, 0]) - o) @ n / (d @ n)
-    assert tilted == pytest.approx((o + t * d)[1], abs=1e-5)
+    # (y + 1.2) + 0.2 z = 0 along y = 1.5 - 0.5 t, z = 2 - cos30 t: t = 3.1 / (0.5 + 0.2 cos 30)
+    t = 3.1 / (S30 + 0.2 * C30)
+    assert tilted == pytest.approx(1.5 - S30 * t, abs=1e-5)
 
 
 def test_floor_height_from_mesh(room) -> None:
     pose = fathom.Pose(PITCHED)
-    table_tap = _plane_hit(PITCHED, 320, 240, TABLE_Y)
-    assert _on_table(table_tap)  # the centre of the image looks at the table
+    # the centre of the image meets the table's height at z = 2 - 3.6 cos 30 = -1.12, on the table (z in -1.5..-0.5)
+    assert -1.5 < _centre_hit(TABLE_Y)[2] < -0.5
     assert fathom.tap_floor_height(K, pose, 320, 240, mesh=room) == pytest.approx(TABLE_Y, abs=1e-5)
-    assert not _on_table(_plane_hit(PITCHED, 40, 400, TABLE_Y))  # bottom left: past the table, the floor
+    # pixel (40, 400) looks along R_x(-30) (-0.56, -0.32, -1) = (-0.56, -0.777, -0.706): at the table's height
+    # x = -0.56 * 1.8 / 0.777 = -1.3, left of the table (x in -0.5..0.5): the floor
     assert fathom.tap_floor_height(K, pose, 40, 400, mesh=room) == pytest.approx(FLOOR_Y, abs=1e-5)
     # the mesh wins over the plane when it is hit
     assert fathom.tap_floor_height(K, pose, 320, 240, mesh=room, plane=((0, -5, 0), (0, 1, 0))) == pytest.approx(
@@ -87,10 +85,11 @@ def test_floor_height_nothing_hit(room) -> None:
 
 
 def test_place_box_on_floor_plane() -> None:
+    """LEVEL's pixel (420, 365) looks along (0.2, -0.25, -1): from 1.5 m it meets y = -1.2 at t = 10.8, at
+    (2.16, -1.2, -10.8); the box stands there (centre 0.3 m up)."""
     box = fathom.Box(center=(5, 0, 5), scale=(0.4, 0.6, 0.4), rot_y=0.3, floor=-1.2)
-    assert fathom.tap_place_box(K, fathom.Pose(PITCHED), 300, 260, box) is True
-    p = _plane_hit(PITCHED, 300, 260, -1.2)
-    np.testing.assert_allclose(box.center, [p[0], -1.2 + 0.3, p[2]], atol=1e-5)
+    assert fathom.tap_place_box(K, fathom.Pose(LEVEL), 420, 365, box) is True
+    np.testing.assert_allclose(box.center, [2.16, -1.2 + 0.3, -10.8], atol=1e-5)
     assert box.rot_y == pytest.approx(0.3) and box.floor == pytest.approx(-1.2)
     np.testing.assert_allclose(box.scale, [0.4, 0.6, 0.4])
 
@@ -98,7 +97,7 @@ def test_place_box_on_floor_plane() -> None:
 def test_place_box_on_mesh(room) -> None:
     box = fathom.Box(center=(5, 0, 5), scale=(0.4, 0.6, 0.4), floor=FLOOR_Y)
     assert fathom.tap_place_box(K, fathom.Pose(PITCHED), 320, 240, box, mesh=room)
-    p = _plane_hit(PITCHED, 320, 240, TABLE_Y)  # the ray meets the table first
+    p = _centre_hit(TABLE_Y)  # the ray meets the table first
     np.testing.assert_allclose(box.center, [p[0], FLOOR_Y + 0.3, p[2]], atol=1e-5)  # stands on its floor at x, z
 
 
@@ -123,7 +122,7 @@ def test_box_face_under_the_tap() -> None:
     assert fathom.tap_box_face(K, ident, 320, 240, box) == fathom.Face.LEFT
     assert fathom.tap_box_face(K, ident, 5, 5, box) is None  # the corner of the image misses it
     # from above: the top
-    down = fathom.Pose(rigid(axis_angle_matrix((1, 0, 0), -math.pi / 2), (0, 5, -3)))
+    down = fathom.Pose(np.array([[1, 0, 0, 0], [0, 0, 1, 5], [0, -1, 0, -3], [0, 0, 0, 1]], np.float64))  # R_x(-90)
     assert fathom.tap_box_face(K, down, 320, 240, box) == fathom.Face.TOP
     # from inside: the exit face
     inside = fathom.Box(center=(0, 0, 0), scale=(2, 2, 2))
@@ -131,6 +130,5 @@ def test_box_face_under_the_tap() -> None:
     # a tap right of centre enters through the side the ray meets first (here still BACK, unrotated box)
     wide = fathom.Box(center=(0, 0, -3), scale=(4, 1, 1))
     face = fathom.tap_box_face(K, ident, 320 + 100, 240, wide)
-    o, d = camera_ray(K, np.eye(4), 420, 240)
-    t_back = (-2.5 - o[2]) / d[2]
-    assert abs((o + t_back * d)[0]) <= 2.0 and face == fathom.Face.BACK
+    # the ray (0.2, 0, -1) meets the back face's plane z = -2.5 at x = 0.5, within the box's x = -2..2
+    assert face == fathom.Face.BACK
