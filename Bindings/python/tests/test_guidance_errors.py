@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-import _guidance_reference as R
+from _poses import look_at
 import fathom
 
 
@@ -21,7 +21,7 @@ def _raises(exc, call, *words: str):
 
 
 BOX = fathom.Box((0, 0.5, 0), (1, 1, 1), 0.0, floor=0.0)
-FRONT = R.look_at((0, 0.5, -2), (0, 0.5, 0))
+FRONT = look_at((0, 0.5, -2), (0, 0.5, 0))
 
 
 def _nan_pose() -> np.ndarray:
@@ -57,7 +57,7 @@ def test_non_rigid_pose() -> None:
 
 def test_bad_pose_in_a_batch_names_its_index_and_keeps_the_views_before() -> None:
     c = fathom.Coverage(BOX)
-    poses = np.stack([FRONT, R.look_at((0, 0.5, 2), (0, 0.5, 0)), _scaled_pose(), FRONT])
+    poses = np.stack([FRONT, look_at((0, 0.5, 2), (0, 0.5, 0)), _scaled_pose(), FRONT])
     _raises(fathom.NotRigidError, lambda: c.record_many(poses), "fathom_coverage_record_batch", "cameras_to_world[2]")
     assert c.summary().views == 2 and c.summary().counted == 2
     poses[2] = _nan_pose()

@@ -10,7 +10,7 @@ import pytest
 matplotlib = pytest.importorskip("matplotlib", reason="matplotlib is the optional `plot` extra")
 matplotlib.use("Agg")
 
-import _guidance_reference as R  # noqa: E402
+from _poses import look_at  # noqa: E402
 import fathom  # noqa: E402
 from fathom import plot  # noqa: E402
 from test_motion import frames, walk  # noqa: E402
@@ -19,7 +19,7 @@ from test_motion import frames, walk  # noqa: E402
 def _coverage() -> fathom.Coverage:
     c = fathom.Coverage(fathom.Box((0, 0.5, 0), (1, 1, 1), 0.3, floor=0.0), goal=3)
     eyes = [(0, 0.5, -2), (0.5, 0.5, -2), (1.0, 0.5, -2), (0.3, 0.6, -2.1), (2, 0.5, 0)]
-    c.record_many(np.stack([R.look_at(e, (0, 0.5, 0)) for e in eyes]))
+    c.record_many(np.stack([look_at(e, (0, 0.5, 0)) for e in eyes]))
     return c
 
 

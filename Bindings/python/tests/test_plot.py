@@ -211,11 +211,11 @@ def _report_with_coverage(goal_known: bool):
     """A report-like object whose coverage is a tracker's: views on the front (4), right (1) faces, goal 3."""
     from types import SimpleNamespace
 
-    import _guidance_reference as R
+    from _poses import look_at
 
     c = fathom.Coverage(fathom.Box((0, 0.5, 0), (1, 1, 1), 0.3, floor=0.0), goal=3)
     eyes = [(0, 0.5, -2), (0.5, 0.5, -2), (1.0, 0.5, -2), (0.3, 0.6, -2.1), (2, 0.5, 0)]
-    c.record_many(np.stack([R.look_at(e, (0, 0.5, 0)) for e in eyes]))
+    c.record_many(np.stack([look_at(e, (0, 0.5, 0)) for e in eyes]))
     faces = [{"name": f.face.name.lower(), "count": f.count, "progress": f.progress, "color": list(map(float, f.color)),
               "opacity": f.opacity, "complete": f.complete, "needed": f.needed} for f in c.faces()]
     s = c.summary()

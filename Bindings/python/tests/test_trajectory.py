@@ -1,6 +1,7 @@
-"""Trajectory summaries and frame selection against numpy: path length, duration, nearest-rank speed percentiles,
-time too slow / too fast, maximum angular speed, and the greedy frame-selection rule as a plain Python loop, on a
-60 fps synthetic recording."""
+"""Trajectory summaries and frame selection through the binding: int64 nanosecond (or float seconds) timestamps,
+pose arrays or Pose lists in, the summary's fields (seconds, meters, m/s, rad/s) and int64 frame indices out, and the
+options passed by keyword or as MotionOptions. Checked on recordings whose summaries and selections are worked out
+by hand; the arithmetic on other recordings is the core tests' (TrajectoryTests.swift)."""
 
 from __future__ import annotations
 
@@ -9,81 +10,56 @@ import math
 import numpy as np
 import pytest
 
-import _guidance_reference as R
 import fathom
-from test_motion import IN, frames, walk
+from _poses import rigid, rot_x, rot_y
+from test_motion import frames, walk
 
 F32 = np.float32
 
 
 def recording() -> tuple[np.ndarray, np.ndarray]:
-    """20 s at 60 fps: slow, ok, too fast and slightly fast stretches, turning at a varying rate, with a repeated
-    timestamp (a different pose) and a 0.9 s gap."""
-    t = frames(20.0)
-    speeds = lambda s: IN * (3 if s < 4 else 7 if s < 9 else 14 if s < 13 else 9 if s < 17 else 2)  # noqa: E731
-    poses = walk(t, speeds).astype(np.float64)
-    yaw = np.cumsum(0.6 * np.sin((t - t[0]) * 1e-9) / 60)
-    for i, a in enumerate(yaw):
-        poses[i, :3, :3] = R.rot_y(a) @ R.rot_axis((0, 0, 1), 0.1 * math.sin(i / 50))
-    poses = poses.astype(F32)
-    t = t.copy()
-    t[500:] += 900_000_000  # a gap of 0.9 s + 1/60 s between frames 499 and 500
-    t[700] = t[699]  # a repeated timestamp ...
-    poses[700, :3, 3] += (3.0, 0.0, 0.0)  # ... whose pose is far off: ignored
-    return t, poses
+    """2 s at 60 fps walking along x at 0.1 m/s, a 0.9 s gap, then 1 s at 0.3 m/s turning at 0.5 rad/s about y; the
+    51st frame's timestamp repeated with a pose 3 m off (ignored)."""
+    a = frames(2.0)
+    b = a[-1] + 900_000_000 + frames(1.0)
+    t = np.r_[a, b]
+    x = np.r_[0.1 * a * 1e-9, 1.0 + 0.3 * (b - b[0]) * 1e-9]
+    yaw = np.r_[np.zeros(len(a)), 0.5 * (b - b[0]) * 1e-9]
+    poses = np.array([rigid(rot_y(angle) @ rot_x(-0.2), (xi, 1.4, -0.7)) for xi, angle in zip(x, yaw)])
+    poses = np.insert(poses, 51, rigid(np.eye(3), (x[50] + 3.0, 1.4, -0.7)), axis=0)
+    return np.insert(t, 51, t[50]), poses.astype(F32)
 
 
-def summary_reference(t: np.ndarray, poses: np.ndarray, **options) -> dict:
-    ref = R.motion_reference(t, poses.astype(np.float64), R.MotionSettings(**options))
-    steps = (np.arange(len(t)) > 0) & (ref["skipped"] == 0) & (ref["restarted"] == 0)
-    accepted = np.flatnonzero(ref["skipped"] == 0)
-    # the pose each step starts from: the last accepted one before it
-    previous = accepted[np.searchsorted(accepted, np.arange(len(t))) - 1]
-    positions = poses[:, :3, 3].astype(np.float64)
-    step_length = np.linalg.norm(positions - positions[previous], axis=1)
-    dt = (t - t[previous]) * 1e-9
-    speeds = ref["speed"][steps]
-    return {
-        "duration": (int(t[-1]) - int(t[0])) * 1e-9,
-        "path_length": float(step_length[steps].sum()),
-        "speed_p10": R.nearest_rank(speeds, 10),
-        "speed_p50": R.nearest_rank(speeds, 50),
-        "speed_p90": R.nearest_rank(speeds, 90),
-        "speed_max": float(speeds.max()),
-        "time_too_slow": float(dt[steps & (ref["guidance"] == R.TOO_SLOW)].sum()),
-        "time_too_fast": float(dt[steps & (ref["guidance"] == R.TOO_FAST)].sum()),
-        "angular_speed_max": float(ref["angular_speed"][steps].max()),
-        "steps": int(steps.sum()),
-    }
-
-
-def assert_summary(s: fathom.TrajectorySummary, want: dict) -> None:
-    assert s.steps == want["steps"]
-    assert s.duration == pytest.approx(want["duration"], abs=1e-9)
-    assert s.path_length == pytest.approx(want["path_length"], rel=1e-5)
-    for name in ("speed_p10", "speed_p50", "speed_p90", "speed_max"):
-        assert getattr(s, name) == pytest.approx(want[name], rel=2e-3, abs=1e-5), name
-    assert s.time_too_slow == pytest.approx(want["time_too_slow"], abs=1e-9)
-    assert s.time_too_fast == pytest.approx(want["time_too_fast"], abs=1e-9)
-    assert s.angular_speed_max == pytest.approx(want["angular_speed_max"], rel=2e-3)
-
-
-def test_summary_of_a_60_fps_recording() -> None:
+def test_summary_of_a_recording_by_hand() -> None:
+    """Steps: 120 at 0.1 m/s and 60 at 0.3 m/s (the first pose, the one after the gap and the repeated one are no
+    steps); path 0.2 + 0.3 m; nearest-rank p10 and p50 are 0.1, p90 (the 162nd of 180) 0.3; 2 s below the 5 in/s of
+    "too slow", 1 s above the 10 in/s of "too fast"."""
     t, poses = recording()
     s = fathom.summarize_trajectory(t, poses)
-    want = summary_reference(t, poses)
-    assert_summary(s, want)
-    assert s.steps == len(t) - 3  # the first pose, the one after the gap and the repeated one are not steps
-    assert s.time_too_slow > 5 and s.time_too_fast > 3  # both kinds of stretch are there
-    assert s.duration == pytest.approx(20.9, abs=1e-9)
+    assert isinstance(s, fathom.TrajectorySummary)
+    assert s.steps == 180
+    assert s.duration == pytest.approx(3.9, abs=1e-9)
+    assert s.path_length == pytest.approx(0.5, rel=1e-5)
+    assert (s.speed_p10, s.speed_p50, s.speed_p90, s.speed_max) == pytest.approx((0.1, 0.1, 0.3, 0.3), rel=1e-4)
+    assert s.time_too_slow == pytest.approx(2.0, abs=1e-9)
+    assert s.time_too_fast == pytest.approx(1.0, abs=1e-9)
+    assert s.angular_speed_max == pytest.approx(0.5, rel=1e-3)
 
 
-def test_summary_with_smoothing_and_other_thresholds() -> None:
+def test_summary_options_reach_the_library() -> None:
+    """fast_speed 0.35 and slow_speed 0.05 m/s leave no time too fast or too slow; a time constant of 0.3 s blends the
+    step from 0.1 to 0.3 m/s, so the fastest smoothed speed is 0.3 - 0.2 exp(-T / 0.3) after T seconds at 0.3."""
     t, poses = recording()
-    s = fathom.summarize_trajectory(t, poses, time_constant=0.3, fast_speed=0.3, slightly=0.1)
-    assert_summary(s, summary_reference(t, poses, time_constant=0.3, fast=float(F32(0.3)), slightly=float(F32(0.1))))
+    s = fathom.summarize_trajectory(t, poses, fast_speed=0.35, slow_speed=0.05)
+    assert (s.time_too_fast, s.time_too_slow) == (0.0, 0.0)
+    t = frames(2.0)
+    poses = walk(t, lambda s: 0.1 if s < 1 else 0.3)
+    assert fathom.summarize_trajectory(t, poses).speed_max == pytest.approx(0.3, rel=1e-4)
+    smoothed = fathom.summarize_trajectory(t, poses, time_constant=0.3)
+    at_fast = (t[-1] - t[59]) * 1e-9  # the steps ending at 1 s and later are at 0.3 m/s
+    assert smoothed.speed_max == pytest.approx(0.3 - 0.2 * math.exp(-at_fast / 0.3), rel=1e-4)
     options = fathom.MotionOptions(time_constant=0.3)
-    assert fathom.summarize_trajectory(t, poses, options=options) == fathom.summarize_trajectory(t, poses, time_constant=0.3)
+    assert fathom.summarize_trajectory(t, poses, options=options) == smoothed
 
 
 def test_path_ignores_a_repeated_timestamps_pose() -> None:
@@ -108,9 +84,6 @@ def test_nearest_rank_percentiles_exactly() -> None:
     assert s.path_length == pytest.approx(speeds.sum() * 0.1, rel=1e-5)
     assert s.time_too_fast == pytest.approx(0.8, abs=1e-9)  # 0.3 .. 1.0 m/s are above 0.254
     assert s.time_too_slow == pytest.approx(0.1, abs=1e-9)  # only 0.1 m/s is below 0.127
-    for n in (1, 7, 29, 30, 101):
-        v = np.random.default_rng(n).uniform(0, 1, n)
-        assert [R.nearest_rank(v, p) for p in (10, 50, 90)] == [np.sort(v)[max(math.ceil(p * n / 100), 1) - 1] for p in (10, 50, 90)]
 
 
 def test_seconds_timestamps_and_pose_objects() -> None:
@@ -120,22 +93,34 @@ def test_seconds_timestamps_and_pose_objects() -> None:
     assert a == b
 
 
-@pytest.mark.parametrize("min_distance, min_angle", [(0.05, math.inf), (math.inf, 0.1), (0.05, 0.1), (0.3, 0.02)])
-def test_frame_selection_is_the_greedy_rule(min_distance: float, min_angle: float) -> None:
-    _, poses = recording()
-    got = fathom.select_frames(poses, min_distance, min_angle)
-    want = R.select_reference(poses.astype(np.float64), float(F32(min_distance)), float(F32(min_angle)))
-    np.testing.assert_array_equal(got, want)
-    assert got.dtype == np.int64 and got[0] == 0 and np.all(np.diff(got) > 0)
-    assert 5 < len(got) < len(poses)
+def _selection_path() -> np.ndarray:
+    """20 poses 1/64 m apart along x (exact in float32), then 20 more at the last position turning 0.03 rad each."""
+    x = np.r_[np.arange(20) / 64, np.full(20, 19 / 64)]
+    angle = np.r_[np.zeros(20), 0.03 * np.arange(1, 21)]
+    return np.array([rigid(rot_y(a), (xi, 0, 0)) for xi, a in zip(x, angle)]).astype(F32)
+
+
+@pytest.mark.parametrize(
+    "min_distance, min_angle, expected",
+    [
+        # every 4th pose is 1/16 m from the last kept one; after pose 16 the position stops 3/64 m away
+        (1 / 16, math.inf, [0, 4, 8, 12, 16]),
+        # no turn until pose 20; then every 4th pose has turned 0.12 >= 0.1 rad from the last kept one
+        (math.inf, 0.1, [0, 23, 27, 31, 35, 39]),
+        # either threshold: the distance in the first half, the angle in the second
+        (1 / 16, 0.1, [0, 4, 8, 12, 16, 23, 27, 31, 35, 39]),
+    ],
+)
+def test_frame_selection_by_hand(min_distance: float, min_angle: float, expected: list[int]) -> None:
+    got = fathom.select_frames(_selection_path(), min_distance, min_angle)
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, expected)
 
 
 def test_frame_selection_inputs() -> None:
-    _, poses = recording()
-    np.testing.assert_array_equal(
-        fathom.select_frames([fathom.Pose(p) for p in poses[:200]], min_distance=0.02),
-        fathom.select_frames(poses[:200], min_distance=0.02),
-    )
+    poses = _selection_path()
+    np.testing.assert_array_equal(fathom.select_frames([fathom.Pose(p) for p in poses], min_distance=1 / 16), [0, 4, 8, 12, 16])
+    np.testing.assert_array_equal(fathom.select_frames(poses.astype(np.float64).tolist(), 1 / 16), [0, 4, 8, 12, 16])
     np.testing.assert_array_equal(fathom.select_frames(poses[:1], 0.1), [0])
     still = np.tile(np.eye(4), (50, 1, 1))
     np.testing.assert_array_equal(fathom.select_frames(still, 0.01, 0.01), [0])  # standing still: only the first
