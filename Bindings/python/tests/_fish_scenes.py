@@ -1,13 +1,14 @@
 """Synthetic "fish on a board" captures for Monte Carlo validation of length measurements (numpy/scipy only).
 
-A flat fish silhouette (Shape) lies on a plane board (Placement) in front of an ARKit-like camera (Grid of
-_depth_reference). `render` gives the board's z-depth at every depth sample (the fish has no relief and the
+A flat fish silhouette (Shape) lies on a plane board (Placement) in front of an ARKit-like camera (Grid).
+`render` gives the board's z-depth at every depth sample (the fish has no relief and the
 board is everywhere, so every sample is valid before damage), the centre-sampled silhouette mask, damaged
 copies of both (Damage) and the ground truth: snout tip, midline end, straight and midline lengths.
 Nothing here calls the library.
 
-Conventions (as _depth_reference): optical frame x right, y down, z forward; an RGB pixel (u, v) is
-continuous, u = fx x / z + cx; mask pixel (i, j) of an mh x mw mask covers u in [i W / mw, (i + 1) W / mw)
+Conventions (reference/conventions.md): optical frame x right, y down, z forward; an RGB pixel (u, v) is
+continuous, u = fx x / z + cx; depth sample (i, j) sits at (i + 0.5, j + 0.5) of the depth grid, whose intrinsics
+are the RGB ones scaled to it (fx' = fx w / W, cx' = cx w / W, fy', cy' by height); mask pixel (i, j) of an mh x mw mask covers u in [i W / mw, (i + 1) W / mw)
 and is sampled at its centre; depth values are optical z in float32 metres, 0 = invalid.
 """
 
@@ -20,7 +21,52 @@ from scipy.interpolate import PchipInterpolator
 from scipy.ndimage import distance_transform_edt, gaussian_filter, maximum_filter, minimum_filter
 from scipy.spatial import cKDTree
 
-from _depth_reference import Grid, rotation
+# ARKit-like: a 1920x1440 RGB image with a 256x192 LiDAR depth map.
+RGB_W, RGB_H = 1920, 1440
+DEPTH_W, DEPTH_H = 256, 192
+FX = FY = 1450.0
+CX, CY = 962.5, 718.25
+
+
+@dataclass(frozen=True)
+class Grid:
+    """RGB intrinsics and a depth grid size; ``k`` are the intrinsics scaled to the grid."""
+
+    fx: float = FX
+    fy: float = FY
+    cx: float = CX
+    cy: float = CY
+    rgb_w: int = RGB_W
+    rgb_h: int = RGB_H
+    w: int = DEPTH_W
+    h: int = DEPTH_H
+
+    @property
+    def k(self) -> tuple[float, float, float, float]:
+        sx, sy = self.w / self.rgb_w, self.h / self.rgb_h
+        return self.fx * sx, self.fy * sy, self.cx * sx, self.cy * sy
+
+    def rays(self) -> np.ndarray:
+        """(h, w, 3) optical-frame rays with z = 1 through every sample centre (float64)."""
+        fx, fy, cx, cy = self.k
+        rays = np.empty((self.h, self.w, 3))
+        rays[..., 0] = ((np.arange(self.w) + 0.5 - cx) / fx)[None, :]
+        rays[..., 1] = ((np.arange(self.h) + 0.5 - cy) / fy)[:, None]
+        rays[..., 2] = 1.0
+        return rays
+
+    def project_rgb(self, p: np.ndarray) -> np.ndarray:
+        """RGB pixel (u, v) of optical-frame points (..., 3)."""
+        p = np.asarray(p, dtype=np.float64)
+        return np.stack([self.fx * p[..., 0] / p[..., 2] + self.cx, self.fy * p[..., 1] / p[..., 2] + self.cy], -1)
+
+
+def rotation(axis: np.ndarray, angle: float) -> np.ndarray:
+    """Rodrigues' rotation matrix: ``angle`` about ``axis`` (right-hand rule)."""
+    a = np.asarray(axis, dtype=np.float64)
+    a = a / np.linalg.norm(a)
+    k = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+    return np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * k @ k
 
 # Body profiles as full width / `width` at s / L. Interpolated as g = fraction / sqrt(s / L) (PCHIP: positive,
 # no overshoot) so that h ~ sqrt(s) at the snout, a rounded tip; _SNOUT is g at s = 0.

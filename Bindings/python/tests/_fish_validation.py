@@ -18,8 +18,7 @@ from typing import Callable
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _depth_reference import Grid  # noqa: E402
-from _fish_scenes import Damage, FishScene, Placement, Shape, keypoints, render  # noqa: E402
+from _fish_scenes import Damage, FishScene, Grid, Placement, Shape, keypoints, render  # noqa: E402
 
 import fathom  # noqa: E402
 

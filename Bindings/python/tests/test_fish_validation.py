@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 import fathom
-from _depth_reference import Grid
-from _fish_scenes import Damage, Placement, Shape, render
+from _fish_scenes import Damage, Grid, Placement, Shape, render
 from _fish_validation import BENT, STRAIGHT, Scenario, summary, trials
 
 GRID = Grid()

@@ -1,8 +1,10 @@
-"""Object (fish) length from depth: analytic scenes rendered per depth pixel with numpy (a plane, a rod, an
-ellipsoid "fish" at known poses), with and without noise and outliers, and the error bar's coverage.
+"""Object (fish) length from depth through the binding: keypoints, masks (at the depth grid's or the RGB image's
+resolution) and traced polylines in, the Length result (value, sigma, ends in the frame asked for, their RGB pixels,
+samples, rms) out, options by keyword, and the error bar's coverage by Monte Carlo. Checked on walls and planes whose
+lengths are worked out by hand; accuracy on rendered fish is test_fish_validation's, the arithmetic the core tests'
+(KeypointLengthTests, DepthFitTests).
 
-Scale of the scenes: a 256x192 depth grid for a 1920x1440 RGB image with fx = 1450 px, so one depth pixel
-is fx' = 193.3 px: a footprint of 3.1 mm at 0.6 m. Tolerances below are stated in footprints.
+A 256x192 depth grid for a 1920x1440 RGB image with fx = 1450 px: one depth pixel is fx' = 193.3 px.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ import numpy as np
 import pytest
 
 import fathom
-from _depth_reference import Grid, render_ellipsoid, render_plane, render_rod, rotation
+from _poses import rot_y
 
-GRID = Grid()
-K = fathom.Intrinsics(GRID.fx, GRID.fy, GRID.cx, GRID.cy, GRID.rgb_w, GRID.rgb_h)
-FXD = GRID.k[0]  # depth-grid focal length
+FX = FY = 1450.0
+CX, CY = 962.5, 718.25
+RGB_W, RGB_H, W, H = 1920, 1440, 256, 192
+K = fathom.Intrinsics(FX, FY, CX, CY, RGB_W, RGB_H)
+FXD = FX * W / RGB_W  # depth-grid focal length
 
 
 def _frame(depth: np.ndarray, **kwargs) -> fathom.DepthFrame:
@@ -26,12 +30,7 @@ def _frame(depth: np.ndarray, **kwargs) -> fathom.DepthFrame:
 
 def _ray(u: float, v: float) -> np.ndarray:
     """Optical-frame ray (z = 1) of an RGB pixel."""
-    return np.array([(u - GRID.cx) / GRID.fx, (v - GRID.cy) / GRID.fy, 1.0])
-
-
-def _plane_point(u: float, v: float, p0: np.ndarray, n: np.ndarray) -> np.ndarray:
-    r = _ray(u, v)
-    return r * (n @ p0) / (n @ r)
+    return np.array([(u - CX) / FX, (v - CY) / FY, 1.0])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -66,10 +65,10 @@ def test_two_keypoints_at_equal_depth_hand_computed(method: str) -> None:
     """reference/depth-and-fish.md: two keypoints at equal depth are their back-projected distance,
     L = d * hypot((u1 - u2) / fx, (v1 - v2) / fy)."""
     d = 0.75
-    frame = _frame(np.full((GRID.h, GRID.w), d))
+    frame = _frame(np.full((H, W), d))
     head, tail = (400.0, 500.0), (1500.0, 900.0)
     result = frame.length_keypoints(head, tail, method=method)
-    expected = d * math.hypot((400 - 1500) / GRID.fx, (500 - 900) / GRID.fy)  # 0.6048... m
+    expected = d * math.hypot((400 - 1500) / FX, (500 - 900) / FY)  # 0.6048... m
     assert result.value == pytest.approx(expected, rel=1e-6)
     np.testing.assert_allclose(result.head, _ray(*head) * d * [1, -1, -1], rtol=1e-6)  # camera frame by default
     np.testing.assert_allclose(result.tail, _ray(*tail) * d * [1, -1, -1], rtol=1e-6)
@@ -83,9 +82,9 @@ def test_two_keypoints_at_equal_depth_hand_computed(method: str) -> None:
 def test_keypoint_endpoints_in_every_frame() -> None:
     d = 0.9
     m = np.eye(4)
-    m[:3, :3] = rotation([0, 1, 0], 0.5)
+    m[:3, :3] = rot_y(0.5)
     m[:3, 3] = [1, 1.5, -1]
-    frame = _frame(np.full((GRID.h, GRID.w), d), pose=fathom.Pose(m))
+    frame = _frame(np.full((H, W), d), pose=fathom.Pose(m))
     head, tail = (300.0, 300.0), (1700.0, 1200.0)
     optical = frame.length_keypoints(head, tail, out_frame="optical")
     np.testing.assert_allclose(optical.head, _ray(*head) * d, rtol=1e-6)
@@ -96,142 +95,101 @@ def test_keypoint_endpoints_in_every_frame() -> None:
 
 
 def test_plane_keypoints_on_a_tilted_plane() -> None:
-    """On a tilted plane a keypoint's own sample is off by the slope over half a pixel; the plane method
-    intersects each ray with the RANSAC plane, exact here (noise-free) up to float32 depth storage."""
-    n = np.array([0.25, -0.3, -1.0])
-    n /= np.linalg.norm(n)
-    p0 = np.array([0.0, 0.0, 0.7])
-    depth = render_plane(GRID, p0, n)
+    """The plane z = 0.7 + x / 4 (optical): along a ray (r, ., 1) it is at z = 0.7 / (1 - r / 4), on every sample and
+    under every keypoint. The plane method intersects each keypoint's ray with the plane fitted to the masked samples
+    (exact here up to float32 depth storage); the mask is at the RGB image's resolution."""
+    r = (np.arange(W) + 0.5 - CX * W / RGB_W) / FXD
+    depth = np.broadcast_to(0.7 / (1 - r / 4), (H, W))
     frame = _frame(depth)
-    mask = np.zeros((GRID.rgb_h, GRID.rgb_w), bool)
-    mask[400:1000, 300:1600] = True  # an RGB-resolution mask
+    mask = np.zeros((RGB_H, RGB_W), bool)
+    mask[400:1000, 300:1600] = True
+
+    def on_plane(u: float, v: float) -> np.ndarray:
+        ray = _ray(u, v)
+        return 0.7 / (1 - ray[0] / 4) * ray
+
     head, tail = (350.0, 450.0), (1550.0, 950.0)
-    expected = np.linalg.norm(_plane_point(*head, p0, n) - _plane_point(*tail, p0, n))
     result = frame.length_keypoints(head, tail, mask, method="plane")
-    assert result.value == pytest.approx(expected, rel=2e-5)
+    assert result.value == pytest.approx(np.linalg.norm(on_plane(*head) - on_plane(*tail)), rel=2e-5)
     assert result.rms < 1e-5
-    inside = frame.count(mask=mask)
-    assert result.samples == inside  # every masked sample is an inlier of the exact plane
-    np.testing.assert_allclose(result.head, _plane_point(*head, p0, n) * [1, -1, -1], rtol=2e-5, atol=1e-6)
-
-
-def test_plane_keypoints_with_noise_and_outliers(rng: np.random.Generator) -> None:
-    n = np.array([0.1, 0.35, -1.0])
-    n /= np.linalg.norm(n)
-    p0 = np.array([0.02, -0.01, 0.6])
-    depth = render_plane(GRID, p0, n)
-    noisy = depth + rng.normal(scale=0.0015, size=depth.shape)
-    outliers = rng.random(depth.shape) < 0.1
-    noisy[outliers] += rng.uniform(0.03, 0.3, outliers.sum())  # things above or below the fish
-    mask = np.zeros(depth.shape, bool)
-    mask[60:130, 40:220] = True
-    head, tail = (400.0, 600.0), (1550.0, 900.0)
-    expected = np.linalg.norm(_plane_point(*head, p0, n) - _plane_point(*tail, p0, n))
-    result = _frame(noisy).length_keypoints(head, tail, mask, method="plane", plane_iterations=200)
-    # ~11000 inliers with 1.5 mm noise: the plane's offset is known to ~0.015 mm and its tilt to ~1e-4, so the
-    # length (0.3 m) is within 0.5 mm; the outliers (>= 3 cm off, beyond the 5 mm threshold) must not count.
-    assert abs(result.value - expected) < 5e-4
-    assert result.samples == pytest.approx((~outliers[mask]).sum(), rel=0.02)
-    assert 0.001 < result.rms < 0.002  # the inliers' residual: the 1.5 mm noise, truncated at 5 mm
+    assert result.samples == frame.count(mask=mask)  # every masked sample is an inlier of the exact plane
+    np.testing.assert_allclose(result.head, on_plane(*head) * [1, -1, -1], rtol=2e-5, atol=1e-6)
 
 
 # ------------------------------------------------------------------------------------------------
-# Mask lengths of rendered objects
+# Mask and polyline lengths on a wall
 # ------------------------------------------------------------------------------------------------
 
-
-def _rod_scene(length=0.40, radius=0.02, depth=0.6, yaw=0.35, pitch=0.25, shift=(0.0, 0.0)):
-    axis = rotation([0, 0, 1], yaw) @ rotation([0, 1, 0], pitch) @ np.array([1.0, 0, 0])
-    center = np.array([shift[0], shift[1], depth])
-    return render_rod(GRID, center, axis, length, radius), center, axis
+#: A wall 0.8 m away, where one depth pixel is a footprint of 0.8 / fx' m.
+WALL = np.full((H, W), 0.8)
+FOOTPRINT = 0.8 / FXD
 
 
-def test_rod_mask_length() -> None:
-    """A closed cylinder 40 cm long, 2 cm radius, at 0.6 m, turned 20 degrees in the image and 14 degrees in
-    depth. Its visible extreme points are its caps' rims, exactly 40 cm apart along the axis. Each end is
-    sampled within one footprint (3.1 mm at 0.6 m, more at the far end): the length is within 2 footprints."""
-    depth, center, axis = _rod_scene()
-    mask = np.isfinite(depth)
-    result = _frame(depth).length_mask(mask)
-    far = (center + 0.2 * axis)[2]
-    tol = 2 * GRID.footprint(far)
-    assert abs(result.value - 0.40) < tol, (result.value, tol)
-    # endpoints near the rod's ends, head the smaller projection (the line's direction has its largest
-    # component positive: +x optical), in the camera frame
-    ends = np.stack([center - 0.2 * axis, center + 0.2 * axis]) * [1, -1, -1]
-    assert np.linalg.norm(result.head - ends[0]) < 0.03 and np.linalg.norm(result.tail - ends[1]) < 0.03
-    assert 0 < result.samples <= mask.sum()  # the body plane's inliers
-    assert result.rms < 0.02  # points on the visible half-cylinder: within a radius of the fitted line
-    # the RGB pixels of the endpoints are where they project
-    np.testing.assert_allclose(result.head_pixel, GRID.project_rgb(result.head * [1, -1, -1]), atol=0.05)
+def _bar(first: int, last: int) -> np.ndarray:
+    """A bar on the wall: rows 90 to 93, columns first to last of the depth grid."""
+    bar = np.zeros((H, W), bool)
+    bar[90:94, first:last + 1] = True
+    return bar
 
 
-def test_rod_mask_at_rgb_resolution() -> None:
-    """The same rod with its mask at the RGB image's resolution (rendered at RGB pixel centres)."""
-    depth, center, axis = _rod_scene(yaw=-0.2, pitch=-0.3)
-    rgb_grid = Grid(w=GRID.rgb_w // 4, h=GRID.rgb_h // 4)  # a 480x360 segmentation
-    mask = np.isfinite(render_rod(rgb_grid, center, axis, 0.40, 0.02))
-    result = _frame(depth).length_mask(mask)
-    far = max((center + 0.2 * axis)[2], (center - 0.2 * axis)[2])
-    assert abs(result.value - 0.40) < 2 * GRID.footprint(far)
+BAR = _bar(50, 200)
 
 
-@pytest.mark.parametrize("pitch", [0.0, 0.35])
-def test_ellipsoid_fish_mask_length_untrimmed(pitch: float) -> None:
-    """An ellipsoid 'fish' 36 cm long (semi-axes 18, 3, 2 cm) at 0.55 m. Its tips are points, but the body is
-    still over 3 depth pixels wide one footprint from a tip, so without trimming the outermost samples are
-    within about a footprint of each tip: the length is within 3 footprints (pitched, the silhouette's tips
-    are not the body's) and within its 2-sigma bar."""
-    axes = rotation([0, 0, 1], 0.3) @ rotation([0, 1, 0], pitch)
-    center = np.array([0.03, -0.02, 0.55])
-    depth = render_ellipsoid(GRID, center, axes, [0.18, 0.03, 0.02])
-    mask = np.isfinite(depth)
-    result = _frame(depth).length_mask(mask, trim_points=0, trim_fraction=0.0)
-    far = center[2] + 0.18 * abs(axes[2, 0])
-    assert abs(result.value - 0.36) < min(3 * GRID.footprint(far), 2 * result.sigma), result
-    # trimming (off by default) drops outline pixels at each tip, where the body is thinnest: shorter
-    trimmed = _frame(depth).length_mask(mask, trim_points=3)
-    assert trimmed.value < result.value
+def test_mask_length_of_a_bar() -> None:
+    """A bar's length runs along its line between its ends, each a fixed gap beyond its last pixel centre: a bar of
+    columns 50 to 200 is 50 footprints longer than one of columns 50 to 150, and as long as one of 100 to 250."""
+    result = _frame(WALL).length_mask(BAR)
+    assert isinstance(result, fathom.Length)
+    shorter = _frame(WALL).length_mask(_bar(50, 150)).value
+    assert result.value - shorter == pytest.approx(50 * FOOTPRINT, rel=1e-5)
+    assert _frame(WALL).length_mask(_bar(100, 250)).value == pytest.approx(result.value, rel=1e-6)
+    # head at the smaller projection (the line's largest component, optical +x, positive): the left end; in the
+    # camera frame (x, -y, -z) by default
+    assert result.head[0] < result.tail[0] and result.head[2] == pytest.approx(-0.8, rel=1e-6)
+    assert result.samples == BAR.sum() and result.rms < 1e-6  # every sample on the wall is on the body plane
+    # the ends' RGB pixels are where the ends project: u = cx + fx x / z, v = cy + fy y / z (optical)
+    for point, pixel in ((result.head, result.head_pixel), (result.tail, result.tail_pixel)):
+        x, y, z = point * [1, -1, -1]
+        np.testing.assert_allclose(pixel, [CX + FX * x / z, CY + FY * y / z], atol=0.05)
+    # the same bar at the RGB image's resolution (each sample's 7.5 x 7.5 pixels): the same samples, the same length
+    rgb_bar = np.zeros((RGB_H, RGB_W), bool)
+    rgb_bar[90 * 15 // 2: 94 * 15 // 2, 50 * 15 // 2: 201 * 15 // 2] = True
+    assert _frame(WALL).length_mask(rgb_bar).value == pytest.approx(result.value, rel=1e-6)
+    assert _frame(WALL).length_mask(BAR, out_frame="optical").head[2] == pytest.approx(0.8, rel=1e-6)
 
 
-def test_mask_length_with_noise_and_outliers(rng: np.random.Generator) -> None:
-    depth, center, axis = _rod_scene(yaw=0.1, pitch=0.1)
-    mask = np.isfinite(depth)
-    noisy = depth + rng.normal(scale=0.002, size=depth.shape)
-    # 0.3% of the samples are wild (mask-edge mixtures, reflections): 5 to 30 cm deeper or nearer
-    wild = mask & (rng.random(depth.shape) < 0.003)
-    noisy[wild] += rng.choice([-1, 1], wild.sum()) * rng.uniform(0.05, 0.3, wild.sum())
-    result = _frame(noisy).length_mask(mask)
-    # noise of 2 mm moves an end sample's projection by ~(x/z) * 2 mm < 1 mm; the few outliers that project
-    # past an end are trimmed (0.5% per end). Within 3 footprints (1 cm) of the truth.
-    assert abs(result.value - 0.40) < 3 * GRID.footprint(0.62), result
+def test_mask_length_trimming() -> None:
+    """The bar with a spike one pixel tall and ten long off its right end. The outline's end candidates are the first
+    and last pixel of every row's run, 8 here; trimming one at each end (trim_points=1, or trim_fraction=0.2 of 8)
+    drops the spike's tip, 10 footprints shorter."""
+    spiked = BAR.copy()
+    spiked[91, 201:211] = True
+    full = _frame(WALL).length_mask(spiked).value
+    trimmed = _frame(WALL).length_mask(spiked, trim_points=1).value
+    assert full - trimmed == pytest.approx(10 * FOOTPRINT, rel=1e-4)
+    assert _frame(WALL).length_mask(spiked, trim_fraction=0.2).value == trimmed
+    assert _frame(WALL).length_mask(spiked, trim_fraction=0.1).value == full  # 0.8 of a point: none dropped
 
 
-def test_polyline_along_a_rod() -> None:
-    """A traced centre line along the rod's image: each pixel's median depth lies on the rod's near surface,
-    so the fitted line's extent equals the traced extent along the axis (the points at 0 and 1 of the trace)."""
-    depth, center, axis = _rod_scene(pitch=0.0)
-    frame = _frame(depth)
-    near = center - np.array([0, 0, 0.02])  # the rod's near surface line (axis in the image plane, pitch 0)
-    ts = np.linspace(-0.18, 0.18, 25)
-    pts = near + ts[:, None] * axis
-    pixels = GRID.project_rgb(pts)
-    result = frame.length_polyline(pixels)
-    # the 5x5 median at the rod's centre line reads the near surface within the curvature over 2 pixels
-    # (radius 2 cm, 2 footprints = 6 mm off-centre: 1 mm deeper at most), which changes x, y by < 1 mm
-    assert abs(result.value - 0.36) < 2e-3
-    assert result.rms < 1e-3
+def test_polyline_on_a_wall() -> None:
+    """Pixels traced along a line on the wall: the length runs between the first and last, d |r_last - r_first|;
+    each pixel's depth is the median of its 5 x 5 samples (the default)."""
+    pixels = np.array([[400.0 + 50 * k, 500.0 + 20 * k] for k in range(9)])
+    result = _frame(WALL).length_polyline(pixels)
+    assert result.value == pytest.approx(0.8 * math.hypot(400 / FX, 160 / FY), rel=1e-5)
     np.testing.assert_allclose(result.head_pixel, pixels[0], atol=1e-3)
     np.testing.assert_allclose(result.tail_pixel, pixels[-1], atol=1e-3)
+    assert result.samples == 9 * 25
+    assert _frame(WALL).length_polyline(pixels, method="nearest").samples == 9
 
 
 def test_polyline_skips_pixels_without_depth() -> None:
-    depth = np.full((GRID.h, GRID.w), 0.8)
+    depth = np.full((H, W), 0.8)
     depth[:, :40] = np.nan
     frame = _frame(depth)
     pixels = np.array([[100.0, 700.0], [600.0, 700.0], [1200.0, 700.0]])  # the first has no depth
     result = frame.length_polyline(pixels, method="nearest")
-    assert result.value == pytest.approx(0.8 * 600 / GRID.fx, rel=1e-6)
+    assert result.value == pytest.approx(0.8 * 600 / FX, rel=1e-6)
     assert result.samples == 2
 
 
@@ -279,13 +237,13 @@ def _keypoint_trials(method: str, seed: int) -> tuple[float, float]:
     errors, sigmas = [], []
     for _ in range(TRIALS):
         d = rng.uniform(0.4, 1.2)
-        depth = d + rng.normal(scale=o.depth_noise * d**o.depth_noise_growth, size=(GRID.h, GRID.w))
+        depth = d + rng.normal(scale=o.depth_noise * d**o.depth_noise_growth, size=(H, W))
         head = rng.uniform([200, 300], [700, 1100])
         tail = rng.uniform([1200, 300], [1700, 1100])
-        true = d * np.linalg.norm((head - tail) / [GRID.fx, GRID.fy])
+        true = d * np.linalg.norm((head - tail) / [FX, FY])
         seen_head = head + rng.normal(scale=o.pixel_noise, size=2)
         seen_tail = tail + rng.normal(scale=o.pixel_noise, size=2)
-        mask = np.ones((GRID.h, GRID.w), bool) if method == "plane" else None
+        mask = np.ones((H, W), bool) if method == "plane" else None
         r = _frame(depth).length_keypoints(seen_head, seen_tail, mask, method=method)
         errors.append(r.value - true)
         sigmas.append(r.sigma)
