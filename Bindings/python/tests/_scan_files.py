@@ -1,8 +1,10 @@
-"""An independent writer and reader of the scanner app's capture files, for the scan tests.
+"""A writer and a decoder of the scanner app's capture files, for the scan tests: fixtures, not a second reader.
 
-Written from the format description (docs: reference/scanner-format.md) with Python's zlib, json and numpy
-only, never with fathom: scans built here are read with fathom and compared bit for bit, and scans fathom
-writes are decoded here.
+Written from the format description (reference/scanner-format.md) with Python's zlib, json and numpy only, never with
+fathom: scans written here are read with fathom and must come back bit for bit (the binding's arrays, dtypes and
+shapes), and scans fathom.ScanWriter writes are decoded here whole, so that the binding's conversions on the way out
+are checked against the bytes. How the reader copes with damaged files is the core tests' (ScanTests.swift) and
+test_scan's damage section, which damages files written here.
 
 Data is shaped like a phone's: float16 depth of a room (a floor, a wall, a box on the floor) with noise and a
 few holes (0), confidence 0/1/2 that drops with distance and at edges, ARKit-like poses (a smooth hand-held
