@@ -19,7 +19,8 @@ from fathom import Face, ViewStatus, _lib
 F32 = np.float32
 
 
-def boxes(center=(0.0, 0.5, 0.0), scale=(1.0, 1.0, 1.0), yaw=0.0, floor=None) -> fathom.Box:
+def make_box(center=(0.0, 0.5, 0.0), scale=(1.0, 1.0, 1.0), yaw=0.0, floor=None) -> fathom.Box:
+    """The views' box: a unit cube around (0, 0.5, 0) unless told otherwise."""
     return fathom.Box(center, scale, yaw, floor=floor)
 
 
@@ -85,7 +86,7 @@ def test_horizontal_orbit_hits_only_side_faces() -> None:
     azimuth in (-45, 45) degrees sees the right face (+x), (45, 135) the back (+z), (135, 225) the left, (225, 315)
     the front: 9 views each; every view's direction is
     horizontal (ring 0 of the hemisphere), 3 per 30-degree sector. Cells follow from the angles too."""
-    box = boxes(floor=0.0)
+    box = make_box(floor=0.0)
     azimuths = 2 + 10 * np.arange(36)
     poses = orbit((0, 0.5, 0), 2.0, azimuths)
     with fathom.Coverage(box, goal=9, cells=3) as c:
@@ -129,7 +130,7 @@ def test_orbit_of_a_long_yawed_box_counts_by_angle(yaw_deg: float) -> None:
     """A 2 x 1 x 1 box turned by `yaw`: a camera at azimuth phi looking at the centre sees the +-x face when the
     direction to it, in box axes (u_x, u_z), has |u_x| / 1 > |u_z| / 0.5 (half extents), else the +-z face."""
     yaw = math.radians(yaw_deg)
-    box = boxes(center=(0.3, 0.5, -0.2), scale=(2.0, 1.0, 1.0), yaw=yaw)
+    box = make_box(center=(0.3, 0.5, -0.2), scale=(2.0, 1.0, 1.0), yaw=yaw)
     azimuths = 2.5 + 5 * np.arange(72)
     poses = orbit((0.3, 0.5, -0.2), 3.0, azimuths)
     c = fathom.Coverage(box)
@@ -148,7 +149,7 @@ def test_cells_on_the_front_top_and_left_faces() -> None:
     """A camera square-on to a face, aimed at each cell's centre in turn, fills each cell once: cells are indexed
     [b, a] with a along local x (front/back, top/bottom) or z (left/right) and b along y (or z for top/bottom),
     both from the negative side."""
-    box = boxes(center=(0.0, 0.5, 0.0), scale=(1.0, 1.0, 1.0))
+    box = make_box(center=(0.0, 0.5, 0.0), scale=(1.0, 1.0, 1.0))
     c = fathom.Coverage(box, cells=4, **no_similarity())
     centres = -0.375 + 0.25 * np.arange(4)
     for j, b in enumerate(centres):
@@ -178,7 +179,7 @@ def test_cells_on_the_front_top_and_left_faces() -> None:
     ],
 )
 def test_colour_and_opacity(goal: int, count: int, progress: float, colour, opacity: float) -> None:
-    box = boxes()
+    box = make_box()
     c = fathom.Coverage(box, goal=goal, **no_similarity())
     front = look_at((0, 0.5, -2), (0, 0.5, 0))
     if count:
@@ -197,7 +198,7 @@ def test_colour_and_opacity(goal: int, count: int, progress: float, colour, opac
 
 
 def test_completion_is_reported_once_per_face_until_reset() -> None:
-    box = boxes()
+    box = make_box()
     c = fathom.Coverage(box, goal=3, **no_similarity())
     front, back = look_at((0, 0.5, -2), (0, 0.5, 0)), look_at((0, 0.5, 2), (0, 0.5, 0))
     seen = [c.record(front).completed_face for _ in range(6)]
@@ -212,8 +213,8 @@ def test_completion_is_reported_once_per_face_until_reset() -> None:
 
 
 def test_bottom_is_not_needed_on_a_floor() -> None:
-    on_floor = boxes(floor=0.0)
-    floating = boxes()
+    on_floor = make_box(floor=0.0)
+    floating = make_box()
     c = fathom.Coverage(on_floor, goal=2)
     assert not c.face(Face.BOTTOM).needed and c.summary().faces_needed == 5
     assert c.hemisphere
@@ -238,7 +239,7 @@ def test_bottom_is_not_needed_on_a_floor() -> None:
 
 
 def test_bottom_is_seen_from_below_without_a_floor() -> None:
-    box = boxes()
+    box = make_box()
     c = fathom.Coverage(box, cells=2)
     pose = look_at((0.1, -2, 0.2), (0.1, 0.5, 0.2), up=(0, 0, 1))
     r = c.record(pose)
@@ -252,7 +253,7 @@ def test_bottom_is_seen_from_below_without_a_floor() -> None:
 
 
 def test_camera_standing_still_is_too_similar() -> None:
-    box = boxes(floor=0.0)
+    box = make_box(floor=0.0)
     c = fathom.Coverage(box)
     pose = look_at((0.2, 1.2, -1.5), (0, 0.5, 0))
     results = c.record_many(np.repeat(pose[None].astype(F32), 20, axis=0))
@@ -273,7 +274,7 @@ def test_camera_standing_still_is_too_similar() -> None:
 def test_similarity_needs_both_angle_and_distance() -> None:
     """Two cameras 5 cm apart but on opposite sides of a thin box are not similar (angle), and two at the same
     angle 1 m apart along the same line are not (distance)."""
-    box = boxes(scale=(1.0, 1.0, 0.02))
+    box = make_box(scale=(1.0, 1.0, 0.02))
     c = fathom.Coverage(box)
     assert c.record(look_at((0, 0.5, -0.03), (0, 0.5, 0))).status == ViewStatus.COUNTED
     assert c.record(look_at((0, 0.5, 0.03), (0, 0.5, 0))).status == ViewStatus.COUNTED
@@ -282,7 +283,7 @@ def test_similarity_needs_both_angle_and_distance() -> None:
 
 
 def test_too_close_and_too_far() -> None:
-    box = boxes()
+    box = make_box()
     c = fathom.Coverage(box, min_distance=1.0, max_distance=2.0)
     results = [c.record(look_at((0, 0.5, -0.5 - d), (0, 0.5, 0))) for d in (0.5, 1.5, 3.0)]
     assert [r.status for r in results] == [ViewStatus.TOO_CLOSE, ViewStatus.COUNTED, ViewStatus.TOO_FAR]
@@ -304,7 +305,7 @@ VIEWS_IN_FRAME = [(look_at((0, 0.5, -3.5), (0, 0.5, 0)), 1.0), (look_at((0, 0.5,
 def test_out_of_frame_with_intrinsics(min_in_view: float) -> None:
     """The intrinsics reach the library: a view counts when the fraction of corners in the image is at least
     min_in_view; without intrinsics min_in_view is not checked."""
-    box = boxes()
+    box = make_box()
     c = fathom.Coverage(box, min_in_view=min_in_view, **no_similarity())
     for pose, fraction in VIEWS_IN_FRAME:
         r = c.record(pose, K)
@@ -315,7 +316,7 @@ def test_out_of_frame_with_intrinsics(min_in_view: float) -> None:
 
 
 def test_missed_views() -> None:
-    box = boxes()
+    box = make_box()
     c = fathom.Coverage(box)
     away = c.record(look_at((0, 0.5, -2), (0, 0.5, -5)))  # looking away from the box
     assert (away.status, away.face, away.distance, away.completed_face) == (ViewStatus.MISSED, None, 0.0, None)
@@ -337,7 +338,7 @@ def test_no_face_is_minus_one_in_arrays(header_path) -> None:
     assert no_hit == 0xFFFFFFFF
     assert fathom.NO_FACE == -1 and isinstance(fathom.NO_FACE, int)
     assert fathom.VIEW_RESULT_DTYPE["face"] == np.int32 and fathom.VIEW_RESULT_DTYPE["completed_face"] == np.int32
-    box = boxes()
+    box = make_box()
     views = np.stack([look_at((0, 0.5, -2), (0, 0.5, -5)),    # looking away: no face
                       look_at((0, 0.5, -2), (0, 0.5, 0)),     # the front face, counted
                       look_at((2, 0.5, -2), (2, 0.5, 0))])    # beside the box: no face
@@ -357,7 +358,7 @@ def test_no_face_is_minus_one_in_arrays(header_path) -> None:
 
 
 def test_reset_forgets_every_view() -> None:
-    box = boxes(floor=0.0)
+    box = make_box(floor=0.0)
     c = fathom.Coverage(box, goal=2)
     poses = orbit((0, 0.5, 0), 2.0, 2 + 10 * np.arange(36))
     c.record_many(poses)
@@ -378,7 +379,7 @@ def test_next_view_goes_where_nothing_was_seen() -> None:
     """After a horizontal orbit (ring 0 full), the next view is in an empty bin, and of the empty bins one of those
     farthest in angle from every covered bin (the top ring); the position is at the last counted view's distance
     from the centre unless a distance is given."""
-    box = boxes(floor=0.0)
+    box = make_box(floor=0.0)
     c = fathom.Coverage(box)
     c.record_many(orbit((0, 0.5, 0), 2.0, 2 + 10 * np.arange(36)))
     counts, directions = c.bins()
@@ -398,7 +399,7 @@ def test_next_view_goes_where_nothing_was_seen() -> None:
 def test_next_view_after_one_view_is_its_antipode() -> None:
     """On the whole sphere, with views in one bin only (ring 3, sector 0: height 0.75, azimuth 15 degrees), the
     farthest empty bin is the opposite one: ring 0 (height -0.75), sector 6 (azimuth 195 degrees)."""
-    box = boxes()
+    box = make_box()
     centre = bin_centre(3, 0)
     c = fathom.Coverage(box)
     r = c.record(look_at(box.center + 2.5 * centre, box.center))
@@ -411,7 +412,7 @@ def test_next_view_after_one_view_is_its_antipode() -> None:
 
 def test_next_view_ties_go_to_the_lowest_bin() -> None:
     """With no view at all every bin ties: the lowest index, bin 0 (ring 0, sector 0)."""
-    box = boxes(floor=0.0)
+    box = make_box(floor=0.0)
     direction, position = fathom.Coverage(box).next_view(2.0)
     np.testing.assert_allclose(direction, bin_centre(0, 0, hemisphere=True), atol=1e-6)
     np.testing.assert_allclose(position, box.center + 2.0 * direction, atol=1e-6)
@@ -421,14 +422,14 @@ def test_bin_arrays_are_rings_by_sectors() -> None:
     """bins() gives (rings, sectors) counts and (rings, sectors, 3) centres: [ring, sector] at that ring's height and
     that sector's azimuth, on the hemisphere with a floor and on the sphere without."""
     for hemisphere, floor in ((True, 0.0), (False, None)):
-        counts, directions = fathom.Coverage(boxes(floor=floor), rings=6, sectors=10).bins()
+        counts, directions = fathom.Coverage(make_box(floor=floor), rings=6, sectors=10).bins()
         assert counts.shape == (6, 10) and directions.shape == (6, 10, 3)
         for ring, sector in ((0, 0), (2, 7), (5, 9)):
             np.testing.assert_allclose(directions[ring, sector], bin_centre(ring, sector, 6, 10, hemisphere), atol=1e-6)
 
 
 def test_below_the_horizon_counts_in_the_lowest_ring_on_a_hemisphere() -> None:
-    box = boxes(center=(0, 1.0, 0), floor=0.5)  # clamped: the box spans y 0.5..1.5, centre 1.0
+    box = make_box(center=(0, 1.0, 0), floor=0.5)  # clamped: the box spans y 0.5..1.5, centre 1.0
     c = fathom.Coverage(box)
     r = c.record(look_at((2.0, 0.6, 0.1), (0, 1.0, 0)))
     assert r.status == ViewStatus.COUNTED
@@ -436,7 +437,7 @@ def test_below_the_horizon_counts_in_the_lowest_ring_on_a_hemisphere() -> None:
 
 
 def test_pose_objects_arrays_and_batches_agree() -> None:
-    box = boxes(yaw=0.4, floor=0.0)
+    box = make_box(yaw=0.4, floor=0.0)
     poses = orbit((0, 0.5, 0), 1.8, [0, 33, 71, 140, 199, 260, 300], height=0.6)
     one = fathom.Coverage(box)
     singles = [one.record(fathom.Pose(p)) for p in poses]
@@ -455,7 +456,7 @@ def test_pose_objects_arrays_and_batches_agree() -> None:
 
 
 def test_repr_and_context_manager() -> None:
-    box = boxes(floor=0.0)
+    box = make_box(floor=0.0)
     with fathom.Coverage(box, goal=4) as c:
         c.record(look_at((0, 0.5, -2), (0, 0.5, 0)))
         text = repr(c)

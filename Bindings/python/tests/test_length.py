@@ -114,6 +114,8 @@ def test_plane_keypoints_on_a_tilted_plane() -> None:
     assert result.rms < 1e-5
     assert result.samples == frame.count(mask=mask)  # every masked sample is an inlier of the exact plane
     np.testing.assert_allclose(result.head, on_plane(*head) * [1, -1, -1], rtol=2e-5, atol=1e-6)
+    with pytest.raises(fathom.OutOfRangeError, match="iterations must be >= 1, got 0"):  # the RANSAC settings reach it
+        frame.length_keypoints(head, tail, mask, method="plane", plane_iterations=0)
 
 
 # ------------------------------------------------------------------------------------------------
