@@ -387,8 +387,13 @@ def test_normals_of_a_fronto_parallel_plane_in_camera_frame() -> None:
 # Sampling
 # ------------------------------------------------------------------------------------------------
 
-#: depth[j, i] = 1000 j + i + 1: a sample's value names it (and none is 0, no depth).
-NAMED = (1000 * np.arange(DEPTH_H)[:, None] + np.arange(DEPTH_W)[None, :] + 1).astype(np.float32)
+def _name(i, j):
+    """The depth that names sample (i, j): (1000 j + i + 1) / 8192 m, exact in float32, never 0 (no depth) and
+    below the 50 m plausibility check's threshold."""
+    return (1000 * j + i + 1) / 8192
+
+
+NAMED = _name(np.arange(DEPTH_W)[None, :], np.arange(DEPTH_H)[:, None]).astype(np.float32)
 SCALE_U, SCALE_V = RGB_W / DEPTH_W, RGB_H / DEPTH_H  # 7.5 RGB pixels per sample each way
 
 
@@ -396,8 +401,8 @@ def test_sample_nearest_is_the_cell_under_the_pixel() -> None:
     """An RGB pixel reads the depth sample whose cell holds it: sample (i, j) covers u in [7.5 i, 7.5 (i + 1))."""
     frame = fathom.DepthFrame(NAMED, K)
     for i, j, fu, fv in [(0, 0, 0.0, 0.0), (7, 3, 0.25, 0.75), (100, 50, 0.99, 0.01), (255, 191, 0.999, 0.999)]:
-        assert frame.sample((i + fu) * SCALE_U, (j + fv) * SCALE_V) == 1000 * j + i + 1
-    assert frame.sample(RGB_W - 0.01, RGB_H - 0.01, fathom.Sampling.NEAREST) == 1000 * 191 + 255 + 1
+        assert frame.sample((i + fu) * SCALE_U, (j + fv) * SCALE_V) == _name(i, j)
+    assert frame.sample(RGB_W - 0.01, RGB_H - 0.01, fathom.Sampling.NEAREST) == _name(255, 191)
 
 
 #: A 2 x 2 grid under a 2 x 2 image: sample centres at 0.5 and 1.5.
@@ -519,7 +524,7 @@ def test_sample_arrays_keep_their_shape_and_broadcast(rng: np.random.Generator) 
     np.testing.assert_array_equal(got, [[frame.sample(u, v) for u, v in zip(ru, rv)] for ru, rv in zip(us, vs)])
     row = frame.sample(us[0], 700.0)  # one v for every u
     np.testing.assert_array_equal(row, [frame.sample(u, 700.0) for u in us[0]])
-    assert frame.sample(np.array(960.0), np.array(720.0)) == 1000 * 96 + 128 + 1  # 0-d: a scalar
+    assert frame.sample(np.array(960.0), np.array(720.0)) == _name(128, 96)  # 0-d: a scalar
     assert frame.sample([], []).shape == (0,)
 
 
