@@ -12,15 +12,16 @@ import Glibc
 /// A format error is reported only once the whole text is known to be JSON, so that text that is not JSON is
 /// always a parse error, wherever its first fault lies.
 struct JSONReader {
-    private enum PathItem { case key(JSONKey), index(Int) }
-
     /// The whole file (offsets in messages count from its start).
     private let bytes: UnsafeBufferPointer<UInt8>
     /// The text read: `bytes[range]` (a line of a file, or all of it).
     private let range: Range<Int>
     /// The byte being read (an offset into the whole of `bytes`).
     private(set) var offset: Int
-    private var path: [PathItem] = []
+    /// The path of the value being read, kept as cheaply as it can be and spelled out only for a message
+    /// (`pathText`): slot k (k < `depth`) says where the value is within container k, the byte offset of its
+    /// key's opening quote in an object, the bitwise complement of its index (a negative number) in an array.
+    private let levels: UnsafeMutablePointer<Int>
     private var depth = 0
     /// Set for a syntax check: a number beyond the range of a Double is kept in `rangeError`, not thrown.
     private var checkingSyntaxOnly = false
@@ -28,10 +29,20 @@ struct JSONReader {
 
     static let maxDepth = 64
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>, levels: UnsafeMutablePointer<Int>) {
         self.bytes = bytes
         self.range = range
+        self.levels = levels
         offset = range.lowerBound
+    }
+
+    /// `body` with a reader of `bytes[range]` whose path slots live on the stack for the call.
+    private static func withReader<T>(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>,
+                                      _ body: (inout JSONReader) -> T) -> T {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: maxDepth) { levels in
+            var reader = JSONReader(bytes, in: range, levels: levels.baseAddress.unsafelyUnwrapped)
+            return body(&reader)
+        }
     }
 
     /// Reads the one value `bytes[range]` holds (default: all of `bytes`) with `body`, then checks that nothing but
@@ -39,7 +50,15 @@ struct JSONReader {
     static func read<T>(_ bytes: [UInt8], in range: Range<Int>? = nil,
                         _ body: (inout JSONReader) throws(FathomError) -> T) throws(FathomError) -> T {
         let result: Result<T, FathomError> = bytes.withUnsafeBufferPointer { all in
-            var reader = JSONReader(all, in: range ?? 0..<all.count)
+            do throws(FathomError) { return .success(try read(all, in: range, body)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// `read` of bytes in memory the caller holds.
+    static func read<T>(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil,
+                        _ body: (inout JSONReader) throws(FathomError) -> T) throws(FathomError) -> T {
+        let result: Result<T, FathomError> = withReader(bytes, in: range ?? 0..<bytes.count) { reader in
             do throws(FathomError) { return .success(try reader.document(body)) } catch { return .failure(error) }
         }
         return try result.get()
@@ -56,12 +75,13 @@ struct JSONReader {
     /// Checks that the text is one JSON value and nothing else.
     static func validate(_ bytes: [UInt8]) throws(FathomError) {
         let result: Result<Void, FathomError> = bytes.withUnsafeBufferPointer { all in
-            var reader = JSONReader(all, in: 0..<all.count)
-            do throws(FathomError) {
-                try reader.checkSyntax()
-                return reader.rangeError.map { .failure($0) } ?? .success(())
-            } catch {
-                return .failure(error)
+            withReader(all, in: 0..<all.count) { reader in
+                do throws(FathomError) {
+                    try reader.checkSyntax()
+                    return reader.rangeError.map { .failure($0) } ?? .success(())
+                } catch {
+                    return .failure(error)
+                }
             }
         }
         try result.get()
@@ -84,17 +104,17 @@ struct JSONReader {
         while true {
             skipWhitespace()
             guard peek == UInt8(ascii: "\"") else { throw syntaxError("expected a quoted key") }
+            let quote = offset
             let (keyStart, escaped) = try scanString()
             let keyText = keyStart..<(offset - 1)
             let key = JSONKey(raw: bytes[keyText], decoded: escaped ? decode(keyText) : nil)
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':' after the key")
             skipWhitespace()
-            path.append(.key(key))
+            levels[depth - 1] = quote
             let start = offset
             try member(&self, key)
             if offset == start { try skip() }
-            path.removeLast()
             skipWhitespace()
             if peek == UInt8(ascii: ",") { offset += 1; continue }
             try expect(UInt8(ascii: "}"), "',' or '}'")
@@ -111,10 +131,9 @@ struct JSONReader {
         skipWhitespace()
         if peek == UInt8(ascii: "]") { offset += 1; depth -= 1; return }
         var index = 0
-        path.append(.index(0))
         while true {
             skipWhitespace()
-            path[path.count - 1] = .index(index)
+            levels[depth - 1] = ~index
             let start = offset
             try element(&self, index)
             if offset == start { try skip() }
@@ -122,7 +141,6 @@ struct JSONReader {
             skipWhitespace()
             if peek == UInt8(ascii: ",") { offset += 1; continue }
             try expect(UInt8(ascii: "]"), "',' or ']'")
-            path.removeLast()
             depth -= 1
             return
         }
@@ -162,12 +180,19 @@ struct JSONReader {
         if let near = number.nearDouble {
             // Up to 15 digits `near` is the nearest Double itself; beyond, it is within 2 ulps of it: if every Double
             // that close rounds to the same Float, so does the nearest one.
-            let f = Float(near)
-            if number.digits <= 15 || (Float(near.nextUp.nextUp) == f && Float(near.nextDown.nextDown) == f) {
-                return try finiteFloat(f, number)
-            }
+            if number.digits <= 15 || JSONReader.roundsAlike(near) { return try finiteFloat(Float(near), number) }
         }
         return try finiteFloat(Float(try slowDouble(number)), number)
+    }
+
+    /// Whether every Double within 2 ulps of `near` (2 steps of its bit pattern) rounds to the same Float as `near`.
+    /// A Double becomes a Float by rounding off the 29 low bits of its significand, and the result changes only
+    /// where those bits pass the halfway point 2^28 (ties to even: between 2^28 - 1 and 2^28, or 2^28 and 2^28 + 1),
+    /// so they must be more than 2 from it. That holds for Floats of the normal range (a subnormal Float keeps
+    /// fewer bits): below it, the answer is no.
+    @inline(__always) private static func roundsAlike(_ near: Double) -> Bool {
+        let low = near.bitPattern & 0x1FFF_FFFF
+        return low &- (0x1000_0000 - 2) > 4 && near.magnitude >= 0x1p-125
     }
 
     /// A whole number in `bounds` (written with or without a fraction or exponent: 3, 3.0 and 3e0 are 3).
@@ -212,17 +237,15 @@ struct JSONReader {
         if peek == UInt8(ascii: "]") {
             offset += 1
         } else {
-            path.append(.index(0))
             while true {
                 skipWhitespace()
-                path[path.count - 1] = .index(found)
+                levels[depth - 1] = ~found
                 let value = try float()
                 if found < count { out[found] = value }
                 found += 1
                 skipWhitespace()
                 if peek == UInt8(ascii: ",") { offset += 1; continue }
                 try expect(UInt8(ascii: "]"), "',' or ']'")
-                path.removeLast()
                 break
             }
         }
@@ -250,20 +273,30 @@ struct JSONReader {
     /// The path of the value being read, for messages (`frames[3].transform_matrix`).
     var pathText: String {
         var text = ""
-        for item in path {
-            switch item {
-            case .key(let key): text += (text.isEmpty ? "" : ".") + key.text
-            case .index(let i): text += "[\(i)]"
-            }
+        for level in 0..<depth {
+            let slot = levels[level]
+            if slot < 0 { text += "[\(~slot)]" } else { text += (text.isEmpty ? "" : ".") + keyText(at: slot) }
         }
         return text.isEmpty ? "the top level" : text
+    }
+
+    /// The key whose opening quote is at `quote` (read before, so known to be a well-formed string), decoded.
+    private func keyText(at quote: Int) -> String {
+        var key = self
+        key.offset = quote
+        guard let scanned = try? key.scanString() else { return "" }
+        let body = scanned.start..<(key.offset - 1)
+        return scanned.escaped ? decode(body) : String(decoding: bytes[body], as: UTF8.self)
     }
 
     /// A `.format` error at byte `at` (default: the current offset), or the text's first syntax error if it has
     /// one (see the type's note).
     func formatError(_ message: String, at: Int? = nil) throws(FathomError) -> FathomError {
-        var syntax = JSONReader(bytes, in: range)
-        try syntax.checkSyntax()
+        let syntax: FathomError? = JSONReader.withReader(bytes, in: range) { syntax in
+            do throws(FathomError) { try syntax.checkSyntax() } catch { return error }
+            return nil
+        }
+        if let syntax { throw syntax }
         return FathomError(.format, "\(location(at ?? offset)): \(message)")
     }
 
@@ -410,6 +443,12 @@ struct JSONReader {
         let start = offset
         var escaped = false
         while offset < range.upperBound {
+            // Most of a string is plain ASCII: eight bytes at a time while they are.
+            if offset + 8 <= range.upperBound,
+               JSONReader.plainASCII(UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + offset).loadUnaligned(as: UInt64.self)) {
+                offset += 8
+                continue
+            }
             let c = bytes[offset]
             switch c {
             case UInt8(ascii: "\""):
@@ -443,6 +482,16 @@ struct JSONReader {
             }
         }
         throw syntaxError("unterminated string")
+    }
+
+    /// Whether none of the 8 bytes of `w` is a quote, a backslash, a control character or part of a multi-byte UTF-8
+    /// sequence. Each term sets a byte's high bit where it finds one: below 0x20 (subtracting 0x20 wraps), a quote
+    /// or a backslash (the difference is 0, and subtracting 1 wraps), 0x80 or above (the byte itself). A borrow
+    /// between bytes starts only at a byte that is found, so it never hides one.
+    @inline(__always) private static func plainASCII(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let found = (w &- 0x20 &* ones) | ((w ^ 0x22 &* ones) &- ones) | ((w ^ 0x5C &* ones) &- ones) | w
+        return found & 0x8080_8080_8080_8080 == 0
     }
 
     private static func isHexDigit(_ c: UInt8) -> Bool {
@@ -481,33 +530,30 @@ struct JSONReader {
         var exponent = 0
         var truncated = false
 
-        /// 10^0 ... 10^22, each exact in a Double.
-        static let powers: [Double] = (0...22).map(JSONReader.power10)
+        /// 10^0 ... 10^22, each exact in a Double (a literal, so the table needs no initialization at run time).
+        static let powers: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
 
         /// The value when the Double arithmetic below is exact (Clinger's fast path: at most 15 digits, a power
         /// of ten that a Double holds exactly): the nearest Double.
         @inline(__always) var exactDouble: Double? {
-            guard !truncated, digits <= 15, exponent >= -22, exponent <= 22 else { return nil }
-            let m = Double(mantissa)
-            let v = exponent >= 0 ? m * Number.powers[exponent] : m / Number.powers[-exponent]
-            return negative ? -v : v
+            guard digits <= 15 else { return nil }
+            return nearDouble
         }
 
         /// Within 2 ulps of the nearest Double (two roundings, each half an ulp) for up to 19 digits; the nearest
         /// Double itself (`exactDouble`) for up to 15.
         @inline(__always) var nearDouble: Double? {
             guard !truncated, exponent >= -22, exponent <= 22 else { return nil }
-            let m = Double(mantissa)
+            // Up to 18 digits the mantissa is below 2^63: the signed conversion, one instruction, is exact there.
+            let m = digits <= 18 ? Double(Int64(truncatingIfNeeded: mantissa)) : Double(mantissa)
             let v = exponent >= 0 ? m * Number.powers[exponent] : m / Number.powers[-exponent]
             return negative ? -v : v
         }
     }
 
-    fileprivate static func power10(_ n: Int) -> Double {
-        var v = 1.0
-        for _ in 0..<n { v *= 10 }
-        return v
-    }
+    /// 10^0 ... 10^8.
+    private static let integerPowers: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000, 100_000_000]
 
     /// Reads a number (RFC 8259 grammar); anything else is a format error saying that `what` was expected, or
     /// a parse error if it is no JSON value at all.
@@ -535,67 +581,66 @@ struct JSONReader {
     /// ones, and its power of ten. Returns where it ends, or where and why its syntax fails.
     private static func scanNumber(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
                                    into n: inout Number) -> (Int, String?) {
+        // The value is gathered in locals, which stay in registers, and stored into `n` once.
         var i = start
+        var mantissa: UInt64 = 0, digits = 0, exponent = 0, truncated = false
         @inline(__always) func digit(at i: Int) -> UInt64? {
             guard i < end else { return nil }
             let d = p[i] &- 0x30
             return d < 10 ? UInt64(d) : nil
         }
-        @inline(__always) func accumulate(_ d: UInt64, _ n: inout Number) {
-            if n.digits < 19 {
-                if n.digits > 0 || d != 0 {
-                    n.mantissa = n.mantissa &* 10 &+ d
-                    n.digits += 1
+        /// The digits from `i` on, each scaling the value by 10^`scale` (0 in the integer part, -1 in the fraction):
+        /// up to 19 significant ones kept, the rest only counted. (The counts cannot overflow: they are bounded by
+        /// the text's length.)
+        @inline(__always) func digitRun(scale: Int) {
+            while true {
+                // Up to eight significant digits at once (SWAR: the 8 bytes as one little-endian word, the first byte
+                // lowest), not from a leading zero (not significant).
+                if i + 8 <= end, digits > 0 || p[i] != 0x30 {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(p.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self))
+                    // A byte is a digit when its high nibble is 3 and adding 6 does not carry out of its low one (a carry
+                    // out of the byte reaches only bytes after it, which are not taken): a zero byte of `other`.
+                    let other = ((word & 0xF0F0_F0F0_F0F0_F0F0) | (((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4))
+                        ^ 0x3333_3333_3333_3333
+                    let k = other.trailingZeroBitCount >> 3
+                    guard k > 0 else { return }
+                    if digits + k <= 19 {
+                        // The k digits moved to the top of the word, below them zeros: an 8-digit number, combined
+                        // pairwise.
+                        var v = (word & 0x0F0F_0F0F_0F0F_0F0F) << (8 * (8 - k))
+                        v = (v &* 2561) >> 8
+                        v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+                        v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+                        mantissa = mantissa &* JSONReader.integerPowers[k] &+ (v & 0xFFFF_FFFF)
+                        digits &+= k
+                        exponent &+= k &* scale
+                        i &+= k
+                        if k < 8 { return }
+                        continue
+                    }
                 }
-            } else {
-                if d != 0 { n.truncated = true }
-                n.exponent += 1
+                guard let d = digit(at: i) else { return }
+                if digits < 19 {
+                    // Leading zeros (of a fraction) are not significant.
+                    if digits > 0 || d != 0 {
+                        mantissa = mantissa &* 10 &+ d
+                        digits &+= 1
+                    }
+                    exponent &+= scale
+                } else {
+                    if d != 0 { truncated = true }
+                    exponent &+= 1 &+ scale
+                }
+                i &+= 1
             }
-        }
-        /// Eight significant digits at once where they fit (SWAR: the 8 bytes as one little-endian word); returns
-        /// how many were taken (8 or 0).
-        @inline(__always) func eightDigits(at i: Int, _ n: inout Number) -> Int {
-            guard n.digits > 0, n.digits <= 11, i + 8 <= end else { return 0 }
-            let word = UInt64(littleEndian: UnsafeRawPointer(p.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self))
-            // Every byte in 0x30...0x39: its high nibble is 3, and adding 6 does not carry out of the low one.
-            guard (word & 0xF0F0_F0F0_F0F0_F0F0) | (((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
-                == 0x3333_3333_3333_3333 else { return 0 }
-            var v = word & 0x0F0F_0F0F_0F0F_0F0F
-            v = (v &* 2561) >> 8
-            v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
-            v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
-            n.mantissa = n.mantissa &* 100_000_000 &+ (v & 0xFFFF_FFFF)
-            n.digits += 8
-            return 8
         }
         if p[i] == UInt8(ascii: "-") { n.negative = true; i += 1 }
         guard let lead = digit(at: i) else { return (i, "expected a digit") }
-        i += 1
-        if lead != 0 {
-            accumulate(lead, &n)
-            while true {
-                let taken = eightDigits(at: i, &n)
-                if taken > 0 { i += taken; continue }
-                guard let d = digit(at: i) else { break }
-                accumulate(d, &n)
-                i += 1
-            }
-        }
+        if lead == 0 { i += 1 } else { digitRun(scale: 0) }
         if i < end, p[i] == UInt8(ascii: ".") {
             i += 1
             guard digit(at: i) != nil else { return (i, "expected a digit after '.'") }
-            while true {
-                let taken = eightDigits(at: i, &n)
-                if taken > 0 {
-                    n.exponent -= taken
-                    i += taken
-                    continue
-                }
-                guard let d = digit(at: i) else { break }
-                accumulate(d, &n)
-                n.exponent -= 1
-                i += 1
-            }
+            digitRun(scale: -1)
         }
         if i < end, p[i] | 0x20 == UInt8(ascii: "e") {
             i += 1
@@ -607,8 +652,12 @@ struct JSONReader {
                 e = Swift.min(e * 10 + Int(d), 1 << 20)
                 i += 1
             }
-            n.exponent += sign * e
+            exponent += sign * e
         }
+        n.mantissa = mantissa
+        n.digits = digits
+        n.exponent = exponent
+        n.truncated = truncated
         return (i, nil)
     }
 
