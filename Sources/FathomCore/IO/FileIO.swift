@@ -17,28 +17,45 @@ public enum FileIO {
     /// `read(path)`, refused (`.format`) when the file is larger than `limit` bytes: files whose size comes from
     /// untrusted input are never read without a bound.
     public static func read(_ path: String, limit: Int) throws(FathomError) -> [UInt8] {
-        let (fd, size) = try openRegular(path)
+        let (fd, size) = try openBounded(path, limit: limit)
         defer { close(fd) }
-        guard size <= limit else {
-            throw FathomError(.format, "'\(path)' is \(size) bytes, more than the \(limit) this kind of file may have")
-        }
         var failure: FathomError?
         // Not zeroed first: every byte is read into place, or the array is dropped.
         let bytes = [UInt8](unsafeUninitializedCapacity: Swift.max(size, 1)) { buffer, initialized in
-            var done = 0
-            while done < size {
-                let n = pread(fd, buffer.baseAddress.unsafelyUnwrapped + done, size - done, off_t(done))
-                if n < 0, errno == EINTR { continue }
-                guard n >= 0 else { failure = FathomError(.io, "cannot read '\(path)' at byte \(done): \(errorText())"); break }
-                guard n > 0 else { failure = FathomError(.io, "'\(path)' shrank while it was read (\(done) of \(size) bytes)"); break }
-                done += n
+            do throws(FathomError) {
+                try readAll(fd, size, into: buffer.baseAddress.unsafelyUnwrapped, path)
+            } catch {
+                failure = error
             }
             initialized = failure == nil ? size : 0
         }
         if let failure { throw failure }
+        return bytes
+    }
+
+    /// `openRegular`, refused (`.format`, the descriptor closed) when the file is larger than `limit` bytes.
+    static func openBounded(_ path: String, limit: Int) throws(FathomError) -> (fd: Int32, size: Int) {
+        let (fd, size) = try openRegular(path)
+        guard size <= limit else {
+            close(fd)
+            throw FathomError(.format, "'\(path)' is \(size) bytes, more than the \(limit) this kind of file may have")
+        }
+        return (fd, size)
+    }
+
+    /// Reads the `size` bytes of the file open as `fd` (named `path` in messages) into `buffer`: `.io` when a read
+    /// fails or the file turns out shorter or longer than `size`.
+    static func readAll(_ fd: Int32, _ size: Int, into buffer: UnsafeMutablePointer<UInt8>, _ path: String) throws(FathomError) {
+        var done = 0
+        while done < size {
+            let n = pread(fd, buffer + done, size - done, off_t(done))
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { throw FathomError(.io, "cannot read '\(path)' at byte \(done): \(errorText())") }
+            guard n > 0 else { throw FathomError(.io, "'\(path)' shrank while it was read (\(done) of \(size) bytes)") }
+            done += n
+        }
         var extra: UInt8 = 0
         guard pread(fd, &extra, 1, off_t(size)) == 0 else { throw FathomError(.io, "'\(path)' grew while it was read") }
-        return bytes
     }
 
     /// Opens the regular file at `path` for reading: without blocking, then its type checked (`.io` for a FIFO,

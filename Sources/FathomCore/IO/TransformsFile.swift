@@ -44,11 +44,13 @@ public struct TransformsFile: Sendable, Equatable {
     /// Reads the file at `path` (see `parse`); `.io` when it cannot be read, `.format` when it is larger than
     /// `sizeLimit`; parse and format errors are prefixed with the path.
     public static func load(path: String) throws(FathomError) -> TransformsFile {
-        let bytes = try FileIO.read(path, limit: sizeLimit)
-        do {
-            return try parse(bytes)
-        } catch {
-            throw FathomError(error.kind, "'\(path)': \(error.message)")
+        // The file's bytes are dropped once parsed: read into memory of their own (see `FileIO.withContents`).
+        try FileIO.withContents(of: path, limit: sizeLimit) { (bytes) throws(FathomError) in
+            do throws(FathomError) {
+                return try parse(bytes)
+            } catch {
+                throw FathomError(error.kind, "'\(path)': \(error.message)")
+            }
         }
     }
 
@@ -67,26 +69,39 @@ public struct TransformsFile: Sendable, Equatable {
     /// key ("missing field frames[3].transform_matrix"), a matrix that is not 4 rows of 4 numbers, missing or
     /// invalid intrinsics; `.notRigid` / `.notFinite` for a bad pose ("frame 3 (frames[3].transform_matrix): ...").
     public static func parse(_ bytes: [UInt8]) throws(FathomError) -> TransformsFile {
-        let document = try TransformsDocument(bytes)
-        var frames = [Frame]()
-        frames.reserveCapacity(document.frames.count)
-        var repaired = 0
+        let result: Result<TransformsFile, FathomError> = bytes.withUnsafeBufferPointer { all in
+            do throws(FathomError) { return .success(try parse(all)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// `parse` of bytes in memory the caller holds.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(FathomError) -> TransformsFile {
+        var document = try TransformsDocument(bytes)
+        // Taken out of the document, so that the frames are set in place (the array is not shared).
+        var frames = document.frames
+        document.frames = []
+        var cameras = document.frameCameras.makeIterator()
+        var nextOwn = cameras.next()
         // Frames without intrinsics keys of their own all have the top level's: resolved once.
         var shared: Intrinsics?
-        for (i, frame) in document.frames.enumerated() {
+        // In frame order, a frame's intrinsics checked before its pose (the first refused pose was kept, not thrown).
+        for i in frames.indices {
             let intrinsics: Intrinsics
-            if frame.camera.isEmpty, let shared {
+            if let own = nextOwn, own.frame == i {
+                intrinsics = try resolveIntrinsics(own.camera, document.camera, frame: i)
+                nextOwn = cameras.next()
+            } else if let shared {
                 intrinsics = shared
             } else {
-                intrinsics = try resolveIntrinsics(frame.camera, document.camera, frame: i)
-                if frame.camera.isEmpty { shared = intrinsics }
+                intrinsics = try resolveIntrinsics(TransformsCamera(), document.camera, frame: i)
+                shared = intrinsics
             }
-            let (pose, wasRepaired) = try pose(frame.transform_matrix, frame: i)
-            if wasRepaired { repaired += 1 }
-            frames.append(Frame(pose: pose, intrinsics: intrinsics, filePath: frame.file_path, depthPath: frame.depth_file_path))
+            frames[i].intrinsics = intrinsics
+            if let failure = document.poseFailure, failure.frame == i { throw failure.error }
         }
         var file = TransformsFile(frames: frames)
-        file.repaired = repaired
+        file.repaired = document.repaired
         if let scale = document.depthScale {
             guard scale.value.isFinite, scale.value > 0 else {
                 throw FathomError(.format, "field \(scale.key) must be finite and > 0 (meters per depth unit), got \(scale.value)")
@@ -237,9 +252,11 @@ struct TransformsCamera {
     }
 }
 
-/// The file as read, in one pass: the top level's intrinsics keys and the frames (whose intrinsics are resolved
-/// once the whole file is read, since the top level's keys may come after the frames).
+/// The file as read, in one pass: the frames, their poses checked as they are read, and the intrinsics keys of the
+/// top level and of the frames that have their own (the intrinsics are resolved once the whole file is read, since
+/// the top level's keys may come after the frames).
 struct TransformsDocument {
+    /// A frame's keys as written.
     struct FrameEntry {
         var file_path: String?
         var depth_file_path: String?
@@ -247,23 +264,38 @@ struct TransformsDocument {
         var camera: TransformsCamera
     }
 
+    /// The frames, their intrinsics not set yet (a placeholder).
+    var frames: [TransformsFile.Frame] = []
     var camera = TransformsCamera()
-    var frames: [FrameEntry] = []
+    /// The frames with intrinsics keys of their own (few files have any), in frame order.
+    var frameCameras: [(frame: Int, camera: TransformsCamera)] = []
+    /// The first frame whose pose was refused, and why: thrown once the intrinsics of the frames before it are
+    /// known to be good, as errors come in frame order (later poses are not checked).
+    var poseFailure: (frame: Int, error: FathomError)?
+    /// How many poses were re-orthonormalized.
+    var repaired = 0
     /// Meters per depth unit and the key that said so (nerfstudio's name first).
     var depthScale: (key: String, value: Double)?
 
-    init(_ bytes: [UInt8]) throws(FathomError) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) throws(FathomError) {
         self = try JSONReader.read(bytes) { (r: inout JSONReader) throws(FathomError) in
             var document = TransformsDocument()
             var hasFrames = false
             var scales: [String: Double] = [:]
+            // Any valid value: each frame's is replaced by `TransformsFile.parse`.
+            let unset = try Intrinsics(fx: 1, fy: 1, cx: 0, cy: 0, width: 1, height: 1)
             try r.object { (r: inout JSONReader, key: JSONKey) throws(FathomError) in
                 if try document.camera.read(key, &r) { return }
                 switch key {
                 case "frames":
                     hasFrames = true
                     document.frames = []
-                    try r.array { (r: inout JSONReader, _: Int) throws(FathomError) in document.frames.append(try FrameEntry(&r)) }
+                    document.frameCameras = []
+                    document.poseFailure = nil
+                    document.repaired = 0
+                    try r.array { (r: inout JSONReader, i: Int) throws(FathomError) in
+                        try document.append(try FrameEntry(&r), index: i, intrinsics: unset)
+                    }
                 case "depth_unit_scale_factor", "integer_depth_scale":
                     if try !r.null() { scales[key.text] = try r.double() }
                 default: break
@@ -276,6 +308,22 @@ struct TransformsDocument {
     }
 
     private init() {}
+
+    /// Adds frame `i`, its pose checked (or its error kept) and its intrinsics set to `unset`.
+    private mutating func append(_ entry: FrameEntry, index i: Int, intrinsics unset: Intrinsics) throws(FathomError) {
+        if !entry.camera.isEmpty { frameCameras.append((i, entry.camera)) }
+        var pose = Pose.identity
+        if poseFailure == nil {
+            do throws(FathomError) {
+                let (checked, wasRepaired) = try TransformsFile.pose(entry.transform_matrix, frame: i)
+                pose = checked
+                if wasRepaired { repaired += 1 }
+            } catch {
+                poseFailure = (i, error)
+            }
+        }
+        frames.append(TransformsFile.Frame(pose: pose, intrinsics: unset, filePath: entry.file_path, depthPath: entry.depth_file_path))
+    }
 }
 
 extension TransformsDocument.FrameEntry {
@@ -287,7 +335,7 @@ extension TransformsDocument.FrameEntry {
             case "file_path", "depth_file_path":
                 let path = try r.null() ? nil : try r.string()
                 // A path holds no NUL: "\u0000" would name another file once handed to the system.
-                if path?.utf8.contains(0) == true { throw try r.formatError("field \(r.pathText): a path holds no NUL character (\\u0000)") }
+                if path?.holdsNUL == true { throw try r.formatError("field \(r.pathText): a path holds no NUL character (\\u0000)") }
                 if case "file_path" = key { filePath = path } else { depthPath = path }
             case "transform_matrix":
                 var count = 0
@@ -320,6 +368,11 @@ extension TransformsDocument.FrameEntry {
 }
 
 private extension String {
+    /// Whether the text holds a NUL (its UTF-8 searched in place: `utf8.contains` goes byte by byte through the view).
+    var holdsNUL: Bool {
+        utf8.withContiguousStorageIfAvailable { $0.contains(0) } ?? utf8.contains(0)
+    }
+
     /// The string with the first occurrence of `word` (as a whole word at the start) replaced.
     func replacingFirst(_ word: String, with replacement: String) -> String {
         hasPrefix(word + " ") ? replacement + dropFirst(word.count) : self
