@@ -545,7 +545,8 @@ struct JSONReader {
         /// Double itself (`exactDouble`) for up to 15.
         @inline(__always) var nearDouble: Double? {
             guard !truncated, exponent >= -22, exponent <= 22 else { return nil }
-            // Up to 18 digits the mantissa is below 2^63: the signed conversion, one instruction, is exact there.
+            // Up to 18 digits the mantissa is below 2^63, where the signed conversion (one instruction) rounds as the
+            // unsigned one does.
             let m = digits <= 18 ? Double(Int64(truncatingIfNeeded: mantissa)) : Double(mantissa)
             let v = exponent >= 0 ? m * Number.powers[exponent] : m / Number.powers[-exponent]
             return negative ? -v : v
