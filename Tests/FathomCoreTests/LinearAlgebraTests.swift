@@ -31,6 +31,11 @@ struct LinearAlgebraTests {
         }
         expectError(.outOfRange) { () throws(FathomError) in _ = try LinearAlgebra.symmetricEigen([1, 2, 3], n: 2) }
         expectError(.outOfRange) { () throws(FathomError) in _ = try LinearAlgebra.symmetricEigen([], n: 0) }
+        // Orders whose n * n, or LAPACK's 32-bit sizes, would overflow are refused before any arithmetic on them.
+        for n in [4097, Int(Int32.max) + 1, Int.max] {
+            expectError(.outOfRange, containing: ["at most 4096x4096"]) { () throws(FathomError) in _ = try LinearAlgebra.symmetricEigen([1], n: n) }
+            expectError(.outOfRange, containing: ["at most 4096x4096"]) { () throws(FathomError) in _ = try LinearAlgebra.inverseSPD([1], n: n) }
+        }
         expectError(.notFinite) { () throws(FathomError) in _ = try LinearAlgebra.symmetricEigen([1, .nan, .nan, 1], n: 2) }
     }
 

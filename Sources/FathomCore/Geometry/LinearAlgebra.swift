@@ -1,14 +1,23 @@
 /// Double-precision dense linear algebra through LAPACK (`Lapack`: LAPACKE over OpenBLAS, or Accelerate). Matrices
 /// are column-major arrays of Double.
 public enum LinearAlgebra {
+    /// Throws `.outOfRange` unless `matrix` holds n x n entries, 1 <= n <= `Lapack.maxOrder` (checked first: n * n
+    /// stays far from overflow).
+    private static func checkSquare(_ matrix: [Double], n: Int) throws(FathomError) {
+        guard n <= Lapack.maxOrder else {
+            throw FathomError(.outOfRange, "matrix must be at most \(Lapack.maxOrder)x\(Lapack.maxOrder), got n = \(n)")
+        }
+        guard n > 0, matrix.count == n * n else { throw FathomError(.outOfRange, "matrix must be \(n)x\(n)") }
+    }
+
     /// Eigen-decomposition of a symmetric n x n matrix (dsyevd): eigenvalues ascending, and the
     /// eigenvectors as the columns of a column-major n x n array in the same order.
     public static func symmetricEigen(_ matrix: [Double], n: Int) throws(FathomError) -> (values: [Double], vectors: [Double]) {
-        guard n > 0, matrix.count == n * n else { throw FathomError(.outOfRange, "matrix must be \(n)x\(n)") }
+        try checkSquare(matrix, n: n)
         guard matrix.allSatisfy({ $0.isFinite }) else { throw FathomError(.notFinite, "matrix must be finite") }
         var a = matrix
         var w = [Double](repeating: 0, count: n)
-        let info = Lapack.symmetricEigen(&a, &w, n: Int32(n))
+        let info = Lapack.symmetricEigen(&a, &w, n: n)
         guard info == 0 else { throw FathomError(.lapack, "dsyevd failed with info = \(info)") }
         return (w, a)
     }
@@ -39,9 +48,9 @@ public enum LinearAlgebra {
     /// Inverse of a symmetric positive definite n x n matrix by Cholesky (dpotrf + dpotri).
     /// Throws `.outOfRange` if the matrix is not positive definite.
     public static func inverseSPD(_ matrix: [Double], n: Int) throws(FathomError) -> [Double] {
-        guard n > 0, matrix.count == n * n else { throw FathomError(.outOfRange, "matrix must be \(n)x\(n)") }
+        try checkSquare(matrix, n: n)
         var a = matrix
-        let info = Lapack.inverseCholesky(&a, n: Int32(n))
+        let info = Lapack.inverseCholesky(&a, n: n)
         guard info.factor == 0 else { throw FathomError(.outOfRange, "matrix is not positive definite") }
         guard info.invert == 0 else { throw FathomError(.lapack, "dpotri failed with info = \(info.invert)") }
         for c in 0..<n { for r in (c + 1)..<max(c + 1, n) { a[c * n + r] = a[r * n + c] } }  // mirror upper to lower
