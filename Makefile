@@ -18,12 +18,13 @@ PY_MODULES := numpy scipy matplotlib pytest xdist:pytest-xdist pycparser plyfile
 CPU_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo 2>/dev/null && echo "-Xswiftc -target-cpu -Xswiftc haswell")
 # The Swift standard library is linked statically, so libfathom.so and bin/fathom run without the toolchain.
 # The library's SONAME is libfathom.so.$(ABI_MAJOR) (the ABI's major version: a new one only when the C ABI breaks),
-# and fathom.map exports the fathom_* functions only (none of the Swift runtime linked into it).
+# and fathom.map exports the fathom_* functions only (none of the Swift runtime linked into it). Linked with the
+# toolchain's lld: gold kept 18 of the runtime's symbols in the dynamic table (local, named by relocations), lld none.
 ABI_MAJOR := 1
 # The release version, MAJOR.MINOR.PATCH of the header's FATHOM_VERSION_* macros: the installed library's file name
 # (libfathom.so.$(VERSION)), fathom.pc's and the CMake package's version.
 VERSION := $(shell sed -n 's/^\#define FATHOM_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$$/\2/p' include/fathom.h | paste -sd. -)
-LINK_FLAGS := -Xlinker -soname -Xlinker libfathom.so.$(ABI_MAJOR) -Xlinker --version-script=$(CURDIR)/fathom.map
+LINK_FLAGS := -Xswiftc -use-ld=lld -Xlinker -soname -Xlinker libfathom.so.$(ABI_MAJOR) -Xlinker --version-script=$(CURDIR)/fathom.map
 SWIFT_FLAGS := -c release -Xswiftc -static-stdlib $(CPU_FLAGS) $(LINK_FLAGS)
 # Tests link the toolchain's dynamic runtime: the Testing module has no static build. Separate scratch
 # path, so the two configurations do not rebuild each other.
