@@ -180,58 +180,33 @@ static void test_layouts(void) {
 
 /* ---- Inputs: the initializers zero the reserved words ----------------------------------------------------------- */
 
+/* Declares `type var`, fills it with 0xFF bytes, runs `init` on it and checks that its reserved words came back 0. */
+#define INIT_OVER_FF(type, var, init)                         \
+    type var;                                                 \
+    memset(&var, 0xFF, sizeof var);                           \
+    CHECK_OK(init(&var));                                     \
+    CHECK(t_all_zero(var.reserved, sizeof var.reserved))
+
 static void test_inits_zero_reserved(void) {
     check_section("every _init zeroes the reserved words (over a 0xFF fill)");
+    { INIT_OVER_FF(fathom_batch_options, o, fathom_batch_options_init); }
     {
-        fathom_batch_options o;
-        memset(&o, 0xFF, sizeof o);
-        CHECK_OK(fathom_batch_options_init(&o));
-        CHECK(t_all_zero(o.reserved, sizeof o.reserved));
-    }
-    {
-        fathom_ransac_options o;
-        memset(&o, 0xFF, sizeof o);
-        CHECK_OK(fathom_ransac_options_init(&o));
-        CHECK(t_all_zero(o.reserved, sizeof o.reserved));
+        INIT_OVER_FF(fathom_ransac_options, o, fathom_ransac_options_init);
         CHECK(o.threshold == 0.01 && o.confidence == 0.99 && o.seed == 0 && o.iterations == 1000);
     }
     {
-        fathom_length_options o;
-        memset(&o, 0xFF, sizeof o);
-        CHECK_OK(fathom_length_options_init(&o));
-        CHECK(t_all_zero(o.reserved, sizeof o.reserved));
+        INIT_OVER_FF(fathom_length_options, o, fathom_length_options_init);
         CHECK(t_all_zero(o.plane.reserved, sizeof o.plane.reserved));
     }
+    { INIT_OVER_FF(fathom_coverage_options, o, fathom_coverage_options_init); }
+    { INIT_OVER_FF(fathom_motion_options, o, fathom_motion_options_init); }
+    { INIT_OVER_FF(fathom_scan_cloud_options, o, fathom_scan_cloud_options_init); }
     {
-        fathom_coverage_options o;
-        memset(&o, 0xFF, sizeof o);
-        CHECK_OK(fathom_coverage_options_init(&o));
-        CHECK(t_all_zero(o.reserved, sizeof o.reserved));
-    }
-    {
-        fathom_motion_options o;
-        memset(&o, 0xFF, sizeof o);
-        CHECK_OK(fathom_motion_options_init(&o));
-        CHECK(t_all_zero(o.reserved, sizeof o.reserved));
-    }
-    {
-        fathom_scan_cloud_options o;
-        memset(&o, 0xFF, sizeof o);
-        CHECK_OK(fathom_scan_cloud_options_init(&o));
-        CHECK(t_all_zero(o.reserved, sizeof o.reserved));
-    }
-    {
-        fathom_scan_writer_options o;
-        memset(&o, 0xFF, sizeof o);
-        CHECK_OK(fathom_scan_writer_options_init(&o));
-        CHECK(t_all_zero(o.reserved, sizeof o.reserved));
+        INIT_OVER_FF(fathom_scan_writer_options, o, fathom_scan_writer_options_init);
         CHECK(t_bool_byte(&o.with_confidence) == 1 && t_bool_byte(&o.zlib_wrapped) == 0);
     }
     {
-        fathom_capture_options o;
-        memset(&o, 0xFF, sizeof o);
-        CHECK_OK(fathom_capture_options_init(&o));
-        CHECK(t_all_zero(o.reserved, sizeof o.reserved));
+        INIT_OVER_FF(fathom_capture_options, o, fathom_capture_options_init);
         CHECK(t_all_zero(o.motion.reserved, sizeof o.motion.reserved));
         CHECK(t_all_zero(o.coverage.reserved, sizeof o.coverage.reserved));
     }
