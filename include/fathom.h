@@ -1419,7 +1419,8 @@ typedef enum fathom_scan_format {
  *    column-major RGB intrinsics, 4x4 column-major camera-to-world pose in ARKit camera axes). Opening reads the
  *    camera info and inflates each stream once (bounded memory) to count its whole frames, keeping a checkpoint
  *    of the inflater every 256 KiB of output (thinned to at most 256), so any frame is then read without
- *    inflating from the start (reading in order continues where the last read stopped). Damage keeps what is
+ *    inflating from the start (reading in order continues where the last read stopped;
+ *    fathom_scan_open_options can have the streams indexed as frames are read instead). Damage keeps what is
  *    whole: a cut stream keeps its whole frames, a corrupt one the frames before the damaged block, a camera
  *    info file cut in its last line drops that line, and streams or metadata that disagree on the frame count
  *    give the shorter count. The app's raw DEFLATE has no checksum: a changed byte shows only where inflate
@@ -1464,6 +1465,26 @@ typedef struct fathom_scan_info {
  *  message names the file, line and key), or a stream is empty or holds no whole frame (naming the file and
  *  byte). */
 fathom_status fathom_scan_open(const char *path, fathom_scan **out);
+
+/** How fathom_scan_open_with opens a scan; fathom_scan_open_options_init fills the defaults given here. */
+typedef struct fathom_scan_open_options {
+    bool index_while_reading;   /**< false (default): the scanner app's streams are inflated at opening, as
+                                     fathom_scan says. true: only their first frame is, the rest as frames are
+                                     read (checkpoints kept the same way), so reading every frame in order
+                                     inflates each stream once; frame_count is then the frames the camera info
+                                     and the metadata list, and a read that meets damage returns
+                                     FATHOM_ERR_FORMAT naming it and the frames the stream holds (not added to
+                                     the scan's warnings; fathom_scan_report stops there and says so in its own).
+                                     Where inflate fails inside a DEFLATE block, the frames inflated from that
+                                     block before it failed (which opening drops) read until the failure is met.
+                                     Stray and nerfstudio folders are read frame by frame either way. */
+    uint32_t reserved[4];       /**< 0 (else FATHOM_ERR_OUT_OF_RANGE): room for settings added in 1.x */
+} fathom_scan_open_options;
+
+fathom_status fathom_scan_open_options_init(fathom_scan_open_options *options);
+
+/** fathom_scan_open with `options` (NULL: the defaults, which fathom_scan_open uses). */
+fathom_status fathom_scan_open_with(const char *path, const fathom_scan_open_options *options, fathom_scan **out);
 
 /** Frees a scan and closes its files; NULL is allowed. */
 void fathom_scan_destroy(fathom_scan *scan);

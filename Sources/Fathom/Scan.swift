@@ -15,6 +15,28 @@ public func fathom_scan_open(_ path: UnsafePointer<CChar>?, _ out: UnsafeMutable
     }
 }
 
+extension fathom_scan_open_options {
+    static var defaults: fathom_scan_open_options { fathom_scan_open_options(index_while_reading: false, reserved: (0, 0, 0, 0)) }
+}
+
+@_cdecl("fathom_scan_open_options_init")
+public func fathom_scan_open_options_init(_ options: UnsafeMutablePointer<fathom_scan_open_options>?) -> fathom_status {
+    abiCall("fathom_scan_open_options_init") { () throws(FathomError) in try required(options, "options").pointee = .defaults }
+}
+
+@_cdecl("fathom_scan_open_with")
+public func fathom_scan_open_with(_ path: UnsafePointer<CChar>?, _ options: UnsafePointer<fathom_scan_open_options>?,
+                                  _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
+    abiCall("fathom_scan_open_with") { () throws(FathomError) in
+        let path = try pathArgument(path, "path")
+        let o = options?.pointee ?? .defaults
+        let lazy = try options.map { (p) throws(FathomError) in try boolField(at: p, \.index_while_reading, "options.index_while_reading") } ?? false
+        try reserved(bytesOf: o.reserved, "options.reserved")
+        let out = try required(out, "out")
+        out.pointee = retainedHandle(try Scan(path: path, indexWhileReading: lazy))
+    }
+}
+
 @_cdecl("fathom_scan_destroy")
 public func fathom_scan_destroy(_ handle: OpaquePointer?) { releaseHandle(handle, as: Scan.self) }
 

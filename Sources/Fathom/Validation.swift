@@ -91,3 +91,12 @@ func boolField<Struct>(_ value: Struct, _ field: KeyPath<Struct, Bool>, _ name: 
     guard byte <= 1 else { throw FathomError(.outOfRange, "\(name) must be false (0) or true (1), got \(byte)") }
     return byte == 1
 }
+
+/// The same, read in place: a copy of a struct whose first field is a bool may not keep a byte other than 0 or 1
+/// (the copy can load the bool as one bit).
+func boolField<Struct>(at pointer: UnsafePointer<Struct>, _ field: KeyPath<Struct, Bool>, _ name: String) throws(FathomError) -> Bool {
+    guard let offset = MemoryLayout<Struct>.offset(of: field) else { return pointer.pointee[keyPath: field] }
+    let byte = UnsafeRawPointer(pointer).load(fromByteOffset: offset, as: UInt8.self)
+    guard byte <= 1 else { throw FathomError(.outOfRange, "\(name) must be false (0) or true (1), got \(byte)") }
+    return byte == 1
+}

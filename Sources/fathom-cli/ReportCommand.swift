@@ -79,7 +79,8 @@ enum ReportCommand {
     }
 
     static func report(_ path: String, options: CaptureOptions, box: Box?, out: String?, json: Bool) throws {
-        let scan = try Scan(path: path)
+        // The report reads the frames in order: indexed as they are read, the streams are inflated once.
+        let scan = try Scan(path: path, indexWhileReading: true)
         let bar = ProgressBar(label: "reading \(scan.scanID)")
         let report = try scan.report(options: options, box: box) { done, total in bar.update(done, total); return true }
         bar.finish()

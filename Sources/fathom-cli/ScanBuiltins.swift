@@ -3,9 +3,15 @@ import Glibc
 
 /// REPL functions for scans (the scanner app's files, Stray Scanner and nerfstudio folders) and capture reports.
 let scanBuiltins: [String: Builtin] = [
-    "open_scan": Builtin(usage: "open_scan(path)", summary: "opens a scan (scanner app, Stray or nerfstudio): its folder or any of its files") { a in
-        try a.expect(1...1)
-        return .scan(try Scan(path: a.string(0, "path")))
+    "open_scan": Builtin(usage: "open_scan(path [, index])",
+                         summary: "opens a scan (scanner app, Stray or nerfstudio): its folder or any of its files; index \"at open\" (default) "
+                                  + "or \"while reading\" (the app's streams inflated as frames are read: once, read in order)") { a in
+        try a.expect(1...2)
+        let index = a.count > 1 ? try a.string(1, "index").lowercased() : "at open"
+        guard ["at open", "while reading"].contains(index) else {
+            throw FathomError(.outOfRange, "index must be \"at open\" or \"while reading\", got \"\(index)\"; usage: \(a.usage)")
+        }
+        return .scan(try Scan(path: a.string(0, "path"), indexWhileReading: index == "while reading"))
     },
     "scan_frame": Builtin(usage: "scan_frame(scan, i)", summary: "frame i's depth map in meters (its pose: scan_pose)") { a in
         try a.expect(2...2)
@@ -46,7 +52,11 @@ let scanBuiltins: [String: Builtin] = [
     "scan_report": Builtin(usage: "scan_report(scan [, box])", summary: "the capture's measurements: floor, box, path, speed, coverage") { a in
         try a.expect(1...2)
         let scan: Scan
-        if case .string(let path) = a.values[0] { scan = try Scan(path: path) } else { scan = try a.scan(0, "scan") }
+        if case .string(let path) = a.values[0] {
+            scan = try Scan(path: path, indexWhileReading: true)  // read once, in order
+        } else {
+            scan = try a.scan(0, "scan")
+        }
         return .report(try scan.report(box: a.count > 1 ? a.box(1, "box") : nil))
     },
     "report_box": Builtin(usage: "report_box(report)", summary: "the report's box (fitted, given or read from boundingbox.json)") { a in
@@ -88,5 +98,6 @@ func describe(_ scan: Scan) -> String {
     let format = ["float32", "float16", "uint16"][Int(scan.depthFormat.rawValue)]
     return "scan \(scan.scanID) (\(scan.format.name)): \(scan.count) frames, depth \(scan.depthWidth)x\(scan.depthHeight) \(format)"
         + "\(scan.hasConfidence ? " with confidence" : ""), RGB \(scan.rgbWidth)x\(scan.rgbHeight)"
+        + (scan.indexesWhileReading ? ", indexed while reading" : "")
         + (scan.warnings.isEmpty ? "" : ", \(scan.warnings.count) warning(s) (scan_warnings)")
 }

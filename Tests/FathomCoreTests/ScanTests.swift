@@ -257,6 +257,129 @@ extension ScanTests {
 
 }
 
+// MARK: - CompressedStream indexed while read
+
+extension ScanTests {
+    @Suite("CompressedStream indexed while read")
+    struct IndexWhileReadingTests {
+        static let count = 300, size = 98304
+
+        private static func lazy(_ path: String, _ size: Int, _ count: Int) throws(FathomError) -> CompressedStream {
+            try CompressedStream(path: path, recordBytes: size, maxRecords: count, indexWhileReading: true)
+        }
+
+        @Test("read in order, then at random: the records, checkpoints kept on the way", arguments: [false, true])
+        func inOrder(wrapped: Bool) throws {
+            let data = records(Self.count, bytes: Self.size)
+            let path = try write(zlibStream(data, wrapped: wrapped), "lazy-\(wrapped).zlib")
+            defer { unlink(path) }
+            let stream = try Self.lazy(path, Self.size, Self.count)
+            #expect(stream.indexesWhileReading && stream.recordCount == Self.count)
+            #expect(stream.inflatedBytes == nil && stream.problems == [] && stream.checkpointCount == 1)
+            for i in 0..<Self.count {
+                let expected = Array(data[i * Self.size..<(i + 1) * Self.size])
+                #expect(try readRecord(stream, i) == expected, "record \(i)")
+            }
+            // One at the first place a snapshot can be taken at least 256 KiB past the last (ISA-L's calls end
+            // every 128-256 KiB of output here): about 70-110 over the 28 MiB read.
+            #expect(stream.checkpointCount > 50 && stream.checkpointCount <= CompressedStream.maxCheckpoints + 1, "\(stream.checkpointCount)")
+            #expect(stream.inflatedBytes == nil && stream.problems == [])
+            var rng = SplitMix64(seed: wrapped ? 20 : 21)
+            for _ in 0..<40 {
+                let i = rng.int(0...Self.count - 1)
+                #expect(try readRecord(stream, i) == record(i, bytes: Self.size), "record \(i)")
+            }
+        }
+
+        @Test("random reads before any in order: each past the frontier indexes up to it")
+        func randomFirst() throws {
+            let data = records(Self.count, bytes: Self.size, seed: 3)
+            let path = try write(zlibStream(data, wrapped: false), "lazy-random.zlib")
+            defer { unlink(path) }
+            let stream = try Self.lazy(path, Self.size, Self.count)
+            for i in [250, 10, 299, 0, 251, 120, 121] {
+                #expect(try readRecord(stream, i) == record(i, bytes: Self.size, seed: 3), "record \(i)")
+            }
+            #expect(stream.checkpointCount > 50 && stream.problems == [])
+            try stream.check(record: 299)
+        }
+
+        @Test("stored blocks, 80 MB read in order: more than maxCheckpoints places, so thinned, then spread")
+        func thinned() throws {
+            // Snapshots can be taken every 64 KiB (a stored block's output is its input); one per 256 KiB is 305.
+            let size = 1000, count = 80_000
+            let data = records(count, bytes: size, seed: 9)
+            let path = try write(storedStream(data, block: 40_000, wrapped: true), "lazy-stored.zlib")
+            defer { unlink(path) }
+            let stream = try Self.lazy(path, size, count)
+            for i in 0..<count where i % 997 == 0 || i == count - 1 {
+                #expect(try readRecord(stream, i) == Array(data[i * size..<(i + 1) * size]), "record \(i)")
+            }
+            #expect(stream.checkpointCount > CompressedStream.maxCheckpoints / 4 && stream.checkpointCount <= CompressedStream.maxCheckpoints + 1,
+                    "\(stream.checkpointCount)")
+            var rng = SplitMix64(seed: 5)
+            for _ in 0..<30 {
+                let i = rng.int(0...count - 1)
+                #expect(try readRecord(stream, i) == record(i, bytes: size, seed: 9), "record \(i)")
+            }
+        }
+
+        @Test("a cut stream: the reads before the cut succeed, the first past it throws .format naming the cut")
+        func cut() throws {
+            let size = 4096, count = 40
+            let data = records(count, bytes: size, seed: 5)
+            let full = zlibStream(data, wrapped: false)
+            for fraction in [0.02, 0.35, 0.77, 0.999] {
+                let cut = Array(full[0..<Int(Double(full.count) * fraction)])
+                let whole = inflatedLength(cut) / size
+                let path = try write(cut, "lazy-cut.zlib")
+                defer { unlink(path) }
+                if whole == 0 {
+                    _ = expectError(.format, containing: [path, "no whole frame"]) { () throws(FathomError) in _ = try Self.lazy(path, size, count) }
+                    continue
+                }
+                let stream = try Self.lazy(path, size, count)
+                #expect(stream.recordCount == count)
+                for i in 0..<whole { #expect(try readRecord(stream, i) == record(i, bytes: size, seed: 5), "cut at \(fraction), record \(i)") }
+                _ = expectError(.format, containing: [path, "frame \(whole) is not in the stream", "\(whole) whole frames", "cut"]) {
+                    () throws(FathomError) in _ = try readRecord(stream, whole)
+                }
+                #expect(stream.recordCount == whole && stream.inflatedBytes != nil)
+                #expect(stream.problems.contains { $0.contains("cut") }, "\(stream.problems)")
+                #expect(try readRecord(stream, whole - 1) == record(whole - 1, bytes: size, seed: 5))
+                _ = expectError(.format, containing: ["not in the stream"]) { () throws(FathomError) in try stream.check(record: count - 1) }
+                _ = expectError(.outOfRange, containing: ["\(whole)"]) { () throws(FathomError) in _ = try readRecord(stream, count) }
+            }
+        }
+
+        @Test("a corrupt block found by check: the records before it stay readable")
+        func corrupt() throws {
+            let size = 2000
+            let data = records(30, bytes: size, seed: 6)
+            var damaged = storedStream(data, block: 10_000, wrapped: false)
+            damaged[2 * 10_005 + 3] ^= 0xFF
+            let path = try write(damaged, "lazy-corrupt.zlib")
+            defer { unlink(path) }
+            let stream = try Self.lazy(path, size, 30)
+            for i in 0..<10 { try stream.check(record: i) }
+            _ = expectError(.format, containing: ["frame 10 is not in the stream", "corrupt"]) { () throws(FathomError) in
+                try stream.check(record: 10)
+            }
+            for i in 0..<10 { #expect(try readRecord(stream, i) == record(i, bytes: size, seed: 6)) }
+        }
+
+        @Test("without a record count, or not DEFLATE data: refused at opening")
+        func refused() throws {
+            let path = try write(zlibStream(records(4, bytes: 100), wrapped: false), "lazy-count.zlib")
+            defer { unlink(path) }
+            _ = expectError(.outOfRange, containing: ["record count"]) { () throws(FathomError) in _ = try Self.lazy(path, 100, .max) }
+            let garbage = try write(Array(repeating: 0xFF, count: 5000), "lazy-garbage.zlib")
+            defer { unlink(garbage) }
+            _ = expectError(.format, containing: [garbage]) { () throws(FathomError) in _ = try Self.lazy(garbage, 100, 4) }
+        }
+    }
+}
+
 // MARK: - ScanWriter -> Scan
 
 extension ScanTests {
@@ -349,6 +472,25 @@ extension ScanTests {
                 var c = [UInt8](repeating: 0, count: w * h)
                 try c.withUnsafeMutableBytes { raw in Result { () throws(FathomError) in try scan.readConfidence(0, into: raw) } }.get()
             }
+
+            // Indexed while read: all n frames listed, the cut found by the read that reaches it; a report feeds
+            // the same frames as the scan indexed at opening, and says where it stopped.
+            let lazy = try Scan(path: dir + "/s.json", indexWhileReading: true)
+            #expect(lazy.indexesWhileReading && !scan.indexesWhileReading)
+            #expect(lazy.count == n && lazy.warnings == [])
+            var depth = [Float](repeating: 0, count: w * h), other = depth
+            for f in 0..<whole {
+                try depth.withUnsafeMutableBytes { try lazy.readDepth(f, into: $0) }
+                try other.withUnsafeMutableBytes { try scan.readDepth(f, into: $0) }
+                #expect(depth == other, "frame \(f)")
+            }
+            _ = expectError(.format, containing: ["s.depth.zlib", "frame \(whole) is not in the stream", "cut"]) { () throws(FathomError) in
+                try depth.withUnsafeMutableBytes { raw in Result { () throws(FathomError) in try lazy.readDepth(whole, into: raw) } }.get()
+            }
+            let (eager, _, _) = try scan.capture()
+            let (fed, _, skipped) = try Scan(path: dir, indexWhileReading: true).capture()
+            #expect(fed.timestamps == eager.timestamps && fed.timestamps.count == whole)
+            #expect(skipped.contains { $0.hasPrefix("frames \(whole) to \(n - 1) were not read") && $0.contains("cut") }, "\(skipped)")
         }
 }
 }

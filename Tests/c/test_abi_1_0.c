@@ -112,6 +112,7 @@ static void test_layouts(void) {
           sizeof(((fathom_point_cloud_info *)0)->has_colors) == 1 &&
           sizeof(((fathom_point_cloud_info *)0)->has_confidence) == 1);
     CHECK(sizeof(((fathom_scan_info *)0)->has_confidence) == 1);
+    CHECK(sizeof(((fathom_scan_open_options *)0)->index_while_reading) == 1);
     CHECK(sizeof(((fathom_scan_writer_options *)0)->with_confidence) == 1 &&
           sizeof(((fathom_scan_writer_options *)0)->zlib_wrapped) == 1);
     CHECK(sizeof(((fathom_report_summary *)0)->has_floor) == 1 && sizeof(((fathom_report_summary *)0)->has_focus) == 1 &&
@@ -149,6 +150,7 @@ static void test_layouts(void) {
     CHECK(WORDS(((fathom_coverage_options *)0)->reserved) == 4 && RESERVED_LAST(fathom_coverage_options));
     CHECK(WORDS(((fathom_motion_options *)0)->reserved) == 4 && RESERVED_LAST(fathom_motion_options));
     CHECK(WORDS(((fathom_scan_cloud_options *)0)->reserved) == 4 && RESERVED_LAST(fathom_scan_cloud_options));
+    CHECK(WORDS(((fathom_scan_open_options *)0)->reserved) == 4 && RESERVED_LAST(fathom_scan_open_options));
     CHECK(WORDS(((fathom_scan_writer_options *)0)->reserved) == 4 && RESERVED_LAST(fathom_scan_writer_options));
     CHECK(WORDS(((fathom_capture_options *)0)->reserved) == 4 && RESERVED_LAST(fathom_capture_options));
     CHECK(WORDS(((fathom_mesh_info *)0)->reserved) == 4 && RESERVED_LAST(fathom_mesh_info));
@@ -201,6 +203,10 @@ static void test_inits_zero_reserved(void) {
     { INIT_OVER_FF(fathom_coverage_options, o, fathom_coverage_options_init); }
     { INIT_OVER_FF(fathom_motion_options, o, fathom_motion_options_init); }
     { INIT_OVER_FF(fathom_scan_cloud_options, o, fathom_scan_cloud_options_init); }
+    {
+        INIT_OVER_FF(fathom_scan_open_options, o, fathom_scan_open_options_init);
+        CHECK(t_bool_byte(&o.index_while_reading) == 0);
+    }
     {
         INIT_OVER_FF(fathom_scan_writer_options, o, fathom_scan_writer_options_init);
         CHECK(t_bool_byte(&o.with_confidence) == 1 && t_bool_byte(&o.zlib_wrapped) == 0);

@@ -160,6 +160,29 @@ static void test_round_trip(void) {
     }
     fathom_scan_destroy(s);
 
+    check_section("fathom_scan_open_with: NULL options are the defaults; indexed while reading, the same frames");
+    for (i = 0; i < 2; i++) {
+        fathom_scan_open_options o;
+        memset(&o, 0xFF, sizeof o);
+        CHECK_OK(fathom_scan_open_options_init(&o));
+        CHECK(t_bool_byte(&o.index_while_reading) == 0 && t_all_zero(o.reserved, sizeof o.reserved));
+        o.index_while_reading = i == 1;
+        s = NULL;
+        CHECK_OK(fathom_scan_open_with(DIR_PATH, i == 0 ? NULL : &o, &s));
+        if (!s) continue;
+        CHECK_OK(fathom_scan_get_info(s, &info));
+        CHECK(info.frame_count == N && info.warning_count == 0);
+        for (f = 0, bad = 0; f < N; f++) {
+            frame_data(f, want_depth, want_conf);
+            if (fathom_scan_read_depth(s, (uint64_t)f, depth, sizeof depth) != FATHOM_OK ||
+                fathom_scan_read_confidence(s, (uint64_t)f, conf, sizeof conf) != FATHOM_OK ||
+                memcmp(depth, want_depth, sizeof depth) != 0 || memcmp(conf, want_conf, sizeof conf) != 0)
+                bad++;
+        }
+        CHECK(bad == 0);
+        fathom_scan_destroy(s);
+    }
+
     check_section("fathom_scan_open: by the metadata or any file of the scan");
     for (i = 0; i < 4; i++) {
         s = NULL;
@@ -264,6 +287,24 @@ static void test_bad_calls(void) {
     s = NULL;
     CHECK_OK(fathom_scan_open(DIR_PATH, &s));
     if (!s) return;
+
+    check_section("fathom_scan_open_with: options checked");
+    {
+        fathom_scan_open_options o;
+        fathom_scan *t = sentinel;
+        CHECK_OK(fathom_scan_open_options_init(&o));
+        t_set_bool_byte(&o.index_while_reading, 2);
+        EXPECT(fathom_scan_open_with(DIR_PATH, &o, &t), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_open_with",
+               "options.index_while_reading", "got 2");
+        CHECK_OK(fathom_scan_open_options_init(&o));
+        o.reserved[3] = 1;
+        EXPECT(fathom_scan_open_with(DIR_PATH, &o, &t), FATHOM_ERR_OUT_OF_RANGE, "fathom_scan_open_with",
+               "options.reserved", P_ANY);
+        CHECK(t == sentinel);
+        EXPECT(fathom_scan_open_options_init(NULL), FATHOM_ERR_NULL_POINTER, "fathom_scan_open_options_init", "options",
+               P_NULL);
+        EXPECT(fathom_scan_open_with(NULL, NULL, &t), FATHOM_ERR_NULL_POINTER, "fathom_scan_open_with", "path", P_NULL);
+    }
 
     check_section("fathom_scan_get_info / id / warning");
     EXPECT(fathom_scan_get_info(NULL, &info), FATHOM_ERR_NULL_POINTER, "fathom_scan_get_info", "scan", P_NULL);
@@ -489,6 +530,10 @@ static void test_damage(void) {
     uint32_t i;
     int cut_warned = 0;
     FILE *f;
+    fathom_scan_open_options lazy;
+    uint64_t whole, k;
+    uint16_t depth[SAMPLES], want_depth[SAMPLES];
+    uint8_t want_conf[SAMPLES];
 
     check_section("a depth stream cut short keeps its whole frames, with warnings");
     snprintf(dir, sizeof dir, "%s/cut", DIR_PATH);
@@ -505,6 +550,27 @@ static void test_damage(void) {
         if (strstr(warning, ".depth.zlib") && strstr(warning, "cut")) cut_warned = 1;
     }
     CHECK(cut_warned);
+    whole = info.frame_count;
+    fathom_scan_destroy(s);
+
+    check_section("indexed while reading: the frames listed, the cut found by the read that reaches it");
+    CHECK_OK(fathom_scan_open_options_init(&lazy));
+    lazy.index_while_reading = true;
+    s = NULL;
+    CHECK_OK(fathom_scan_open_with(dir, &lazy, &s));
+    if (!s) return;
+    CHECK_OK(fathom_scan_get_info(s, &info));
+    CHECK(info.frame_count == N && info.warning_count == 0); /* the camera info and metadata agree; the stream is not counted */
+    for (k = 0; k < whole; k++) {
+        frame_data((int)k, want_depth, want_conf);
+        memset(depth, 0xEE, sizeof depth);
+        CHECK_OK(fathom_scan_read_depth(s, k, depth, sizeof depth));
+        CHECK(memcmp(depth, want_depth, sizeof depth) == 0);
+    }
+    memset(depth, 0xEE, sizeof depth);
+    EXPECT(fathom_scan_read_depth(s, whole, depth, sizeof depth), FATHOM_ERR_FORMAT, "fathom_scan_read_depth",
+           SCAN_ID ".depth.zlib", "is not in the stream");
+    CHECK(depth[0] == 0xEEEE && depth[SAMPLES - 1] == 0xEEEE);
     fathom_scan_destroy(s);
 
     check_section("an empty depth stream is an error naming it");

@@ -7,7 +7,8 @@
  *  - Reader mode: the files go into a per-process /dev/shm scan folder, fathom_scan_open opens it (the
  *    folder, one of its files, NULLs, missing paths) and an opened scan goes through every reader: info, id,
  *    warnings, per-frame arrays, depth and confidence reads (indices in and out of range, capacities too
- *    small first), fathom_scan_frame, fathom_scan_point_cloud and fathom_scan_report with its getters.
+ *    small first), fathom_scan_frame, fathom_scan_point_cloud and fathom_scan_report with its getters; a
+ *    scanner-app scan is also opened indexed while read and compared with it (index_while_reading).
  *  - Writer mode: a scan made by fathom_scan_writer_* from fuzzed options and frames (refused ones included)
  *    is opened back: what the writer accepted reads back (timestamps, intrinsics, stored depth and confidence
  *    bytes, poses exactly when rigid within 1e-5), then goes through the readers as above.
@@ -1040,6 +1041,57 @@ static void exercise_scan(fz_input *in, const fathom_scan *scan, const char *exp
 /* Reader mode                                                                                     */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* The same scan indexed while read (fathom_scan_open_with): it lists at least the frames the scan indexed at
+ * opening counts; those read the same bytes (in an order from the input), and a frame past them either fails
+ * with FATHOM_ERR_FORMAT (the read met the damage) or, inflated from the damaged block before inflate failed in
+ * it (which opening drops), reads. `eager` is the scan's info. */
+static void index_while_reading(fz_input *in, const char *path, const fathom_scan_info *eager, const fathom_scan *scan) {
+    const char *fn = "fathom_scan_open_with";
+    fathom_scan_open_options o;
+    fz_poison(&o, sizeof o);
+    if (FZ(fathom_scan_open_options_init, &o) != FATHOM_OK) fz_broken("fathom_scan_open_options_init", "refused a valid struct");
+    o.index_while_reading = true;
+    fathom_scan *lazy;
+    fathom_status s = FZ(fathom_scan_open_with, path, &o, &lazy);
+    if (s != FATHOM_OK) fz_broken(fn, "a scan that opened indexed at opening did not open indexed while read");
+    fathom_scan_info info;
+    fz_poison(&info, sizeof info);
+    if (FZ(fathom_scan_get_info, lazy, &info) != FATHOM_OK) fz_broken("fathom_scan_get_info", "an opened scan has no info");
+    check_info(&info);
+    if (info.frame_count < eager->frame_count) fz_broken(fn, "lists fewer frames than the scan indexed at opening");
+    if (info.depth_width != eager->depth_width || info.depth_height != eager->depth_height ||
+        info.depth_format != eager->depth_format || info.has_confidence != eager->has_confidence)
+        fz_broken(fn, "describes the frames otherwise than the scan indexed at opening");
+    const size_t db = (size_t)eager->depth_width * eager->depth_height * sample_bytes(eager->depth_format);
+    const size_t cb = (size_t)eager->depth_width * eager->depth_height;
+    uint8_t *a = fz_malloc(db), *b = fz_malloc(db), *ca = fz_malloc(cb), *cbuf = fz_malloc(cb);
+    int reads = 1 + fz_u8(in) % 6;
+    for (int r = 0; r < reads; r++) {
+        /* Mostly in order from a start the input picks, sometimes past the frames counted at opening. */
+        uint64_t index = fz_u8(in) < 200 ? (uint64_t)r + fz_u8(in) % 4 : eager->frame_count + fz_u8(in) % 3;
+        if (index >= info.frame_count) continue;
+        fathom_depth_frame frame;
+        s = FZ(fathom_scan_frame, lazy, index, b, db, info.has_confidence ? cbuf : NULL, cb, &frame);
+        if (index >= eager->frame_count) {
+            if (s != FATHOM_OK && s != FATHOM_ERR_FORMAT) fz_broken(fn, "a frame past the damage failed otherwise than FORMAT");
+            continue;
+        }
+        if (s != FATHOM_OK) fz_broken(fn, "a frame the scan indexed at opening reads did not read");
+        if (FZ(fathom_scan_read_depth, scan, index, a, db) != FATHOM_OK) fz_broken("fathom_scan_read_depth", "the scan's frame does not read");
+        if (memcmp(a, b, db) != 0) fz_broken(fn, "a frame read otherwise than from the scan indexed at opening");
+        if (info.has_confidence) {
+            if (FZ(fathom_scan_read_confidence, scan, index, ca, cb) != FATHOM_OK)
+                fz_broken("fathom_scan_read_confidence", "the scan's confidence does not read");
+            if (memcmp(ca, cbuf, cb) != 0) fz_broken(fn, "a confidence frame read otherwise than from the scan indexed at opening");
+        }
+    }
+    free(a);
+    free(b);
+    free(ca);
+    free(cbuf);
+    fathom_scan_destroy(lazy);
+}
+
 static void reader_mode(fz_input *in, uint8_t flags) {
     char path[256];
     uint8_t how = fz_u8(in);
@@ -1072,6 +1124,10 @@ static void reader_mode(fz_input *in, uint8_t flags) {
         fz_broken("fathom_scan_open", "a scan without its metadata opened");
     scan_state st;
     exercise_scan(in, scan, how % 12 <= 4 || how % 12 >= 8 ? SCAN_ID : NULL, &st);
+    fathom_scan_info info;
+    if (FZ(fathom_scan_get_info, scan, &info) != FATHOM_OK) fz_broken("fathom_scan_get_info", "an opened scan has no info");
+    if (info.format == FATHOM_SCAN_SCANNER && (uint64_t)info.depth_width * info.depth_height * 4 <= MAX_FRAME_BYTES && fz_u8(in) & 1)
+        index_while_reading(in, open_path, &info, scan);
     fathom_scan_destroy(scan);
 }
 

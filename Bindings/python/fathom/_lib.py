@@ -441,6 +441,15 @@ class ScanInfoStruct(ctypes.Structure):
     ]
 
 
+class ScanOpenOptionsStruct(ctypes.Structure):
+    """``fathom_scan_open_options``: how a scan is opened (see :class:`fathom.Scan`)."""
+
+    _fields_ = [
+        ("index_while_reading", c_bool),
+        ("reserved", c_uint32 * 4),
+    ]
+
+
 class ScanCloudOptionsStruct(ctypes.Structure):
     """``fathom_scan_cloud_options``: which samples a scan's point cloud takes (see :meth:`fathom.Scan.point_cloud`)."""
 

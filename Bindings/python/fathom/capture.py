@@ -630,14 +630,16 @@ def scan_report(
     """The report of a scan: a :class:`Capture` fed from its files (depth read only for the frames it fuses).
 
     Args:
-        scan: a :class:`fathom.Scan`, or a path to open one (its folder, metadata or any of its files).
+        scan: a :class:`fathom.Scan`, or a path to open one (its folder, metadata or any of its files), which is
+            opened with ``index_while_reading=True``: the report reads the frames in order, so the streams are
+            inflated once (damage found on the way ends the frames fed, said in the warnings).
         box: the object's box; None: the scan folder's ``boundingbox.json`` if there is one, else estimated.
         options: :class:`CaptureOptions`; ``**overrides`` change single settings (``voxel=0.005``).
         progress: called as ``progress(done, total)`` after each frame; returning False stops the work
             (:class:`fathom.InvalidStateError`). An exception it raises stops the work and is raised again.
     """
     if not isinstance(scan, Scan):
-        with Scan.open(scan) as opened:
+        with Scan.open(scan, index_while_reading=True) as opened:
             return scan_report(opened, box, options, progress, **overrides)
     o = _options(options, overrides)
     out = _ReportPtr()

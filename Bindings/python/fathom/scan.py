@@ -57,6 +57,7 @@ from ._lib import (
     ProgressFn,
     ScanCloudOptionsStruct,
     ScanInfoStruct,
+    ScanOpenOptionsStruct,
     ScanPtr,
     ScanWriterOptionsStruct,
     ScanWriterPtr,
@@ -100,7 +101,8 @@ _STORED_DTYPES = {
 # Reading
 # ------------------------------------------------------------------------------------------------
 
-_scan_open = status_function("fathom_scan_open", c_char_p, POINTER(ScanPtr))
+_scan_open_options_init = status_function("fathom_scan_open_options_init", POINTER(ScanOpenOptionsStruct))
+_scan_open_with = status_function("fathom_scan_open_with", c_char_p, POINTER(ScanOpenOptionsStruct), POINTER(ScanPtr))
 _scan_destroy = c_function("fathom_scan_destroy", None, ScanPtr)
 _scan_get_info = status_function("fathom_scan_get_info", ScanPtr, POINTER(ScanInfoStruct))
 _scan_id = status_function("fathom_scan_id", ScanPtr, POINTER(c_char), c_size_t, POINTER(c_size_t))
@@ -135,6 +137,12 @@ class Scan(Handle):
 
     Args:
         path: the scan's folder (holding one scan), or any of its files.
+        index_while_reading: False (default): the scanner app's streams are inflated at opening, to count their
+            whole frames and find damage (said in :attr:`warnings`). True: only their first frame is, the rest
+            as frames are read, so reading every frame in order inflates each stream once; ``len(scan)`` is then
+            the frames the camera info and the metadata list, and a read that meets damage raises
+            :class:`fathom.FormatError` naming it (:meth:`report` stops there and says so in its warnings).
+            Stray and nerfstudio folders are read frame by frame either way.
 
     Raises :class:`fathom.FathomIOError` for a missing or unreadable file, :class:`fathom.ParseError` or
     :class:`fathom.FormatError` for metadata that is not a scan's, a bad camera-info line (naming the line
@@ -147,16 +155,20 @@ class Scan(Handle):
     collector do it). Pickling stores the path; unpickling opens the scan again.
     """
 
-    __slots__ = ("_path", "_info", "_id", "_warnings", "_timestamps", "_columns", "_poses", "_intrinsics", "_k")
+    __slots__ = ("_path", "_lazy", "_info", "_id", "_warnings", "_timestamps", "_columns", "_poses", "_intrinsics", "_k")
     _destroy = _scan_destroy
 
-    def __init__(self, path: PathLike) -> None:
+    def __init__(self, path: PathLike, index_while_reading: bool = False) -> None:
         self._ptr = None  # so __del__ sees a valid (closed) object if opening raises
         raw = path_bytes(path)
+        options = ScanOpenOptionsStruct()
+        _scan_open_options_init(byref(options))
+        options.index_while_reading = bool(index_while_reading)
         out = ScanPtr()
-        _scan_open(raw, byref(out))
+        _scan_open_with(raw, byref(options), byref(out))
         Handle.__init__(self, out)
         self._path = path
+        self._lazy = bool(index_while_reading)
         info = ScanInfoStruct()
         _scan_get_info(out, byref(info))
         self._info = info
@@ -178,12 +190,12 @@ class Scan(Handle):
         self._intrinsics = _readonly(m)
 
     @classmethod
-    def open(cls, path: PathLike) -> "Scan":
-        """Opens the scan at ``path`` (its folder, its metadata ``.json`` or any of its files)."""
-        return cls(path)
+    def open(cls, path: PathLike, index_while_reading: bool = False) -> "Scan":
+        """Opens the scan at ``path`` (its folder, its metadata ``.json`` or any of its files); see :class:`Scan`."""
+        return cls(path, index_while_reading)
 
     def __reduce__(self) -> Any:
-        return (Scan.open, (self._path,))
+        return (Scan.open, (self._path, self._lazy))
 
     # -- what the scan holds ----------------------------------------------------------------------
 
@@ -195,6 +207,11 @@ class Scan(Handle):
     def path(self) -> PathLike:
         """The path the scan was opened with."""
         return self._path
+
+    @property
+    def index_while_reading(self) -> bool:
+        """Whether the scan was opened to index its streams as frames are read (see :class:`Scan`)."""
+        return self._lazy
 
     @property
     def id(self) -> str:
@@ -420,6 +437,8 @@ class Scan(Handle):
         if f is not None:
             parts.append(f"{f:g} Hz")
         parts.append("confidence" if self.has_confidence else "no confidence")
+        if self._lazy:
+            parts.append("indexed while reading")
         if self._warnings:
             parts.append(f"{len(self._warnings)} warning{'s' if len(self._warnings) > 1 else ''}")
         return f"Scan({os.fsdecode(self._path)!r}, {', '.join(parts)})"

@@ -196,7 +196,37 @@ def test_pickles_by_path(written, data):
     assert again.path == written.directory and again.id == scan.id and len(again) == len(scan)
     assert same_bits(again.depth(7), data.depth[7])
     assert same_bits(again.timestamps, scan.timestamps)
-    assert scan.__reduce__() == (fathom.Scan.open, (written.directory,))
+    assert scan.__reduce__() == (fathom.Scan.open, (written.directory, False))
+
+
+def test_index_while_reading_reads_the_same_frames_and_pickles_with_it(written, data):
+    scan = fathom.Scan(written.metadata, index_while_reading=True)
+    assert scan.index_while_reading and not fathom.Scan(written.metadata).index_while_reading
+    assert "indexed while reading" in repr(scan)
+    assert_frames(scan, data, data.n)
+    assert same_bits(scan.depth(3), data.depth[3])  # behind the frames read: from a checkpoint or the start
+    again = pickle.loads(pickle.dumps(scan))
+    assert again.index_while_reading and same_bits(again.depth(data.n - 1), data.depth[-1])
+    assert fathom.Scan.open(written.directory, index_while_reading=True).index_while_reading
+
+
+def test_index_while_reading_finds_a_cut_when_a_read_reaches_it(tmp_path, written, data):
+    raw = open(written.files["depth"], "rb").read()
+    work = copy_scan(written, tmp_path)
+    cut = (prefix_for(raw, 4 * FRAME_BYTES) + prefix_for(raw, 5 * FRAME_BYTES)) // 2
+    with open(work.files["depth"], "wb") as f:
+        f.write(raw[:cut])
+    whole = len(zlib.decompressobj(-15).decompress(raw[:cut])) // FRAME_BYTES  # independent count
+    assert 0 < whole < data.n
+    scan = fathom.Scan(work.metadata, index_while_reading=True)
+    assert len(scan) == data.n and not warnings_about(scan, "cut")  # the count listed; the cut not yet found
+    for i in range(whole):
+        assert same_bits(scan.depth(i), data.depth[i]), f"frame {i}"
+    with pytest.raises(fathom.FormatError, match=f"frame {whole} is not in the stream") as e:
+        scan.depth(whole)
+    assert os.path.basename(work.files["depth"]) in str(e.value) and "cut" in str(e.value)
+    with pytest.raises(fathom.FormatError):
+        scan.frame(data.n - 1)
 
 
 def test_closed_scan_refuses_use(written):

@@ -73,3 +73,21 @@ def test_a_10_m_voxel_keeps_exact_means(tmp_path: Path) -> None:
     report = fathom.scan_report(metadata, voxel=10.0)
     assert len(report.cloud) >= 1
     np.testing.assert_allclose(report.cloud[:, 1], 0.0, atol=1e-4)
+
+
+def test_a_report_from_a_path_reads_a_cut_scan_once_and_says_where_it_stopped(tmp_path: Path) -> None:
+    """scan_report(path) opens the scan indexed while reading: a depth stream cut short ends the frames fed where
+    the report's read meets the cut, the same frames as the scan indexed at opening gives."""
+    metadata, _ = _scan(tmp_path, n=40)
+    stream = tmp_path / "damaged.depth.zlib"
+    raw = stream.read_bytes()
+    stream.write_bytes(raw[: len(raw) // 2])
+    eager = fathom.Scan(metadata)
+    assert 0 < len(eager) < 40
+    from_path = fathom.scan_report(metadata)
+    opened = fathom.scan_report(eager)
+    assert from_path.frames == opened.frames == len(eager)
+    said = [w for w in from_path.warnings if w.startswith("frames ") and "were not read" in w]
+    assert len(said) == 1 and said[0].startswith(f"frames {len(eager)} to "), from_path.warnings
+    assert "damaged.depth.zlib" in said[0] and "cut" in said[0]
+    assert any("cut" in w for w in opened.warnings) and not any(w.startswith("frames ") for w in opened.warnings)

@@ -10,6 +10,13 @@ import Glibc
 /// frames are read almost independently, a long one's at most 1/`maxCheckpoints` of the stream away. Reading in
 /// order continues from where the last read stopped.
 ///
+/// Indexed while read (`indexWhileReading`), opening inflates only the first record, to check that the file is
+/// DEFLATE data; the record count is then the one expected, and the checkpoints are kept as reads go past the
+/// part inflated so far (the frontier), so reading every record in order inflates the stream once. Damage is
+/// found when a read reaches it: the stream is then indexed as at opening (its problems as below), and a read
+/// of a record it does not hold throws `.format` naming the damage. (Records inflated from a block before
+/// inflate failed inside it, which indexing at opening drops, read until then: nothing shows the damage earlier.)
+///
 /// Raw DEFLATE (what the scanner app writes) and zlib-wrapped streams are both read; a valid zlib header
 /// in the first two bytes decides. Thread-safe: reads are serialized on one lock.
 ///
@@ -27,29 +34,52 @@ public final class CompressedStream: @unchecked Sendable {
     /// True when the file is zlib-wrapped (RFC 1950) rather than raw DEFLATE (RFC 1951).
     public let wrapped: Bool
     public let compressedBytes: Int
-    /// Bytes that inflated cleanly (before a cut or damage).
-    public let inflatedBytes: Int
-    /// Of which ISA-L gives: all but, in a cut stream, the last few symbols (it stops short of the end of its
-    /// input), which zlib gives.
-    private let fastBytes: Int
-    /// What the first pass found wrong: a cut, corrupt data (inflate failed, the length or the checksum is
-    /// wrong), a partial last record, trailing bytes.
-    public let problems: [String]
-
-    public var recordCount: Int { inflatedBytes / recordBytes }
+    /// True when the stream is indexed as it is read rather than at opening.
+    public let indexesWhileReading: Bool
+    /// Bytes that inflated cleanly (before a cut or damage); in a stream indexed while read, nil until a read
+    /// found the stream's end or damage.
+    public var inflatedBytes: Int? { locked { indexed ? inflated : nil } }
+    /// What indexing found wrong: a cut, corrupt data (inflate failed, the length or the checksum is wrong), a
+    /// partial last record, trailing bytes.
+    public var problems: [String] { locked { foundProblems } }
+    /// The whole records; in a stream indexed while read, the count expected until a read found damage.
+    public var recordCount: Int { locked { records } }
     /// True when indexing stopped at `maxRecords` records with more data after them.
-    public let holdsMore: Bool
+    public var holdsMore: Bool { locked { more } }
     /// Places reads can start from: the stream's start and the checkpoints.
-    public var checkpointCount: Int { checkpoints.count + 1 }
+    public var checkpointCount: Int { locked { checkpoints.count + 1 } }
 
     private struct Checkpoint {
         let out: Int
         let snapshot: Inflater.Snapshot
     }
 
+    /// What indexing the whole stream found.
+    private struct Index {
+        var inflated: Int
+        /// Of which ISA-L gives: all but, in a cut stream, the last few symbols (it stops short of the end of
+        /// its input), which zlib gives.
+        var fast: Int
+        /// After the stream's start (which needs none).
+        var checkpoints: [Checkpoint]
+        var problems: [String]
+        var more: Bool
+    }
+
     private let fd: Int32
-    /// After the stream's start (which needs none).
-    private let checkpoints: [Checkpoint]
+    private let maxRecords: Int
+    // The index (see `Index`), guarded by `lock` once the stream is shared. Indexed while read, `indexed` is
+    // false until a read meets the stream's end or damage, and `frontier` is the output offset inflated so far.
+    private var indexed: Bool
+    private var inflated: Int, fastBytes: Int
+    private var checkpoints: [Checkpoint]
+    private var foundProblems: [String]
+    private var more: Bool
+    private var frontier = 0
+    /// Output bytes between checkpoints taken while reading: doubled when they are thinned.
+    private var spacing = CompressedStream.checkpointSpacing
+    private static let checkpointSpacing = 1 << 18
+    private var records: Int { indexed ? inflated / recordBytes : maxRecords }
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
     /// The inflater reads continue from, at output offset `cursorOut` (when `cursorValid`).
     private let cursor: Inflater
@@ -58,11 +88,15 @@ public final class CompressedStream: @unchecked Sendable {
 
     /// Opens and indexes `path` as records of `recordBytes`, at most `maxRecords` of them: indexing stops once
     /// the stream is known to hold more (said in `problems`), so a stream that inflates to far more than its
-    /// scan uses costs no more than the part used. Throws `.io` for a missing or unreadable file and `.format`
-    /// for an empty file or one that is not DEFLATE data (no whole record inflates).
-    public init(path: String, recordBytes: Int, maxRecords: Int = .max) throws(FathomError) {
+    /// scan uses costs no more than the part used. With `indexWhileReading`, `maxRecords` is the count expected
+    /// and the stream is indexed as it is read (see above). Throws `.io` for a missing or unreadable file and
+    /// `.format` for an empty file or one that is not DEFLATE data (no whole record inflates).
+    public init(path: String, recordBytes: Int, maxRecords: Int = .max, indexWhileReading: Bool = false) throws(FathomError) {
         guard recordBytes > 0 else { throw FathomError(.outOfRange, "record size must be > 0, got \(recordBytes)") }
         guard maxRecords > 0 else { throw FathomError(.outOfRange, "the most records to index must be > 0, got \(maxRecords)") }
+        guard !indexWhileReading || maxRecords <= Int.max / recordBytes else {
+            throw FathomError(.outOfRange, "a stream indexed while read needs the record count it holds, got \(maxRecords)")
+        }
         let (fd, size) = try FileIO.openRegular(path)
         guard size > 0 else { close(fd); throw FathomError(.format, "'\(path)' is empty") }
         var header: (UInt8, UInt8) = (0, 0)
@@ -73,20 +107,19 @@ public final class CompressedStream: @unchecked Sendable {
         self.recordBytes = recordBytes
         self.wrapped = wrapped
         self.compressedBytes = size
+        self.indexesWhileReading = indexWhileReading
+        self.maxRecords = maxRecords
         self.fd = fd
         scratch = .allocate(byteCount: 1 << 18, alignment: 64)
         cursor = Inflater(fd: fd, fileSize: size, wrapped: wrapped)
         lock = .allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
-        do {
-            (inflatedBytes, fastBytes, checkpoints, problems, holdsMore) = try CompressedStream.index(fd: fd, size: size, wrapped: wrapped,
-                                                                                            recordBytes: recordBytes, maxRecords: maxRecords, path: path)
-        } catch {
-            close(fd)
-            scratch.deallocate()
-            pthread_mutex_destroy(lock)
-            lock.deallocate()
-            throw CompressedStream.named(error, path)
+        (indexed, inflated, fastBytes, checkpoints, foundProblems, more) = (false, 0, 0, [], [], false)
+        // On failure deinit closes the file and frees what was allocated.
+        if indexWhileReading {
+            try check(record: 0)
+        } else {
+            try indexWhole()
         }
     }
 
@@ -102,8 +135,21 @@ public final class CompressedStream: @unchecked Sendable {
         cmf & 0x0F == 8 && cmf >> 4 <= 7 && flg & 0x20 == 0 && (Int(cmf) << 8 | Int(flg)) % 31 == 0
     }
 
+    /// Indexes the whole stream (at opening, or when a read indexing while it goes meets the stream's end or
+    /// damage); the cursor stays where it is.
+    private func indexWhole() throws(FathomError) {
+        do {
+            let found = try CompressedStream.index(fd: fd, size: compressedBytes, wrapped: wrapped, recordBytes: recordBytes,
+                                                   maxRecords: maxRecords, path: path)
+            (inflated, fastBytes, checkpoints, foundProblems, more) = (found.inflated, found.fast, found.checkpoints, found.problems, found.more)
+            indexed = true
+        } catch {
+            throw CompressedStream.named(error, path)
+        }
+    }
+
     private static func index(fd: Int32, size: Int, wrapped: Bool, recordBytes: Int, maxRecords: Int,
-                              path: String) throws(FathomError) -> (Int, Int, [Checkpoint], [String], Bool) {
+                              path: String) throws(FathomError) -> Index {
         let (limit, overflow) = maxRecords.multipliedReportingOverflow(by: recordBytes)
         let inflater = Inflater(fd: fd, fileSize: size, wrapped: wrapped)
         var checkpoints = [Checkpoint]()
@@ -172,7 +218,8 @@ public final class CompressedStream: @unchecked Sendable {
             let why = cut ? "" : " after the damage"
             problems.append("the last frame is partial\(why): \(out % recordBytes) of its \(recordBytes) bytes (\(out / recordBytes) whole frames kept)")
         }
-        return (out, cut ? fast : out, checkpoints.filter { $0.out <= out }, problems, more)
+        return Index(inflated: out, fast: cut ? fast : out, checkpoints: checkpoints.filter { $0.out <= out },
+                     problems: problems, more: more)
     }
 
     /// zlib's inflate of the whole file, block by block: the bytes it gives, those before the block where it
@@ -214,22 +261,55 @@ public final class CompressedStream: @unchecked Sendable {
 
     /// Inflates record `index` (0..<recordCount) into `destination`, which holds `recordBytes` bytes.
     public func read(record index: Int, into destination: UnsafeMutableRawBufferPointer) throws(FathomError) {
-        guard index >= 0, index < recordCount else {
-            throw FathomError(.outOfRange, "frame \(index) is out of range: the stream has \(recordCount) frames (0 to \(recordCount - 1))")
-        }
         guard destination.count >= recordBytes, destination.baseAddress != nil else {
             throw FathomError(.bufferTooSmall, "a frame needs \(recordBytes) bytes, the buffer holds \(destination.count)")
         }
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        let target = index * recordBytes
         let frame = UnsafeMutableRawBufferPointer(start: destination.baseAddress, count: recordBytes)
-        do {
-            if target + recordBytes > fastBytes { return try zlibRead(target..<(target + recordBytes), into: frame) }
-            try seek(to: target)
-            try fill(frame)
+        try locked { () throws(FathomError) in try access(record: index, into: frame) }
+    }
+
+    /// Makes sure record `index` can be read: in a stream indexed while read, inflates (indexing) up to its
+    /// end unless done before, and throws `.format` naming the damage when the stream does not hold it.
+    public func check(record index: Int) throws(FathomError) {
+        try locked { () throws(FathomError) in try access(record: index, into: nil) }
+    }
+
+    /// Record `index` into `frame`, or (nil) only inflated up to its end.
+    private func access(record index: Int, into frame: UnsafeMutableRawBufferPointer?) throws(FathomError) {
+        do throws(FathomError) {
+            try checkRange(index)
+            let target = index * recordBytes
+            if !indexed, target + recordBytes > frontier {
+                var reached = try seek(to: target)
+                if reached, let frame {
+                    // Inflated aside, so a record the stream turns out not to hold leaves `frame` as it was.
+                    reached = try fillAside(frame)
+                } else if reached {
+                    reached = try seek(to: target + recordBytes)
+                }
+                if reached { return }
+                // The stream ended or broke before the record's end: index it whole to know what it holds.
+                try indexWhole()
+                try checkRange(index)
+            }
+            guard let frame else { return }
+            if indexed, target + recordBytes > fastBytes { return try zlibRead(target..<(target + recordBytes), into: frame) }
+            guard try seek(to: target), try fill(frame) else {
+                throw FathomError(.io, "'\(path)' changed since it was opened: frame data ends or is corrupt at output byte \(cursorOut)")
+            }
         } catch {
             throw CompressedStream.named(error, path)
+        }
+    }
+
+    /// Throws unless record `index` is one the stream holds (as far as known).
+    private func checkRange(_ index: Int) throws(FathomError) {
+        guard index >= 0, index < records else {
+            if indexesWhileReading, indexed, index >= 0, index < maxRecords {
+                throw FathomError(.format, "frame \(index) is not in the stream, which holds \(records) whole frames: "
+                                  + foundProblems.joined(separator: "; "))
+            }
+            throw FathomError(.outOfRange, "frame \(index) is out of range: the stream has \(records) frames (0 to \(records - 1))")
         }
     }
 
@@ -239,8 +319,9 @@ public final class CompressedStream: @unchecked Sendable {
     }
 
     /// Positions the cursor at output offset `target`: from the nearest checkpoint at or before it (or the
-    /// stream's start) unless the cursor is already at or before it and no farther from it.
-    private func seek(to target: Int) throws(FathomError) {
+    /// stream's start) unless the cursor is already at or before it and no farther from it. False when the
+    /// stream ends or breaks before `target`.
+    private func seek(to target: Int) throws(FathomError) -> Bool {
         var lo = -1, hi = checkpoints.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
@@ -253,21 +334,54 @@ public final class CompressedStream: @unchecked Sendable {
             cursorValid = true
         }
         while cursorOut < target {
-            try fill(UnsafeMutableRawBufferPointer(rebasing: scratch[0..<Swift.min(scratch.count, target - cursorOut)]))
+            guard try fill(UnsafeMutableRawBufferPointer(rebasing: scratch[0..<Swift.min(scratch.count, target - cursorOut)])) else { return false }
         }
+        return true
     }
 
-    /// Inflates exactly `buffer.count` bytes at the cursor.
-    private func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(FathomError) {
-        let (outcome, n) = try cursor.read(into: buffer)
+    /// Inflates exactly `buffer.count` bytes at the cursor; false when the stream ends or breaks first. Past
+    /// the frontier of a stream indexed while read, keeps checkpoints on the way.
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(FathomError) -> Bool {
+        let start = cursorOut
+        let (outcome, n) = indexed || start + buffer.count <= frontier
+            ? try cursor.read(into: buffer)
+            : try cursor.read(into: buffer) { done in self.checkpoint(at: start + done) }
         cursorOut += n
+        if !indexed { frontier = Swift.max(frontier, cursorOut) }
         guard n < buffer.count else {
             // The frame is whole; if the stream ended or failed right after it (a zlib trailer checked after the
             // last frame, as when the index was made), the next read starts afresh.
             if case .progressed = outcome {} else { cursorValid = false }
-            return
+            return true
         }
         cursorValid = false
-        throw FathomError(.io, "'\(path)' changed since it was opened: frame data ends or is corrupt at output byte \(cursorOut)")
+        return false
+    }
+
+    /// `fill(frame)` through a buffer of its own: `frame` is written only when the whole record inflated.
+    private func fillAside(_ frame: UnsafeMutableRawBufferPointer) throws(FathomError) -> Bool {
+        let owned = frame.count > scratch.count ? UnsafeMutableRawBufferPointer.allocate(byteCount: frame.count, alignment: 64) : nil
+        defer { owned?.deallocate() }
+        let aside = owned ?? UnsafeMutableRawBufferPointer(rebasing: scratch[0..<frame.count])
+        guard try fill(aside) else { return false }
+        frame.copyMemory(from: UnsafeRawBufferPointer(aside))
+        return true
+    }
+
+    /// Keeps a checkpoint at output offset `out` (the cursor's, with nothing pending) when it is past the
+    /// frontier and `spacing` past the last one; thins them as the index pass does.
+    private func checkpoint(at out: Int) {
+        guard out > frontier, out - (checkpoints.last?.out ?? 0) >= spacing else { return }
+        checkpoints.append(Checkpoint(out: out, snapshot: cursor.snapshot()))
+        if checkpoints.count > CompressedStream.maxCheckpoints {
+            checkpoints = Swift.stride(from: 1, to: checkpoints.count, by: 2).map { checkpoints[$0] }
+            spacing *= 2
+        }
+    }
+
+    private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return try body()
     }
 }

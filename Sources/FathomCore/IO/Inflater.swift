@@ -88,12 +88,16 @@ final class Inflater {
     }
 
     /// Fills `destination` (or as much as the stream gives before it ends) and returns how it stopped and the
-    /// bytes written; `.progressed` means `destination` is full.
-    func read(into destination: UnsafeMutableRawBufferPointer) throws(FathomError) -> (Outcome, Int) {
+    /// bytes written; `.progressed` means `destination` is full. `boundary(done)` is called each time nothing
+    /// inflated is pending before more is inflated (after `done` bytes of `destination`): where a `snapshot`
+    /// may be taken.
+    func read(into destination: UnsafeMutableRawBufferPointer,
+              boundary: ((Int) -> Void)? = nil) throws(FathomError) -> (Outcome, Int) {
         var done = 0
         while done < destination.count {
             if pending.isEmpty {
                 if let ended { return (ended, done) }
+                boundary?(done)
                 try inflateMore()
                 continue
             }

@@ -5,7 +5,9 @@ extension Scan {
     /// Feeds every frame to a capture builder (reading depth only for the frames it fuses) and returns it,
     /// for `report()` or for its cloud, with the box's source and what was skipped. The box is `box` if given,
     /// else the `boundingbox.json` beside the scan if there is one, else estimated. A frame whose timestamp is
-    /// earlier than the last frame fed is skipped (a warning names it) rather than failing the scan.
+    /// earlier than the last frame fed is skipped (a warning names it) rather than failing the scan. In a scan
+    /// indexed while read, damage in a stream ends the frames fed where it is found (a warning says so), as
+    /// opening would have.
     /// `progress(done, total)` is called after each frame; returning false stops the work (`.invalidState`,
     /// "cancelled").
     public func capture(options: CaptureOptions = CaptureOptions(), box: Box? = nil,
@@ -23,20 +25,30 @@ extension Scan {
         }
         let builder = try CaptureBuilder(options: options, box: chosen)
         var backwards: [Int] = []
+        var skipped: [String] = []
+        let lazy = indexesWhileReading
         for i in 0..<count {
-            if let last = builder.timestamps.last, timestamps[i] < last {
-                backwards.append(i)
-            } else if builder.wantsDepth(at: poses[i]) {
-                let frame = try ScanFrame(self, i)
-                try frame.withDepthFrame { (depth) throws(FathomError) in
-                    _ = try builder.add(timestamp: timestamps[i], pose: poses[i], rgb: intrinsics[i], depth: depth)
+            do throws(FathomError) {
+                if let last = builder.timestamps.last, timestamps[i] < last {
+                    if lazy { try checkStreams(i) }
+                    backwards.append(i)
+                } else if builder.wantsDepth(at: poses[i]) {
+                    let frame = try ScanFrame(self, i)
+                    try frame.withDepthFrame { (depth) throws(FathomError) in
+                        _ = try builder.add(timestamp: timestamps[i], pose: poses[i], rgb: intrinsics[i], depth: depth)
+                    }
+                } else {
+                    if lazy { try checkStreams(i) }
+                    try builder.add(timestamp: timestamps[i], pose: poses[i], rgb: intrinsics[i], depth: nil)
                 }
-            } else {
-                try builder.add(timestamp: timestamps[i], pose: poses[i], rgb: intrinsics[i], depth: nil)
+            } catch {
+                // Frame i is past damage a read found just now: the streams hold frames 0..<i only.
+                guard lazy, framesInStreams <= i else { throw error }
+                skipped.append("frames \(i) to \(count - 1) were not read: \(error.message)")
+                break
             }
             if let progress, !progress(i + 1, count) { throw FathomError(.invalidState, "cancelled at frame \(i + 1) of \(count)") }
         }
-        var skipped: [String] = []
         if !backwards.isEmpty {
             let shown = backwards.prefix(10).map(String.init).joined(separator: ", ") + (backwards.count > 10 ? ", ..." : "")
             skipped.append("\(backwards.count) frame\(backwards.count == 1 ? "" : "s") skipped (scan frame \(shown)): a timestamp earlier than the frame before")

@@ -43,10 +43,20 @@ public final class Scan: @unchecked Sendable {
         }
     }
 
+    /// True when the scanner app's streams are indexed as frames are read (`init(path:indexWhileReading:)`).
+    public var indexesWhileReading: Bool {
+        guard case .streams(let depth, _) = storage else { return false }
+        return depth.indexesWhileReading
+    }
+
     /// Opens the capture at `path`: its folder, or any one of its files (the scanner app's metadata or
-    /// streams, a Stray folder's CSV or PNG files, `transforms.json`).
-    public convenience init(path: String) throws(FathomError) {
-        self.init(try Scan.open(path))
+    /// streams, a Stray folder's CSV or PNG files, `transforms.json`). With `indexWhileReading`, the scanner
+    /// app's streams are not inflated at opening but as frames are read, so reading every frame in order
+    /// inflates them once: `count` is then the frames the camera info and metadata list, and a read that
+    /// meets damage throws `.format` naming it (`report` stops there with a warning). Other formats are read
+    /// frame by frame either way.
+    public convenience init(path: String, indexWhileReading: Bool = false) throws(FathomError) {
+        self.init(try Scan.open(path, indexWhileReading: indexWhileReading))
     }
 
     init(_ c: ScanContents) {
@@ -70,7 +80,7 @@ public final class Scan: @unchecked Sendable {
     }
 
     /// The format found at `path` and what it holds.
-    static func open(_ path: String) throws(FathomError) -> ScanContents {
+    static func open(_ path: String, indexWhileReading: Bool = false) throws(FathomError) -> ScanContents {
         var info = stat()
         guard stat(path, &info) == 0 else { throw FathomError(.io, "cannot open '\(path)': \(String(cString: strerror(errno)))") }
         if (info.st_mode & S_IFMT) == S_IFDIR {
@@ -79,7 +89,7 @@ public final class Scan: @unchecked Sendable {
             if access(transforms, F_OK) == 0, (try? ScannerAppScan.locateMetadata(path)) == nil {
                 return try NerfstudioFolder.open(transforms)
             }
-            return try ScannerAppScan.open(metadataPath: ScannerAppScan.locateMetadata(path))
+            return try ScannerAppScan.open(metadataPath: ScannerAppScan.locateMetadata(path), indexWhileReading: indexWhileReading)
         }
         // A file of a Stray folder, or in its depth/ or confidence/ folder.
         let folder = directoryName(path)
@@ -91,7 +101,7 @@ public final class Scan: @unchecked Sendable {
            name == NerfstudioFolder.fileName || name.hasPrefix("transforms") {
             return try NerfstudioFolder.open(path)
         }
-        return try ScannerAppScan.open(metadataPath: ScannerAppScan.locateMetadata(path))
+        return try ScannerAppScan.open(metadataPath: ScannerAppScan.locateMetadata(path), indexWhileReading: indexWhileReading)
     }
 
     /// The stored depth of frame `index` (row by row, width fastest) into `destination` (`depthFrameBytes`).
@@ -119,6 +129,20 @@ public final class Scan: @unchecked Sendable {
     public func depthIntrinsics(_ index: Int) throws(FathomError) -> Intrinsics {
         try checkIndex(index)
         return try intrinsics[index].scaled(width: depthWidth, height: depthHeight)
+    }
+
+    /// Makes sure frame `index` is in every stream (`CompressedStream.check`): in streams indexed while read,
+    /// inflates them up to its end unless done before.
+    func checkStreams(_ index: Int) throws(FathomError) {
+        guard case .streams(let depth, let confidence) = storage else { return }
+        try depth.check(record: index)
+        try confidence?.check(record: index)
+    }
+
+    /// The frames the streams hold as far as known (`count` unless a read found damage).
+    var framesInStreams: Int {
+        guard case .streams(let depth, let confidence) = storage else { return count }
+        return Swift.min(count, depth.recordCount, confidence?.recordCount ?? .max)
     }
 
     private func checkIndex(_ index: Int) throws(FathomError) {

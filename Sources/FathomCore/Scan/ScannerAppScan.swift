@@ -8,10 +8,12 @@ import Glibc
 /// (`CompressedStream`). Damage keeps what is whole: a cut stream keeps its whole frames, a corrupt one the
 /// frames before the block where inflate failed (see `CompressedStream` for damage that raw DEFLATE cannot
 /// locate), a camera info file cut in its last line drops that line, and streams or metadata that disagree on
-/// the frame count give the shorter count; each is said in the warnings.
+/// the frame count give the shorter count; each is said in the warnings. Indexed while read, the streams are
+/// not inflated at opening but as frames are read: the frame count is the camera info's and the metadata's,
+/// and damage is found by the read that reaches it.
 enum ScannerAppScan {
-    /// Opens the scan whose metadata is at `metadataPath`.
-    static func open(metadataPath: String) throws(FathomError) -> ScanContents {
+    /// Opens the scan whose metadata is at `metadataPath`, its streams indexed at opening or while read.
+    static func open(metadataPath: String, indexWhileReading: Bool = false) throws(FathomError) -> ScanContents {
         let directory = Scan.directoryName(metadataPath)
         let name = Scan.baseName(metadataPath)
         let scanID = String(name.dropLast(".json".count))
@@ -80,25 +82,31 @@ enum ScannerAppScan {
             warnings.append("\(camera.repaired) camera poses were re-orthonormalized (largest deviation from rigid \(camera.worst))")
         }
 
-        let depth = try CompressedStream(path: depthPath, recordBytes: frameBytes, maxRecords: camera.timestamps.count)
-        warnings += depth.problems.map { "\(Scan.baseName(depthPath)): \($0)" }
-        var confidence: CompressedStream?
-        if let path = confidencePath {
-            let stream = try CompressedStream(path: path, recordBytes: width * height, maxRecords: camera.timestamps.count)
-            warnings += stream.problems.map { "\(Scan.baseName(path)): \($0)" }
-            confidence = stream
+        var metadataCounts: [(String, (Int, String))] = []
+        for stream in [depthStream, cameraStream] + (metadata.confidence.map { [$0] } ?? []) {
+            if let n = stream.number_of_frames, n >= 0 { metadataCounts.append(("metadata number_of_frames of \(stream.id ?? "a stream")", (n, "\(n)"))) }
         }
+        // Indexed at opening, a stream is indexed as far as the camera info goes; indexed while read, it is
+        // expected to hold the frames the camera info and the metadata list (its own count is not known).
+        let listed = ([camera.timestamps.count] + metadataCounts.map(\.1.0)).min() ?? 0
+        guard !indexWhileReading || listed > 0 else { throw FathomError(.format, "'\(metadataPath)': the scan has no frame in every stream") }
+        func openStream(_ path: String, _ bytes: Int) throws(FathomError) -> CompressedStream {
+            let stream = try CompressedStream(path: path, recordBytes: bytes, maxRecords: indexWhileReading ? listed : camera.timestamps.count,
+                                              indexWhileReading: indexWhileReading)
+            warnings += stream.problems.map { "\(Scan.baseName(path)): \($0)" }
+            return stream
+        }
+        let depth = try openStream(depthPath, frameBytes)
+        let confidence = try confidencePath.map { (path: String) throws(FathomError) in try openStream(path, width * height) }
 
         // Each count with its text: a stream whose indexing stopped at what the camera info can use holds more.
-        func stated(_ stream: CompressedStream) -> (Int, String) {
-            (stream.recordCount, stream.holdsMore ? "more than \(stream.recordCount)" : "\(stream.recordCount)")
+        func stated(_ stream: CompressedStream) -> [(String, (Int, String))] {
+            guard !indexWhileReading else { return [] }
+            return [(Scan.baseName(stream.path) + " frames",
+                     (stream.recordCount, stream.holdsMore ? "more than \(stream.recordCount)" : "\(stream.recordCount)"))]
         }
-        var counts: [(String, (Int, String))] = [(Scan.baseName(depthPath) + " frames", stated(depth)),
-                                                (Scan.baseName(cameraPath) + " lines", (camera.timestamps.count, "\(camera.timestamps.count)"))]
-        if let confidence { counts.append((Scan.baseName(confidence.path) + " frames", stated(confidence))) }
-        for stream in [depthStream, cameraStream] + (metadata.confidence.map { [$0] } ?? []) {
-            if let n = stream.number_of_frames, n >= 0 { counts.append(("metadata number_of_frames of \(stream.id ?? "a stream")", (n, "\(n)"))) }
-        }
+        let counts = stated(depth) + [(Scan.baseName(cameraPath) + " lines", (camera.timestamps.count, "\(camera.timestamps.count)"))]
+            + (confidence.map(stated) ?? []) + metadataCounts
         let count = counts.map(\.1.0).min() ?? 0
         if Set(counts.map(\.1.1)).count > 1 {
             warnings.append("frame counts disagree (" + counts.map { "\($0.0): \($0.1.1)" }.joined(separator: ", ") + "): \(count) frames are read")
