@@ -13,7 +13,7 @@ import CLanes
 struct BVHBuilder {
     static let leafSize = 4
     static let maxLeafSize = 8
-    static let binCount = 16
+    static let binCount = Int(FATHOM_SAH_MAX_BINS)
     static let sahDepthLimit = 16
     /// Ranges of this many primitives or more are binned from a sample (`bestSAHSplit`).
     static let sampledBinning = 1 << 16
@@ -42,10 +42,13 @@ struct BVHBuilder {
     private(set) var order: [Int] = []
     private(set) var depth = 0
     private let prims: UnsafeMutableBufferPointer<PrimRef>
+    /// `prims` for the C passes (sah.h), which read a PrimRef as 8 floats.
+    private let primBase: UnsafeMutableRawPointer
 
     /// Builds over `count` primitives, primitive i with the bounds `bounds(i)`.
     init(count: Int, bounds: (Int) -> (lo: SIMD3<Float>, hi: SIMD3<Float>)) {
         prims = .allocate(capacity: count)
+        primBase = UnsafeMutableRawPointer(prims.baseAddress.unsafelyUnwrapped)
         for i in 0..<count {
             let b = bounds(i)
             prims[i] = PrimRef(lo: SIMD4(b.lo, Float(bitPattern: UInt32(i))), hi: SIMD4(b.hi, 0))
@@ -135,30 +138,13 @@ struct BVHBuilder {
     private func split(_ s: Span, depth: Int) -> (Span, Span) {
         if depth < BVHBuilder.sahDepthLimit, let (axis, position, scale) = bestSAHSplit(s) {
             // Partition, accumulating both sides' bounds on the way (no second pass over the range).
-            let lo = s.cLo[axis]
-            var left = Span(range: s.range, lo: .init(repeating: .infinity), hi: .init(repeating: -.infinity),
-                            cLo: .init(repeating: .infinity), cHi: .init(repeating: -.infinity))
-            var right = left
-            var i = s.range.lowerBound, j = s.range.upperBound - 1
-            while i <= j {
-                let p = prims[i]
-                let c = p.centroid2
-                if BVHBuilder.bin(c[axis], lo, scale) < position {
-                    left.lo = lanesMin(left.lo, p.lo); left.hi = lanesMax(left.hi, p.hi)
-                    left.cLo = lanesMin(left.cLo, c); left.cHi = lanesMax(left.cHi, c)
-                    i += 1
-                } else {
-                    right.lo = lanesMin(right.lo, p.lo); right.hi = lanesMax(right.hi, p.hi)
-                    right.cLo = lanesMin(right.cLo, c); right.cHi = lanesMax(right.cHi, c)
-                    prims.swapAt(i, j)
-                    j -= 1
-                }
+            let (mid, left, right) = withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 4) { out in
+                let mid = fathom_sah_partition(primBase, s.range.lowerBound, s.range.upperBound, Int32(axis), s.cLo[axis], scale,
+                                               Float(position), UnsafeMutableRawPointer(out.baseAddress.unsafelyUnwrapped))
+                return (mid, BVHBuilder.span(s.range.lowerBound..<mid, box: out[0], centroids: out[1]),
+                        BVHBuilder.span(mid..<s.range.upperBound, box: out[2], centroids: out[3]))
             }
-            if i > s.range.lowerBound && i < s.range.upperBound {
-                left.range = s.range.lowerBound..<i
-                right.range = i..<s.range.upperBound
-                return (left, right)
-            }
+            if mid > s.range.lowerBound && mid < s.range.upperBound { return (left, right) }
         }
         // Coincident centroids (or too deep): halve by count along the widest centroid axis.
         let e = s.cHi - s.cLo
@@ -169,9 +155,9 @@ struct BVHBuilder {
         return (span(s.range.lowerBound..<mid), span(mid..<s.range.upperBound))
     }
 
-    @inline(__always)
-    private static func bin(_ c: Float, _ lo: Float, _ scale: Float) -> Int {
-        gridCell((c - lo) * scale, count: binCount)  // vertices near Float's limits overflow the centroids
+    /// A span from the boxes `fathom_sah_partition` writes, (lo, -hi).
+    private static func span(_ range: Range<Int>, box: SIMD8<Float>, centroids: SIMD8<Float>) -> Span {
+        Span(range: range, lo: box.lowHalf, hi: -box.highHalf, cLo: centroids.lowHalf, cHi: -centroids.highHalf)
     }
 
     /// The SAH-best (axis, bin position, scale), or nil when the centroids coincide on every axis.
@@ -181,51 +167,16 @@ struct BVHBuilder {
         let n = Swift.min(BVHBuilder.binCount, s.range.count)
         let extent = s.cHi - s.cLo
         let scale = SIMD4<Float>(repeating: Float(n) * (1 - 1e-6)) / extent
-        return withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 6 * n) { bounds in
-            withUnsafeTemporaryAllocation(of: SIMD4<Int32>.self, capacity: n) { counts in
-                // bounds[(axis * n + k) * 2] = lo, [.. + 1] = hi
-                for k in 0..<(3 * n) { bounds[2 * k] = SIMD4(repeating: .infinity); bounds[2 * k + 1] = SIMD4(repeating: -.infinity) }
-                for k in 0..<n { counts[k] = .zero }
-                // A range of 2^16 or more is binned from every 4th primitive (counts scaled to match): the
-                // top levels' SAH hardly changes, their binning passes take a quarter of the time.
-                let step = s.range.count >= BVHBuilder.sampledBinning ? 4 : 1
-                let lo = s.cLo
-                for i in stride(from: s.range.lowerBound, to: s.range.upperBound, by: step) {
-                    let p = prims[i]
-                    let b = (p.centroid2 - lo) * scale
-                    for axis in 0..<3 {
-                        let k = Swift.min(n - 1, Swift.max(0, Int(b[axis].isFinite ? b[axis] : 0)))
-                        counts[k][axis] &+= 1
-                        let slot = 2 * (axis * n + k)
-                        bounds[slot] = lanesMin(bounds[slot], p.lo)
-                        bounds[slot + 1] = lanesMax(bounds[slot + 1], p.hi)
-                    }
-                }
-                var best: (cost: Float, axis: Int, position: Int)?
-                // The sweeps grow boxes with one vminps / vmaxps each (`fathom_lanes_min4`, as Swift.min per lane):
-                // Swift's per-lane min stayed scalar there. The binning loop above keeps Swift.min, which was faster
-                // there (bench/README.md, "What limits Fathom's ray casting today").
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { rightArea in
-                    for axis in 0..<3 where extent[axis] > 0 && extent[axis].isFinite {
-                        var rLo = SIMD4<Float>(repeating: .infinity), rHi = SIMD4<Float>(repeating: -.infinity)
-                        for k in stride(from: n - 1, to: 0, by: -1) {
-                            rLo = fathom_lanes_min4(bounds[2 * (axis * n + k)], rLo); rHi = fathom_lanes_max4(bounds[2 * (axis * n + k) + 1], rHi)
-                            rightArea[k] = BVHBuilder.area(rLo, rHi)
-                        }
-                        var lLo = SIMD4<Float>(repeating: .infinity), lHi = SIMD4<Float>(repeating: -.infinity)
-                        var leftCount = 0
-                        for k in 0..<(n - 1) {
-                            lLo = fathom_lanes_min4(bounds[2 * (axis * n + k)], lLo); lHi = fathom_lanes_max4(bounds[2 * (axis * n + k) + 1], lHi)
-                            leftCount += Int(counts[k][axis]) * step
-                            let rightCount = s.range.count - leftCount
-                            guard leftCount > 0, rightCount > 0 else { continue }
-                            let cost = BVHBuilder.area(lLo, lHi) * BVHBuilder.leafBlocks(leftCount) + rightArea[k + 1] * BVHBuilder.leafBlocks(rightCount)
-                            if cost < (best?.cost ?? .infinity) { best = (cost, axis, k + 1) }
-                        }
-                    }
-                }
-                return best.map { ($0.axis, $0.position, scale[$0.axis]) }
-            }
-        }
+        var axes: UInt32 = 0
+        for axis in 0..<3 where extent[axis] > 0 && extent[axis].isFinite { axes |= 1 << UInt32(axis) }
+        guard axes != 0 else { return nil }
+        // A range of 2^16 or more is binned from every 4th primitive (counts scaled to match): the top levels'
+        // SAH hardly changes, their binning passes take a quarter of the time.
+        let step = s.range.count >= BVHBuilder.sampledBinning ? 4 : 1
+        let best = fathom_sah_best_split(primBase, s.range.lowerBound, s.range.upperBound, step, s.range.count, s.cLo, scale,
+                                         Int32(n), axes)
+        guard best.axis >= 0 else { return nil }
+        let axis = Int(best.axis)
+        return (axis, Int(best.position), scale[axis])
     }
 }
