@@ -91,6 +91,14 @@ static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_min4(f
 #endif
 }
 
+/// Per lane, the cell of a grid coordinate x among cells 0...top (Swift's `gridCell`): x clamped to [0, top] first,
+/// NaN to 0 (max4 returns its second operand for NaN), so the one truncating conversion is always in range; Swift's
+/// own conversion checks each lane.
+static inline __attribute__((always_inline)) fathom_lanes_i4 fathom_lanes_cells4(fathom_lanes_f4 x, float top) {
+    return __builtin_convertvector(fathom_lanes_min4(fathom_lanes_max4(x, (fathom_lanes_f4)0), (fathom_lanes_f4)top),
+                                   fathom_lanes_i4);
+}
+
 /// Eight records of six 32-bit words (24 bytes) to out: record j is lane j of a, b, c, d, e, f. Pairs of words are
 /// interleaved, then pairs of pairs, so that each record is a 16-byte and an 8-byte store. Swift's own lane code
 /// built the same vectors a word at a time (inserts and extracts).

@@ -60,13 +60,10 @@ static inline fathom_sah_split fathom_sah_best_split(const void *primitives, int
             counts[a][k] = 0;
         }
     }
-    fathom_lanes_f4 top = (fathom_lanes_f4)(float)(bins - 1);
     for (intptr_t i = begin; i < end; i += step) {
         fathom_lanes_f4 c;
         fathom_lanes_f8 b = fathom_sah_box(prims + 8 * i, &c);
-        // max4 returns its second operand, 0, for NaN.
-        fathom_lanes_f4 x = fathom_lanes_min4(fathom_lanes_max4((c - centroidLo) * scale, (fathom_lanes_f4)0), top);
-        fathom_lanes_i4 k = __builtin_convertvector(x, fathom_lanes_i4);
+        fathom_lanes_i4 k = fathom_lanes_cells4((c - centroidLo) * scale, (float)(bins - 1));
         box[0][k.x] = fathom_lanes_min(box[0][k.x], b);
         box[1][k.y] = fathom_lanes_min(box[1][k.y], b);
         box[2][k.z] = fathom_lanes_min(box[2][k.z], b);

@@ -1,3 +1,5 @@
+import CLanes
+
 /// A coarse picture of where a mesh's triangles lie: 32 x 32 x 32 cells over the mesh's bounds, one bit per cell,
 /// set where a triangle passes (its vertices, and for a triangle wider than a cell, points of a lattice on it no
 /// farther apart than a cell). The batch ray order marches a ray through it cell by cell (Amanatides and Woo 1987)
@@ -31,37 +33,39 @@ struct OccupancyGrid: Sendable {
         self.lo = lo
         self.scale = scale
         self.cellSize = cellSize
-        var bits = [UInt64](repeating: 0, count: OccupancyGrid.bytes / 8)
         let smallest = cellSize.min(), most = OccupancyGrid.maxLatticeSteps(triangles: count)
-        @inline(__always) func mark(_ p: SIMD3<Float>) {
-            let q = OccupancyGrid.cell(p, lo, scale)
-            let k = OccupancyGrid.index(q.x, q.y, q.z)
-            bits[k >> 6] |= 1 << UInt64(k & 63)
-        }
-        for t in 0..<count {
-            let (a, b, c) = triangle(t)
-            let longestSquared = Swift.max(dot(b - a, b - a), Swift.max(dot(c - b, c - b), dot(a - c, a - c)))
-            if longestSquared <= smallest * smallest {
-                // No wider than a cell (most triangles of a large mesh): its corners' cells.
-                mark(a); mark(b); mark(c)
-                continue
+        // Marked through a buffer pointer: the array's own subscript checked its index and its uniqueness per mark.
+        bits = [UInt64](unsafeUninitializedCapacity: OccupancyGrid.bytes / 8) { words, initialized in
+            words.initialize(repeating: 0)
+            initialized = words.count
+            @inline(__always) func mark(_ p: SIMD3<Float>) {
+                let q = OccupancyGrid.cell(p, lo, scale)
+                let k = OccupancyGrid.index(q.x, q.y, q.z)  // < 32768: the cells are clamped to 0...31
+                words[k >> 6] |= 1 << UInt64(k & 63)
             }
-            let ratio = longestSquared.squareRoot() / smallest
-            let steps = ratio < Float(most) ? Swift.max(1, Int(ratio.rounded(.up))) : most  // NaN: the most
-            let inverse = 1 / Float(steps)
-            for i in 0...steps {
-                for j in 0...(steps - i) { mark(a + Float(i) * inverse * (b - a) + Float(j) * inverse * (c - a)) }
+            for t in 0..<count {
+                let (a, b, c) = triangle(t)
+                let longestSquared = Swift.max(dot(b - a, b - a), Swift.max(dot(c - b, c - b), dot(a - c, a - c)))
+                if longestSquared <= smallest * smallest {
+                    // No wider than a cell (most triangles of a large mesh): its corners' cells.
+                    mark(a); mark(b); mark(c)
+                    continue
+                }
+                let ratio = longestSquared.squareRoot() / smallest
+                let steps = ratio < Float(most) ? Swift.max(1, Int(ratio.rounded(.up))) : most  // NaN: the most
+                let inverse = 1 / Float(steps)
+                for i in 0...steps {
+                    for j in 0...(steps - i) { mark(a + Float(i) * inverse * (b - a) + Float(j) * inverse * (c - a)) }
+                }
             }
         }
-        self.bits = bits
     }
 
     /// The cell of a point: clamped to the grid, NaN counting as 0 (`gridCell`).
     @inline(__always)
     private static func cell(_ p: SIMD3<Float>, _ lo: SIMD3<Float>, _ scale: SIMD3<Float>) -> SIMD3<Int32> {
-        let q = (p - lo) * scale
-        @inline(__always) func coordinate(_ x: Float) -> Int32 { Int32(truncatingIfNeeded: gridCell(x, count: resolution)) }
-        return SIMD3(coordinate(q.x), coordinate(q.y), coordinate(q.z))
+        let q = fathom_lanes_cells4(SIMD4((p - lo) * scale, 0), Float(resolution - 1))
+        return SIMD3(q.x, q.y, q.z)
     }
 
     @inline(__always)
