@@ -2,7 +2,7 @@
 // surface-area heuristic, with the sweep that picks the split, and partitioning at the chosen split. Written in
 // clang's vector extensions: each bin's box is one 8-lane vector (lo, -hi), grown by one min whatever its side, and
 // the bin of each axis comes from one clamped vector conversion, no branch and no check (bench/README.md,
-// "BVH build", has what Swift's versions of these loops cost).
+// "What limits Fathom's ray casting today", has what Swift's versions of these loops cost).
 //
 // A primitive is 8 floats, as BVHBuilder.PrimRef: lo (x, y, z, w = its triangle index's bits), hi (x, y, z, 0).
 // Centroids are kept doubled (lo + hi), so nothing is halved.
