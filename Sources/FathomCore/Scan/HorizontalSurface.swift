@@ -59,7 +59,8 @@ struct HorizontalSurfaces {
         // Voxels with points above or below them in their column are walls and the sides of things: left out, so
         // walls neither hide surfaces nor make one of their own (where the views of the walls end, at the edge of
         // the field of view, their last voxels line up at one height and fit a horizontal plane too).
-        let finite = centroids.indices.filter { centroids[$0].isFinite && !HorizontalSurfaces.onWall($0, grid: grid) }
+        let wall = HorizontalSurfaces.wallVoxels(grid)
+        let finite = centroids.indices.filter { centroids[$0].isFinite && !wall[$0] }
         guard finite.count >= 3, let lo = finite.lazy.map({ centroids[$0].y }).min(),
               let hi = finite.lazy.map({ centroids[$0].y }).max(), (hi - lo).isFinite else { return }
         // Bins of 1 cm, fewer and wider over an extreme height range (a cloud's flying points).
@@ -170,25 +171,6 @@ struct HorizontalSurfaces {
         return Found(surface: surface, centroid: centroid, members: inliers)
     }
 
-    /// Whether voxel `v` has occupied voxels 3 to 6 cm above or 3 to 6 cm below it, in its column or, for a voxel
-    /// whose own column is empty there, the 8 columns around it (a far wall is sampled every few centimetres): a
-    /// point of a wall or of the side of a thing, not of a horizontal surface (whose noise stays within a couple of
-    /// cm, and whose underside or top is not seen at the same place).
-    static func onWall(_ v: Int, grid: VoxelGrid) -> Bool {
-        let near = Swift.max(1, Int((0.03 / Double(grid.size)).rounded().clampedToSteps))
-        let far = Swift.min(near + 3, Swift.max(near, Int((0.06 / Double(grid.size)).rounded().clampedToSteps)))
-        let c = VoxelGrid.unpack(grid.key(at: v))
-        func occupied(_ dx: Int64, _ dz: Int64) -> Bool {
-            (near...far).contains { k in
-                grid.index(VoxelGrid.pack(c.x &+ dx, c.y &+ Int64(k), c.z &+ dz)) != nil
-                    || grid.index(VoxelGrid.pack(c.x &+ dx, c.y &- Int64(k), c.z &+ dz)) != nil
-            }
-        }
-        if occupied(0, 0) { return true }
-        for dx in Int64(-1)...1 { for dz in Int64(-1)...1 where (dx != 0 || dz != 0) && occupied(dx, dz) { return true } }
-        return false
-    }
-
     /// The floor-plan cell of coordinate `v` (Int32 range: clouds are within +-10 km of the origin).
     private static func floorPlanCell(_ v: Float) -> Int32 {
         Int32(clamping: Int((v / cell).rounded(.down).clamped(-1e9, 1e9)))
@@ -197,9 +179,4 @@ struct HorizontalSurfaces {
 
 private extension Float {
     func clamped(_ lo: Float, _ hi: Float) -> Float { Swift.min(hi, Swift.max(lo, self)) }
-}
-
-private extension Double {
-    /// Voxel steps of a few centimetres, kept in 0...64 whatever the voxel size (Int() of it cannot trap).
-    var clampedToSteps: Double { Swift.min(64, Swift.max(0, self)) }
 }
