@@ -658,6 +658,7 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
     "fathom_scan_info": ScanInfoStruct,
     "fathom_scan_writer_options": ScanWriterOptionsStruct,
     "fathom_scan_cloud_options": ScanCloudOptionsStruct,
+    "fathom_scan_open_options": ScanOpenOptionsStruct,
     "fathom_capture_options": CaptureOptionsStruct,
     "fathom_capture_status": CaptureStatusStruct,
     "fathom_report_summary": ReportSummaryStruct,

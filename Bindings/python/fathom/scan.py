@@ -101,6 +101,7 @@ _STORED_DTYPES = {
 # Reading
 # ------------------------------------------------------------------------------------------------
 
+_scan_open = status_function("fathom_scan_open", c_char_p, POINTER(ScanPtr))
 _scan_open_options_init = status_function("fathom_scan_open_options_init", POINTER(ScanOpenOptionsStruct))
 _scan_open_with = status_function("fathom_scan_open_with", c_char_p, POINTER(ScanOpenOptionsStruct), POINTER(ScanPtr))
 _scan_destroy = c_function("fathom_scan_destroy", None, ScanPtr)
@@ -161,11 +162,14 @@ class Scan(Handle):
     def __init__(self, path: PathLike, index_while_reading: bool = False) -> None:
         self._ptr = None  # so __del__ sees a valid (closed) object if opening raises
         raw = path_bytes(path)
-        options = ScanOpenOptionsStruct()
-        _scan_open_options_init(byref(options))
-        options.index_while_reading = bool(index_while_reading)
         out = ScanPtr()
-        _scan_open_with(raw, byref(options), byref(out))
+        if index_while_reading:
+            options = ScanOpenOptionsStruct()
+            _scan_open_options_init(byref(options))
+            options.index_while_reading = True
+            _scan_open_with(raw, byref(options), byref(out))
+        else:
+            _scan_open(raw, byref(out))
         Handle.__init__(self, out)
         self._path = path
         self._lazy = bool(index_while_reading)

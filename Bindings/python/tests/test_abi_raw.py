@@ -73,6 +73,7 @@ OPTIONAL = {
     ("fathom_motion_update_batch", "out"),
     ("fathom_trajectory_summarize", "options"),
     ("fathom_scan_frame", "confidence"),
+    ("fathom_scan_open_with", "options"),
     ("fathom_scan_writer_create", "options"),
     ("fathom_scan_point_cloud", "options"),
     ("fathom_ply_write_points", "normals"),
@@ -457,6 +458,8 @@ class Args:
         k = IntrinsicsStruct(500, 500, 320, 240, 640, 480)
         return {
             "fathom_scan_open": lambda: [path, new_out(_lib.ScanPtr, self.scans)],
+            "fathom_scan_open_options_init": lambda: [byref(_lib.ScanOpenOptionsStruct())],
+            "fathom_scan_open_with": lambda: [path, byref(_lib.ScanOpenOptionsStruct(True)), new_out(_lib.ScanPtr, self.scans)],
             "fathom_scan_write": lambda: [scan, str(self.tmp / "abi_stray").encode(), 1, _lib.ProgressFn(), None],
             "fathom_scan_get_info": lambda: [scan, byref(_lib.ScanInfoStruct())],
             "fathom_scan_id": lambda: [scan, (c_char * 64)(), 64, byref(c_size_t())],
