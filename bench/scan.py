@@ -180,10 +180,10 @@ def bench_inflate(fathom, lib, isal_zlib, depth_only: Path, full: Path, depths, 
     path_c = str(depth_only).encode()
     handle = _vp()
 
-    def c_open_read():
-        st = lib.fathom_scan_open(path_c, ctypes.byref(handle))
-        if st:
-            bl.check_status(lib, "fathom_scan_open", st)
+    def c_read_all(opened: int, opener: str) -> None:
+        """Every frame of the scan `opener` just opened into `handle` (status `opened`), read into `buf`."""
+        if opened:
+            bl.check_status(lib, opener, opened)
         base = buf.ctypes.data
         rd = lib.fathom_scan_read_depth
         for i in range(N_FRAMES):
@@ -191,6 +191,9 @@ def bench_inflate(fathom, lib, isal_zlib, depth_only: Path, full: Path, depths, 
             if st:
                 bl.check_status(lib, "fathom_scan_read_depth", st)
         lib.fathom_scan_destroy(handle)
+
+    def c_open_read():
+        c_read_all(lib.fathom_scan_open(path_c, ctypes.byref(handle)), "fathom_scan_open")
 
     c_open_read()
     if buf.tobytes() != expected:
@@ -214,16 +217,7 @@ def bench_inflate(fathom, lib, isal_zlib, depth_only: Path, full: Path, depths, 
     lazy_options.index_while_reading = True
 
     def c_lazy_read():
-        st = lib.fathom_scan_open_with(path_c, ctypes.byref(lazy_options), ctypes.byref(handle))
-        if st:
-            bl.check_status(lib, "fathom_scan_open_with", st)
-        base = buf.ctypes.data
-        rd = lib.fathom_scan_read_depth
-        for i in range(N_FRAMES):
-            st = rd(handle, i, base + i * FRAME_BYTES, FRAME_BYTES)
-            if st:
-                bl.check_status(lib, "fathom_scan_read_depth", st)
-        lib.fathom_scan_destroy(handle)
+        c_read_all(lib.fathom_scan_open_with(path_c, ctypes.byref(lazy_options), ctypes.byref(handle)), "fathom_scan_open_with")
 
     with fathom.Scan.open(depth_only, index_while_reading=True) as s:
         same = len(s) == N_FRAMES and np.stack([s.depth(i) for i in range(N_FRAMES)]).tobytes() == expected
