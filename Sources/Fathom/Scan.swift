@@ -29,9 +29,11 @@ public func fathom_scan_open_with(_ path: UnsafePointer<CChar>?, _ options: Unsa
                                   _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
     abiCall("fathom_scan_open_with") { () throws(FathomError) in
         let path = try pathArgument(path, "path")
-        let o = options?.pointee ?? .defaults
-        let lazy = try options.map { (p) throws(FathomError) in try boolField(at: p, \.index_while_reading, "options.index_while_reading") } ?? false
-        try reserved(bytesOf: o.reserved, "options.reserved")
+        var lazy = false
+        if let options {
+            lazy = try boolField(at: options, \.index_while_reading, "options.index_while_reading")
+            try reserved(bytesOf: options.pointee.reserved, "options.reserved")
+        }
         let out = try required(out, "out")
         out.pointee = retainedHandle(try Scan(path: path, indexWhileReading: lazy))
     }

@@ -87,16 +87,17 @@ func reserved<Fields>(bytesOf fields: Fields, _ name: String) throws(FathomError
 /// memory filled byte by byte can, and Swift's `Bool` assumes it never holds anything else.
 func boolField<Struct>(_ value: Struct, _ field: KeyPath<Struct, Bool>, _ name: String) throws(FathomError) -> Bool {
     guard let offset = MemoryLayout<Struct>.offset(of: field) else { return value[keyPath: field] }
-    let byte = withUnsafeBytes(of: value) { $0[offset] }
-    guard byte <= 1 else { throw FathomError(.outOfRange, "\(name) must be false (0) or true (1), got \(byte)") }
-    return byte == 1
+    return try boolByte(withUnsafeBytes(of: value) { $0[offset] }, name)
 }
 
 /// The same, read in place: a copy of a struct whose first field is a bool may not keep a byte other than 0 or 1
 /// (the copy can load the bool as one bit).
 func boolField<Struct>(at pointer: UnsafePointer<Struct>, _ field: KeyPath<Struct, Bool>, _ name: String) throws(FathomError) -> Bool {
     guard let offset = MemoryLayout<Struct>.offset(of: field) else { return pointer.pointee[keyPath: field] }
-    let byte = UnsafeRawPointer(pointer).load(fromByteOffset: offset, as: UInt8.self)
+    return try boolByte(UnsafeRawPointer(pointer).load(fromByteOffset: offset, as: UInt8.self), name)
+}
+
+private func boolByte(_ byte: UInt8, _ name: String) throws(FathomError) -> Bool {
     guard byte <= 1 else { throw FathomError(.outOfRange, "\(name) must be false (0) or true (1), got \(byte)") }
     return byte == 1
 }

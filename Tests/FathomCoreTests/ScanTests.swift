@@ -110,6 +110,26 @@ private func readRecord(_ stream: CompressedStream, _ index: Int) throws(FathomE
     return out
 }
 
+/// A zlib stream of 40 records of 4096 bytes (seed 5), cut at each fraction of its length, with the whole records
+/// zlib itself inflates from what is left.
+private func cutStreams(at fractions: [Double]) -> [(fraction: Double, bytes: [UInt8], whole: Int)] {
+    let full = zlibStream(records(cutCount, bytes: cutSize, seed: 5), wrapped: false)
+    return fractions.map { fraction in
+        let cut = Array(full[0..<Int(Double(full.count) * fraction)])
+        return (fraction, cut, inflatedLength(cut) / cutSize)
+    }
+}
+private let cutCount = 40, cutSize = 4096
+
+/// 30 records of 2000 bytes (seed 6) in stored blocks of 10,000 bytes, the third block's NLEN broken: inflate fails
+/// after the first two blocks (records 0..<10).
+private func corruptStream() -> [UInt8] {
+    var damaged = storedStream(records(30, bytes: 2000, seed: 6), block: 10_000, wrapped: false)
+    // Block k starts at k * (10000 + 5).
+    damaged[2 * 10_005 + 3] ^= 0xFF
+    return damaged
+}
+
 /// Every scan test, under one name (`swift test --filter ScanTests`).
 @Suite("Scans")
 struct ScanTests {}
@@ -169,12 +189,8 @@ extension ScanTests {
 
         @Test("a stream cut anywhere keeps the whole records zlib inflates from what is left")
         func cut() throws {
-            let size = 4096, count = 40
-            let data = records(count, bytes: size, seed: 5)
-            let full = zlibStream(data, wrapped: false)
-            for fraction in [0.11, 0.35, 0.5, 0.77, 0.999] {
-                let cut = Array(full[0..<Int(Double(full.count) * fraction)])
-                let whole = inflatedLength(cut) / size
+            let size = cutSize
+            for (fraction, cut, whole) in cutStreams(at: [0.11, 0.35, 0.5, 0.77, 0.999]) {
                 let path = try write(cut, "cut.zlib")
                 defer { unlink(path) }
                 if whole == 0 {
@@ -196,11 +212,7 @@ extension ScanTests {
         @Test("a corrupt block: the records inflated before it are kept, and said")
         func corrupt() throws {
             let size = 2000
-            let data = records(30, bytes: size, seed: 6)
-            var damaged = storedStream(data, block: 10_000, wrapped: false)
-            // Block k starts at k * (10000 + 5); break the third block's NLEN.
-            damaged[2 * 10_005 + 3] ^= 0xFF
-            let path = try write(damaged, "corrupt.zlib")
+            let path = try write(corruptStream(), "corrupt.zlib")
             defer { unlink(path) }
             let stream = try CompressedStream(path: path, recordBytes: size)
             #expect(stream.recordCount == 10)  // the first two blocks: 20000 bytes
@@ -326,12 +338,8 @@ extension ScanTests {
 
         @Test("a cut stream: the reads before the cut succeed, the first past it throws .format naming the cut")
         func cut() throws {
-            let size = 4096, count = 40
-            let data = records(count, bytes: size, seed: 5)
-            let full = zlibStream(data, wrapped: false)
-            for fraction in [0.02, 0.35, 0.77, 0.999] {
-                let cut = Array(full[0..<Int(Double(full.count) * fraction)])
-                let whole = inflatedLength(cut) / size
+            let size = cutSize, count = cutCount
+            for (fraction, cut, whole) in cutStreams(at: [0.02, 0.35, 0.77, 0.999]) {
                 let path = try write(cut, "lazy-cut.zlib")
                 defer { unlink(path) }
                 if whole == 0 {
@@ -355,10 +363,7 @@ extension ScanTests {
         @Test("a corrupt block found by check: the records before it stay readable")
         func corrupt() throws {
             let size = 2000
-            let data = records(30, bytes: size, seed: 6)
-            var damaged = storedStream(data, block: 10_000, wrapped: false)
-            damaged[2 * 10_005 + 3] ^= 0xFF
-            let path = try write(damaged, "lazy-corrupt.zlib")
+            let path = try write(corruptStream(), "lazy-corrupt.zlib")
             defer { unlink(path) }
             let stream = try Self.lazy(path, size, 30)
             for i in 0..<10 { try stream.check(record: i) }

@@ -38,23 +38,24 @@ public final class CompressedStream: @unchecked Sendable {
     public let indexesWhileReading: Bool
     /// Bytes that inflated cleanly (before a cut or damage); in a stream indexed while read, nil until a read
     /// found the stream's end or damage.
-    public var inflatedBytes: Int? { locked { indexed ? inflated : nil } }
+    public var inflatedBytes: Int? { locked { indexed ? found.inflated : nil } }
     /// What indexing found wrong: a cut, corrupt data (inflate failed, the length or the checksum is wrong), a
     /// partial last record, trailing bytes.
-    public var problems: [String] { locked { foundProblems } }
+    public var problems: [String] { locked { found.problems } }
     /// The whole records; in a stream indexed while read, the count expected until a read found damage.
     public var recordCount: Int { locked { records } }
     /// True when indexing stopped at `maxRecords` records with more data after them.
-    public var holdsMore: Bool { locked { more } }
+    public var holdsMore: Bool { locked { found.more } }
     /// Places reads can start from: the stream's start and the checkpoints.
-    public var checkpointCount: Int { locked { checkpoints.count + 1 } }
+    public var checkpointCount: Int { locked { found.checkpoints.count + 1 } }
 
     private struct Checkpoint {
         let out: Int
         let snapshot: Inflater.Snapshot
     }
 
-    /// What indexing the whole stream found.
+    /// What indexing found: of the whole stream (at opening, or once a read met its end or damage), or, in a
+    /// stream indexed while read, the checkpoints kept so far.
     private struct Index {
         var inflated: Int
         /// Of which ISA-L gives: all but, in a cut stream, the last few symbols (it stops short of the end of
@@ -68,18 +69,15 @@ public final class CompressedStream: @unchecked Sendable {
 
     private let fd: Int32
     private let maxRecords: Int
-    // The index (see `Index`), guarded by `lock` once the stream is shared. Indexed while read, `indexed` is
-    // false until a read meets the stream's end or damage, and `frontier` is the output offset inflated so far.
-    private var indexed: Bool
-    private var inflated: Int, fastBytes: Int
-    private var checkpoints: [Checkpoint]
-    private var foundProblems: [String]
-    private var more: Bool
+    // The index, guarded by `lock` once the stream is shared. Indexed while read, `indexed` is false until a
+    // read meets the stream's end or damage, and `frontier` is the output offset inflated so far.
+    private var found = Index(inflated: 0, fast: 0, checkpoints: [], problems: [], more: false)
+    private var indexed = false
     private var frontier = 0
     /// Output bytes between checkpoints taken while reading: doubled when they are thinned.
     private var spacing = CompressedStream.checkpointSpacing
     private static let checkpointSpacing = 1 << 18
-    private var records: Int { indexed ? inflated / recordBytes : maxRecords }
+    private var records: Int { indexed ? found.inflated / recordBytes : maxRecords }
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
     /// The inflater reads continue from, at output offset `cursorOut` (when `cursorValid`).
     private let cursor: Inflater
@@ -114,7 +112,6 @@ public final class CompressedStream: @unchecked Sendable {
         cursor = Inflater(fd: fd, fileSize: size, wrapped: wrapped)
         lock = .allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
-        (indexed, inflated, fastBytes, checkpoints, foundProblems, more) = (false, 0, 0, [], [], false)
         // On failure deinit closes the file and frees what was allocated.
         if indexWhileReading {
             try check(record: 0)
@@ -139,9 +136,8 @@ public final class CompressedStream: @unchecked Sendable {
     /// damage); the cursor stays where it is.
     private func indexWhole() throws(FathomError) {
         do {
-            let found = try CompressedStream.index(fd: fd, size: compressedBytes, wrapped: wrapped, recordBytes: recordBytes,
-                                                   maxRecords: maxRecords, path: path)
-            (inflated, fastBytes, checkpoints, foundProblems, more) = (found.inflated, found.fast, found.checkpoints, found.problems, found.more)
+            found = try CompressedStream.index(fd: fd, size: compressedBytes, wrapped: wrapped, recordBytes: recordBytes,
+                                               maxRecords: maxRecords, path: path)
             indexed = true
         } catch {
             throw CompressedStream.named(error, path)
@@ -171,7 +167,7 @@ public final class CompressedStream: @unchecked Sendable {
                 guard calls % every == 0 else { continue }
                 checkpoints.append(Checkpoint(out: out, snapshot: inflater.snapshot()))
                 if checkpoints.count > maxCheckpoints {
-                    checkpoints = Swift.stride(from: 1, to: checkpoints.count, by: 2).map { checkpoints[$0] }
+                    checkpoints = thinned(checkpoints)
                     every *= 2
                 }
             case .streamEnd:
@@ -293,7 +289,7 @@ public final class CompressedStream: @unchecked Sendable {
                 try checkRange(index)
             }
             guard let frame else { return }
-            if indexed, target + recordBytes > fastBytes { return try zlibRead(target..<(target + recordBytes), into: frame) }
+            if indexed, target + recordBytes > found.fast { return try zlibRead(target..<(target + recordBytes), into: frame) }
             guard try seek(to: target), try fill(frame) else {
                 throw FathomError(.io, "'\(path)' changed since it was opened: frame data ends or is corrupt at output byte \(cursorOut)")
             }
@@ -307,7 +303,7 @@ public final class CompressedStream: @unchecked Sendable {
         guard index >= 0, index < records else {
             if indexesWhileReading, indexed, index >= 0, index < maxRecords {
                 throw FathomError(.format, "frame \(index) is not in the stream, which holds \(records) whole frames: "
-                                  + foundProblems.joined(separator: "; "))
+                                  + found.problems.joined(separator: "; "))
             }
             throw FathomError(.outOfRange, "frame \(index) is out of range: the stream has \(records) frames (0 to \(records - 1))")
         }
@@ -322,6 +318,7 @@ public final class CompressedStream: @unchecked Sendable {
     /// stream's start) unless the cursor is already at or before it and no farther from it. False when the
     /// stream ends or breaks before `target`.
     private func seek(to target: Int) throws(FathomError) -> Bool {
+        let checkpoints = found.checkpoints
         var lo = -1, hi = checkpoints.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
@@ -371,12 +368,17 @@ public final class CompressedStream: @unchecked Sendable {
     /// Keeps a checkpoint at output offset `out` (the cursor's, with nothing pending) when it is past the
     /// frontier and `spacing` past the last one; thins them as the index pass does.
     private func checkpoint(at out: Int) {
-        guard out > frontier, out - (checkpoints.last?.out ?? 0) >= spacing else { return }
-        checkpoints.append(Checkpoint(out: out, snapshot: cursor.snapshot()))
-        if checkpoints.count > CompressedStream.maxCheckpoints {
-            checkpoints = Swift.stride(from: 1, to: checkpoints.count, by: 2).map { checkpoints[$0] }
+        guard out > frontier, out - (found.checkpoints.last?.out ?? 0) >= spacing else { return }
+        found.checkpoints.append(Checkpoint(out: out, snapshot: cursor.snapshot()))
+        if found.checkpoints.count > CompressedStream.maxCheckpoints {
+            found.checkpoints = CompressedStream.thinned(found.checkpoints)
             spacing *= 2
         }
+    }
+
+    /// Every other checkpoint (the 2nd, 4th, ...): still evenly spread, twice as far apart.
+    private static func thinned(_ checkpoints: [Checkpoint]) -> [Checkpoint] {
+        Swift.stride(from: 1, to: checkpoints.count, by: 2).map { checkpoints[$0] }
     }
 
     private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {

@@ -176,7 +176,7 @@ struct BVHBuilder {
         let best = fathom_sah_best_split(primBase, s.range.lowerBound, s.range.upperBound, step, s.range.count, s.cLo, scale,
                                          Int32(n), axes)
         guard best.axis >= 0 else { return nil }
-        let axis = Int(best.axis)
-        return (axis, Int(best.position), scale[axis])
+        let axis = Int(truncatingIfNeeded: best.axis)  // 0...2, and the position 1..<bins
+        return (axis, Int(truncatingIfNeeded: best.position), scale[axis])
     }
 }

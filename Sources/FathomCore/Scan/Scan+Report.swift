@@ -29,16 +29,18 @@ extension Scan {
         let lazy = indexesWhileReading
         for i in 0..<count {
             do throws(FathomError) {
-                if let last = builder.timestamps.last, timestamps[i] < last {
-                    if lazy { try checkStreams(i) }
+                let back = builder.timestamps.last.map { timestamps[i] < $0 } ?? false
+                let fused = !back && builder.wantsDepth(at: poses[i])
+                // A frame fused is read; one that is not is inflated through, so damage shows where it is.
+                if lazy, !fused { try checkStreams(i) }
+                if back {
                     backwards.append(i)
-                } else if builder.wantsDepth(at: poses[i]) {
+                } else if fused {
                     let frame = try ScanFrame(self, i)
                     try frame.withDepthFrame { (depth) throws(FathomError) in
                         _ = try builder.add(timestamp: timestamps[i], pose: poses[i], rgb: intrinsics[i], depth: depth)
                     }
                 } else {
-                    if lazy { try checkStreams(i) }
                     try builder.add(timestamp: timestamps[i], pose: poses[i], rgb: intrinsics[i], depth: nil)
                 }
             } catch {

@@ -40,7 +40,7 @@ extension HorizontalSurfaces {
                                 while k < keys.count, keys[k].key < first { k += 1 }
                                 cursors[q] = k
                                 if k < keys.count, keys[k].key <= last {
-                                    wall[Int(item.voxel)] = true
+                                    wall[Int(truncatingIfNeeded: item.voxel)] = true
                                     break search
                                 }
                             }
