@@ -49,6 +49,7 @@ __all__ = [
     "Prototype",
     "c_function",
     "check_cpu_flags",
+    "cpu_marker_flags",
     "check_status",
     "error_for_status",
     "status_function",
@@ -880,8 +881,8 @@ def check_cpu_flags(cpuinfo: str, required: Iterable[str], library: Optional[Pat
     """Raises :class:`LibraryNotFoundError` naming the flags of ``required`` that ``cpuinfo`` (the text of
     /proc/cpuinfo) lacks. A flag counts as present only if every ``flags`` line (one per logical CPU) lists it, since
     the process may run on any of them; a text with no ``flags`` line (not x86, or /proc/cpuinfo not what Linux
-    writes) blocks nothing. ``library`` is the path the message names."""
-    cpus = [line.partition(":")[2].split() for line in cpuinfo.splitlines() if line.split(":")[0].strip() == "flags"]
+    writes) blocks nothing. Lines end at ``\\n``, as Linux writes them. ``library`` is the path the message names."""
+    cpus = [line.partition(":")[2].split() for line in cpuinfo.split("\n") if line.partition(":")[0].strip() == "flags"]
     if not cpus:
         return
     have = set.intersection(*map(set, cpus))
@@ -897,20 +898,26 @@ def check_cpu_flags(cpuinfo: str, required: Iterable[str], library: Optional[Pat
         )
 
 
+def cpu_marker_flags(marker: bytes) -> list[str]:
+    """The flags a CPU marker (``_cpu.txt``) lists: its whitespace-separated words outside lines whose first word
+    starts with ``#``. Bytes that are not UTF-8 are replaced (U+FFFD), so such a word names no flag a CPU has."""
+    text = marker.decode("utf-8", errors="replace")
+    return [flag for line in text.split("\n") if not line.lstrip().startswith("#") for flag in line.split()]
+
+
 def _check_cpu(path: Path) -> None:
     """On Linux x86, :func:`check_cpu_flags` for a library with a CPU marker beside it; an unreadable marker or
     /proc/cpuinfo blocks nothing (the check is a courtesy, not a gate the library relies on)."""
     if not sys.platform.startswith("linux") or platform.machine().lower() not in ("x86_64", "amd64", "i386", "i686"):
         return
     try:
-        marker = (path.parent / _CPU_MARKER_NAME).read_text(encoding="utf-8")
+        required = cpu_marker_flags((path.parent / _CPU_MARKER_NAME).read_bytes())
     except OSError:
         return
-    required = [flag for line in marker.splitlines() if not line.lstrip().startswith("#") for flag in line.split()]
     if not required:
         return
     try:
-        cpuinfo = _CPUINFO.read_text(encoding="utf-8", errors="replace")
+        cpuinfo = _CPUINFO.read_bytes().decode("utf-8", errors="replace")
     except OSError:
         return
     check_cpu_flags(cpuinfo, required, path)

@@ -133,6 +133,16 @@ def test_cpu_check_does_not_block_without_a_flags_line() -> None:
     _lib.check_cpu_flags("processor\t: 0\nvmx flags\t: vnmi\n", HASWELL_FLAGS)
 
 
+def test_cpu_marker_words_outside_comments_are_the_flags() -> None:
+    marker = b"# x86 CPU flags (built with CPU_FLAGS=...)\n  # avx512f, indented comment\navx2 fma\n\tmovbe  xsave\n"
+    assert _lib.cpu_marker_flags(marker) == ["avx2", "fma", "movbe", "xsave"]
+    # A word that is not UTF-8 is kept (with U+FFFD), so it names no flag a CPU has and the check refuses the library.
+    flags = _lib.cpu_marker_flags(b"avx2 \xff\xfe\n")
+    assert flags == ["avx2", "\ufffd\ufffd"]
+    with pytest.raises(_lib.LibraryNotFoundError, match="lacks \ufffd\ufffd "):
+        _lib.check_cpu_flags(_cpuinfo(" ".join(HASWELL_FLAGS)), flags)
+
+
 @pytest.mark.skipif(not _on_linux_x86_with_flags(), reason="needs Linux x86 with a /proc/cpuinfo flags line")
 def test_library_with_a_cpu_marker_this_cpu_fails_is_not_loaded(tmp_path: Path) -> None:
     """A CPU marker beside the library, naming a flag no CPU has: the load stops with the CPU error before dlopen
