@@ -630,11 +630,16 @@ typedef enum fathom_mesh_class {
     FATHOM_CLASS_DOOR = 7
 } fathom_mesh_class;
 
-/** How fathom_mesh_create keeps the caller's buffers (its `flags`). */
+/** How fathom_mesh_create keeps the caller's buffers (its `flags`, one of these). */
 typedef enum fathom_mesh_flags {
-    FATHOM_MESH_COPY = 0,     /* copy the vertex, index and class buffers (they may be freed after the call) */
-    FATHOM_MESH_BORROW = 1    /* keep pointers to the caller's buffers: they must stay valid and unchanged
-                                 until fathom_mesh_destroy; vertices 4-byte aligned */
+    FATHOM_MESH_COPY = 0,     /* copy the vertex, index and class buffers (they may be freed after the call);
+                                 the leaves hold each triangle's vertices, for the fastest traversal */
+    FATHOM_MESH_BORROW = 1,   /* keep pointers to the caller's buffers: they must stay valid and unchanged
+                                 until fathom_mesh_destroy; vertices 4-byte aligned; the leaves hold vertex
+                                 indices into the caller's vertex buffer */
+    FATHOM_MESH_COMPACT = 2   /* copy the buffers (they may be freed after the call), the vertices once, packed,
+                                 and keep the leaves as vertex indices into that copy, as with FATHOM_MESH_BORROW:
+                                 the least memory per triangle, a slower traversal */
 } fathom_mesh_flags;
 
 /** Makes a mesh from `vertex_count` vertices (float32 xyz, byte stride >= 12, multiple of 4) and
@@ -668,12 +673,13 @@ typedef struct fathom_mesh_info {
     fathom_vec3 bounds_min;     /**< of all vertices, used by a triangle or not (0 without vertices) */
     fathom_vec3 bounds_max;
     double surface_area;        /**< sum of triangle areas, square meters */
-    uint64_t memory_bytes;      /**< bytes held by the mesh: the BVH, its copy of the classes and, when those
-                                     reach 1 MB, a 4 KiB grid of where the triangles lie (the batch ray order's
-                                     predictor) */
+    uint64_t memory_bytes;      /**< bytes held by the mesh: the BVH, a FATHOM_MESH_COMPACT mesh's vertices, its
+                                     copy of the classes and, when those reach 1 MB, a 4 KiB grid of where the
+                                     triangles lie (the batch ray order's predictor); not the copy of the
+                                     indices (and, with FATHOM_MESH_COPY, of the vertices) kept for export */
     uint64_t bvh_bytes;         /**< of which the BVH: nodes and per triangle its vertices in SIMD lanes
-                                     (FATHOM_MESH_COPY: the mesh's only copy of them) or its vertex
-                                     indices (FATHOM_MESH_BORROW), plus padding of leaves to blocks of 4 */
+                                     (FATHOM_MESH_COPY) or its vertex indices (FATHOM_MESH_BORROW,
+                                     FATHOM_MESH_COMPACT), plus padding of leaves to blocks of 4 */
     uint64_t bvh_nodes;         /**< number of BVH nodes */
     uint32_t bvh_depth;         /**< depth of the deepest leaf */
     uint32_t bvh_width;         /**< children per node */

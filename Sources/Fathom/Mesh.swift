@@ -42,7 +42,10 @@ public func fathom_mesh_create(_ vertices: UnsafePointer<Float>?, _ vertexCount:
                                _ indices: UnsafePointer<UInt32>?, _ triangleCount: Int, _ classes: UnsafePointer<UInt8>?,
                                _ flags: UInt32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> fathom_status {
     abiCall("fathom_mesh_create") { () throws(FathomError) in
-        guard flags <= 1 else { throw FathomError(.outOfRange, "flags must be FATHOM_MESH_COPY or FATHOM_MESH_BORROW, got \(flags)") }
+        let storages: [Mesh.Storage] = [.copy, .borrow, .compact]
+        guard flags < storages.count else {
+            throw FathomError(.outOfRange, "flags must be FATHOM_MESH_COPY, FATHOM_MESH_BORROW or FATHOM_MESH_COMPACT, got \(flags)")
+        }
         _ = try size(triangleCount, "triangle_count", elementBytes: 12)
         let out = try required(out, "out")
         let points = vertexCount == 0 ? nil
@@ -51,7 +54,8 @@ public func fathom_mesh_create(_ vertices: UnsafePointer<Float>?, _ vertexCount:
             ? UnsafeBufferPointer<UInt32>(start: nil, count: 0)
             : UnsafeBufferPointer(start: try required(indices, "indices"), count: 3 * triangleCount)
         let classBuffer = classes.map { UnsafeBufferPointer(start: $0, count: triangleCount) }
-        let created = try Mesh(vertices: points, indices: indexBuffer, classes: classBuffer, borrow: flags == 1)
+        let created = try Mesh(vertices: points, indices: indexBuffer, classes: classBuffer,
+                               storage: storages[Int(truncatingIfNeeded: flags)])
         out.pointee = retainedHandle(created)
     }
 }

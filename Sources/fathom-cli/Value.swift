@@ -106,7 +106,7 @@ func format(_ value: Value) -> String {
         return "cloud of \(c.count) points, bounds \(format(lo))...\(format(hi))"
     case .mesh(let m):
         return "mesh of \(m.triangleCount) triangles, \(m.vertexCount) vertices, bounds \(format(m.boundsMin))...\(format(m.boundsMax)), "
-            + "BVH \(m.bvhNodeCount) nodes, depth \(m.bvhDepth), \(m.memoryBytes) bytes"
+            + "BVH \(m.bvhNodeCount) nodes, depth \(m.bvhDepth), \(m.memoryBytes) bytes\(m.storage == .compact ? " (compact)" : "")"
     case .camera(let k):
         return "intrinsics fx=\(format(k.fx)) fy=\(format(k.fy)) cx=\(format(k.cx)) cy=\(format(k.cy)) \(k.width)x\(k.height)"
     case .hit(nil): return "miss"

@@ -914,7 +914,7 @@ struct MeshQueryTests {
             let copiedPlain = try Mesh.make(from: MeshData(vertices: soup.data.vertices, indices: soup.indices))
             try withPoints(soup.vertices, strideFloats: 5) { points in
                 try soup.indices.withUnsafeBufferPointer { indices in
-                    let borrowed = try Mesh(vertices: points, indices: indices, classes: nil, borrow: true)
+                    let borrowed = try Mesh(vertices: points, indices: indices, classes: nil, storage: .borrow)
                     // Per position 3 vertex indices and the triangle index: the vertices are the caller's.
                     #expect(borrowed.bvhBytes == 224 * borrowed.bvhNodeCount + 16 * positions)
                     #expect(borrowed.bvhNodeCount == copiedPlain.bvhNodeCount && copiedPlain.memoryBytes == copiedPlain.bvhBytes)
@@ -927,6 +927,26 @@ struct MeshQueryTests {
                         #expect(borrowed.intersectAll(ray, tmin: tmin, tmax: tmax).map(hitBits) == copiedPlain.intersectAll(ray, tmin: tmin, tmax: tmax).map(hitBits))
                     }
                 }
+            }
+
+            // Compact: the vertices copied once, packed (12 bytes each, counted in memoryBytes), and read as a
+            // borrowed buffer is. The caller's buffer is overwritten with NaN after the call: nothing reads it.
+            var callers: [Float] = soup.vertices.flatMap { v -> [Float] in [v.x, v.y, v.z, -1, -1] }
+            let compact = try callers.withUnsafeBufferPointer { v in
+                try soup.indices.withUnsafeBufferPointer { indices in
+                    try Mesh(vertices: PointBuffer(base: v.baseAddress!, count: soup.vertices.count, strideBytes: 20),
+                             indices: indices, classes: nil, storage: .compact)
+                }
+            }
+            for i in callers.indices { callers[i] = .nan }
+            #expect(compact.storage == .compact && compact.bvhNodeCount == copiedPlain.bvhNodeCount)
+            #expect(compact.bvhBytes == 224 * compact.bvhNodeCount + 16 * positions)
+            #expect(compact.memoryBytes == compact.bvhBytes + 12 * soup.vertices.count)
+            #expect(compact.exportBytes == 12 * n && compact.vertices.map(\.bitPattern) == soup.data.vertices.map(\.bitPattern))
+            for _ in 0..<300 {
+                let (ray, tmin, tmax) = randomQuery(&rng, soup)
+                #expect(hitBits(compact.intersect(ray, tmin: tmin, tmax: tmax)) == hitBits(copiedPlain.intersect(ray, tmin: tmin, tmax: tmax)))
+                #expect(compact.occluded(ray, tmin: tmin, tmax: tmax) == copiedPlain.occluded(ray, tmin: tmin, tmax: tmax))
             }
         }
     }

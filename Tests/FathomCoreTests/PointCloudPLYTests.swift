@@ -152,19 +152,21 @@ struct MeshExportTests {
     static let data = MeshData(vertices: [0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0, 0, -0.0, 1e-40, 3e38],
                                indices: [0, 1, 2, 1, 3, 2, 0, 1, 3], classes: [1, 2, 7])
 
-    @Test("a mesh keeps its input: copied, borrowed, from MeshData")
+    @Test("a mesh keeps its input: copied, borrowed, compact, from MeshData")
     func keepsInput() throws {
         let d = Self.data
         let made = try Mesh.make(from: d)
         #expect(sameBits(made.vertices, d.vertices) && made.indices == d.indices && made.triangleClasses == d.classes)
         #expect(made.data == d && made.exportBytes == 4 * (15 + 9))
+        let compact = try Mesh.make(from: d, storage: .compact)
+        #expect(compact.storage == .compact && compact.data == d && compact.exportBytes == 4 * 9)
         try d.vertices.withUnsafeBufferPointer { v in
             try d.indices.withUnsafeBufferPointer { i in
                 let points = try PointBuffer(base: v.baseAddress!, count: 5, strideBytes: 12)
-                for borrow in [false, true] {
-                    let mesh = try Mesh(vertices: points, indices: i, classes: nil, borrow: borrow)
+                for storage in [Mesh.Storage.copy, .borrow, .compact] {
+                    let mesh = try Mesh(vertices: points, indices: i, classes: nil, storage: storage)
                     #expect(sameBits(mesh.vertices, d.vertices) && mesh.indices == d.indices && mesh.triangleClasses == nil)
-                    #expect(mesh.exportBytes == (borrow ? 36 : 96))
+                    #expect(mesh.exportBytes == (storage == .copy ? 96 : 36))
                 }
             }
         }

@@ -163,12 +163,12 @@ static void test_layouts(void) {
     CHECK(WORDS(((fathom_length *)0)->reserved) == 4 && RESERVED_LAST(fathom_length));
     CHECK(sizeof(((fathom_mesh_info *)0)->reserved[0]) == 4 && sizeof(((fathom_length *)0)->reserved[0]) == 4);
 
-    check_section("the mesh flags: enum fathom_mesh_flags, COPY 0 and BORROW 1");
+    check_section("the mesh flags: enum fathom_mesh_flags, COPY 0, BORROW 1 and COMPACT 2");
     {
-        fathom_mesh_flags copy = FATHOM_MESH_COPY, borrow = FATHOM_MESH_BORROW;
+        fathom_mesh_flags copy = FATHOM_MESH_COPY, borrow = FATHOM_MESH_BORROW, compact = FATHOM_MESH_COMPACT;
         uint32_t idx[36];
         fathom_mesh *m = NULL;
-        CHECK(copy == 0 && borrow == 1);
+        CHECK(copy == 0 && borrow == 1 && compact == 2);
         t_cube_triangles(idx);
         CHECK_OK(fathom_mesh_create(&T_CUBE_V[0][0], 8, 12, idx, 12, NULL, (uint32_t)borrow, &m));
         fathom_mesh_destroy(m);

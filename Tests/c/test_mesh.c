@@ -200,6 +200,29 @@ static void test_random_soup(void) {
     CHECK(ic.bvh_nodes >= 2 && ic.bvh_width >= 2 && ic.bvh_depth >= 1 && ic.bvh_depth < 64);
     CHECK(ib.bvh_nodes == ic.bvh_nodes && ib.bvh_width == ic.bvh_width);
 
+    check_section("random soup: FATHOM_MESH_COMPACT copies once, indexes its copy, answers as the others");
+    {
+        mesh_data ref3;
+        fathom_mesh *compact = NULL;
+        fathom_mesh_info iz;
+        random_soup(1234, 500, 4, &ref3);
+        CHECK_OK(fathom_mesh_create(ref3.v, ref3.nv, 16, ref3.idx, ref3.nt, ref3.classes, FATHOM_MESH_COMPACT, &compact));
+        memset(ref3.v, 0xFF, ref3.nv * 4 * sizeof(float)); /* the caller's buffers are not read after the call */
+        memset(ref3.idx, 0x7F, ref3.nt * 3 * sizeof(uint32_t));
+        memset(ref3.classes, 0x55, ref3.nt);
+        md_free(&ref3);
+        if (compact) {
+            bad = compare_meshes(copy, compact, ref16.classes, 81, 2000, 0, INF, &hits);
+            CHECK(bad == 0 && hits > 1000);
+            CHECK_OK(fathom_mesh_get_info(compact, &iz));
+            /* the borrowed mesh's BVH (vertex indices per leaf position), plus the vertices once, 12 bytes each */
+            CHECK(iz.bvh_nodes == ib.bvh_nodes && iz.bvh_bytes == ib.bvh_bytes);
+            CHECK(iz.memory_bytes == ib.memory_bytes + 12 * 1500);
+            CHECK(iz.memory_bytes < ic.memory_bytes + 12 * 1500); /* the copy also keeps its vertices for export */
+        }
+        fathom_mesh_destroy(compact);
+    }
+
     check_section("random soup: face_geometry, copy vs borrow, NULL outputs");
     {
         float *nrm = (float *)malloc(500 * 3 * sizeof(float)), *ar = (float *)malloc(500 * sizeof(float));

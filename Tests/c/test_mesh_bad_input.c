@@ -320,7 +320,7 @@ static void test_create(void) {
             EXPECT(fathom_mesh_create(V, NV / 2, bad_strides[i], IDX, 2, NULL, FATHOM_MESH_COPY, &m),
                    FATHOM_ERR_OUT_OF_RANGE, "fathom_mesh_create", "stride", P_ANY);
         }
-        EXPECT(fathom_mesh_create(V, NV, 12, IDX, NT, NULL, 2u, &m), FATHOM_ERR_OUT_OF_RANGE, "fathom_mesh_create", "flags",
+        EXPECT(fathom_mesh_create(V, NV, 12, IDX, NT, NULL, 3u, &m), FATHOM_ERR_OUT_OF_RANGE, "fathom_mesh_create", "flags",
                P_ANY);
         EXPECT(fathom_mesh_create(V, NV, 12, IDX, NT, NULL, 0xFFFFFFFFu, &m), FATHOM_ERR_OUT_OF_RANGE, "fathom_mesh_create",
                "flags", P_ANY);

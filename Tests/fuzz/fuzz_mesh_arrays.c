@@ -533,7 +533,7 @@ static void overflowing_counts(fz_input *in) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fz_input in = {data, size};
     uint8_t mode = fz_u8(&in);
-    uint32_t flags = mode & 1 ? FATHOM_MESH_BORROW : FATHOM_MESH_COPY;
+    uint32_t flags = mode & 1 ? FATHOM_MESH_BORROW : mode & 0x20 ? FATHOM_MESH_COMPACT : FATHOM_MESH_COPY;
     int with_classes = (mode >> 1) & 1;
     if ((mode & 0xF0) == 0xF0) flags = fz_u32(&in); /* any flags */
 
@@ -578,7 +578,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int out_null = null == 3;
 
     /* What the header allows. */
-    int bad_range = flags > 1 || bad_index || bad_class ||
+    int bad_range = flags > FATHOM_MESH_COMPACT || bad_index || bad_class ||
                     (vertex_count > 0 && (stride < 12 || stride % 4 != 0 || misalign != 0));
     int bad_null = out_null || (vertex_count > 0 && !vertex_arg) || (triangle_count > 0 && !index_arg);
     int bad_finite = 0;
@@ -611,14 +611,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     if (s == FATHOM_OK) {
         /* The input as given, packed, for the getters; then the buffers the mesh copied are overwritten (a
-         * COPY mesh's caller may free them at once; index and class buffers are always copied). */
+         * COPY or COMPACT mesh's caller may free them at once; index and class buffers are always copied). */
         float *given = fz_malloc(3 * vertex_count * sizeof(float));
         for (size_t i = 0; i < vertex_count; i++) memcpy(given + 3 * i, buffer + misalign + i * stride, 3 * sizeof(float));
         uint32_t *given_indices = fz_malloc(3 * triangle_count * sizeof(uint32_t));
         memcpy(given_indices, indices, 3 * triangle_count * sizeof(uint32_t));
         uint8_t *given_classes = fz_malloc(triangle_count);
         memcpy(given_classes, classes, triangle_count);
-        if (flags == FATHOM_MESH_COPY) memset(buffer, 0xEE, bytes + 4);
+        if (flags != FATHOM_MESH_BORROW) memset(buffer, 0xEE, bytes + 4);
         memset(indices, 0xEE, 3 * triangle_count * sizeof(uint32_t));
         memset(classes, 0xEE, triangle_count);
 

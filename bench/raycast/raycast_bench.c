@@ -31,6 +31,13 @@
  *            (threads = 1) and with fathom_mesh_ray_order itself (the ordering's cost per batch)
  *   compact  fathom_mesh_intersect_batch_compact (t and primitive only) against Embree writing only t and
  *            primID at the ray's index, round-robin
+ *   lean     memory-lean meshes: Fathom's FATHOM_MESH_COMPACT mesh (its batch, full output) against Embree's
+ *            RTC_SCENE_FLAG_COMPACT scene (MEDIUM build) writing the same records in that mesh's order,
+ *            round-robin; the lean mesh's t and triangle must be bit-identical to the copied mesh's
+ * Memory per triangle, counted as a user's process sees it: each structure built in a fresh child process
+ * (fork), its resident set's growth over the build (malloc_trim before and after), so everything it keeps
+ * counts (Fathom's copies for export, Embree's geometry buffers); Fathom copy and compact, Embree MEDIUM and
+ * COMPACT, 3 rounds interleaved, median.
  * Checks: Fathom's compact output bit-identical to its full batch's t and primitive on every ray; Embree on
  * Fathom's order gives bit for bit its results in the caller's order; the full records compared field by
  * field with Fathom's where both hit the same triangle.
@@ -62,7 +69,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -630,6 +639,8 @@ typedef struct {
     fathom_mesh *fathom;
     RTCScene embree[N_ENGINES]; /* [E_EMB_DEFAULT], [E_EMB_ROBUST] */
     RTCScene setting[N_SETTINGS]; /* the scenes traced in Fathom's order: default, robust (the two above), high */
+    fathom_mesh *lean;            /* FATHOM_MESH_COMPACT */
+    RTCScene embree_lean;         /* RTC_SCENE_FLAG_COMPACT, MEDIUM build */
 } built_t;
 
 static void run_closest(int e, const built_t *b, const rayset_t *rs, results_t *out) {
@@ -798,6 +809,10 @@ typedef struct {
                                                 bits differ (default, robust; must be 0) */
     size_t ord_compact_differ[N_SETTINGS];   /* Embree s compact vs its full records' t, primitive (must be 0) */
     size_t compact_differ;          /* Fathom compact vs fathom_mesh_intersect_batch: t or primitive bits differ */
+    timing_t lean_fathom;           /* FATHOM_MESH_COMPACT mesh, fathom_mesh_intersect_batch, threads = 1 */
+    timing_t lean_embree;           /* RTC_SCENE_FLAG_COMPACT scene in that mesh's order, full output */
+    size_t lean_differ;             /* the lean mesh vs the copied mesh: t or primitive bits differ (must be 0) */
+    agree_t lean_agree;             /* the lean mesh vs Embree COMPACT */
     bool order_stable;              /* two fathom_mesh_ray_order calls gave the same order */
     double order_all_s, batch_all_s;/* fathom_mesh_ray_order and the batch on every ray of the set (the untimed run) */
     bool scaling_checked;           /* threads = 2 and 0 run untimed and compared with threads = 1 */
@@ -818,6 +833,7 @@ typedef struct {
     double embree_peak[N_ENGINES];      /* Embree's peak during the build (monitor) */
     fathom_mesh_info info;
     double high_build_s, high_bytes;    /* Embree RTC_BUILD_QUALITY_HIGH (the third setting): one untimed-round build */
+    double resident[4][3];              /* resident growth per triangle: LEAN_* structure, rounds (measure_resident) */
     rayset_result rs[2];
     bool has_inside;
     rayset_result inside;
@@ -1001,6 +1017,119 @@ static void measure_ordered(const built_t *b, const rayset_t *rs, rayset_result 
     free(order); free(order2); free(order_sub); free(ehits); free(ct); free(cp);
 }
 
+/* Memory-lean meshes in the lean mesh's own order: its batch (full output) against Embree COMPACT writing the same
+ * records, one untimed run on every ray (the checked results), then round-robin within the budget. `fathom_r`: the
+ * copied mesh's closest hits in the caller's order (the block before), which the lean mesh must give bit for bit. */
+static void measure_lean(const built_t *b, const rayset_t *rs, rayset_result *res, const results_t *fathom_r) {
+    size_t n = rs->n;
+    const fathom_batch_options opt = batch_options(1);
+    const fathom_ray *rays = (const fathom_ray *)rs->rays;
+    uint32_t *order = xmalloc(n * 4), *order_sub = xmalloc(n * 4);
+    fathom_hit *ehits = xmalloc(n * sizeof(fathom_hit));
+    results_t lr = results_alloc(n), er = results_alloc(n);
+    fathom_check("fathom_mesh_ray_order", fathom_mesh_ray_order(b->lean, rays, n, &opt, order));
+    double t0 = now_s();
+    fathom_check("fathom_mesh_intersect_batch", fathom_mesh_intersect_batch(b->lean, rays, n, &opt, g_hits));
+    embree_full_ordered(b->embree_lean, rs->rays, order, n, ehits);
+    double round_s = now_s() - t0;
+    for (size_t i = 0; i < n; i++) {
+        lr.t[i] = g_hits[i].primitive == FATHOM_NO_HIT ? INFINITY : g_hits[i].t;
+        lr.prim[i] = g_hits[i].primitive;
+        er.t[i] = ehits[i].t;
+        er.prim[i] = ehits[i].primitive;
+        res->lean_differ += lr.prim[i] != fathom_r->prim[i] || !same_bits(lr.t[i], fathom_r->t[i]);
+    }
+    res->lean_agree = compare(&lr, &er, n, false, b->mesh, rs->rays);
+    size_t m = timed_rays(round_s, n);
+    const uint32_t *ord = order;
+    if (m < n) {
+        fathom_check("fathom_mesh_ray_order", fathom_mesh_ray_order(b->lean, rays, m, &opt, order_sub));
+        ord = order_sub;
+    }
+    for (int k = 0; k < g_repeat; k++) {
+        t0 = now_s();
+        fathom_check("fathom_mesh_intersect_batch", fathom_mesh_intersect_batch(b->lean, rays, m, &opt, g_hits));
+        t_add(&res->lean_fathom, now_s() - t0);
+        t0 = now_s();
+        embree_full_ordered(b->embree_lean, rs->rays, ord, m, ehits);
+        t_add(&res->lean_embree, now_s() - t0);
+    }
+    res->lean_fathom.items = res->lean_embree.items = m;
+    results_free(&lr);
+    results_free(&er);
+    free(order); free(order_sub); free(ehits);
+}
+
+/* The structures whose resident memory is measured, in measure_resident's order. */
+enum { LEAN_FATHOM_COPY, LEAN_FATHOM_COMPACT, LEAN_EMBREE_MEDIUM, LEAN_EMBREE_COMPACT };
+static const char *resident_label[4] = {"fathom copy", "fathom compact", "embree medium", "embree compact"};
+
+static long resident_bytes(void) {
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f || fscanf(f, "%ld %ld", &pages, &resident) != 2) die("cannot read /proc/self/statm");
+    fclose(f);
+    return resident * sysconf(_SC_PAGESIZE);
+}
+
+static RTCScene embree_build_flags(RTCDevice device, const mesh_t *m, enum RTCSceneFlags flags) {
+    RTCScene scene = rtcNewScene(device);
+    rtcSetSceneFlags(scene, flags);
+    rtcSetSceneBuildQuality(scene, RTC_BUILD_QUALITY_MEDIUM);
+    RTCGeometry geom = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
+    float *vb = rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 12, m->nv);
+    memcpy(vb, m->vertices, m->nv * 12);
+    uint32_t *ib = rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 12, m->nt);
+    memcpy(ib, m->indices, m->nt * 12);
+    rtcCommitGeometry(geom);
+    rtcAttachGeometry(scene, geom);
+    rtcReleaseGeometry(geom);
+    rtcCommitScene(scene);
+    return scene;
+}
+
+/* Resident growth per triangle of each structure, built in a fresh child process (the mesh's arrays, made by the
+ * parent, are shared and already resident), 3 rounds interleaved. */
+static void measure_resident(const mesh_t *m, mesh_result *res) {
+    for (int k = 0; k < 3; k++)
+        for (int s = 0; s < 4; s++) {
+            int fd[2];
+            if (pipe(fd) != 0) die("pipe: %s", strerror(errno));
+            fflush(stdout);
+            pid_t pid = fork();
+            if (pid < 0) die("fork: %s", strerror(errno));
+            if (pid == 0) {
+                close(fd[0]);
+                RTCDevice device = s >= LEAN_EMBREE_MEDIUM ? rtcNewDevice("threads=1") : NULL;
+                malloc_trim(0);
+                long before = resident_bytes();
+                fathom_mesh *mesh = NULL;
+                if (s < LEAN_EMBREE_MEDIUM)
+                    fathom_check("fathom_mesh_create", fathom_mesh_create(m->vertices, m->nv, 12, m->indices, m->nt, NULL,
+                                                                          s == LEAN_FATHOM_COPY ? FATHOM_MESH_COPY : FATHOM_MESH_COMPACT, &mesh));
+                else
+                    (void)embree_build_flags(device, m, s == LEAN_EMBREE_MEDIUM ? RTC_SCENE_FLAG_NONE : RTC_SCENE_FLAG_COMPACT);
+                malloc_trim(0);
+                double per_triangle = (double)(resident_bytes() - before) / (double)m->nt;
+                if (write(fd[1], &per_triangle, sizeof per_triangle) != (ssize_t)sizeof per_triangle) _exit(1);
+                _exit(0);
+            }
+            close(fd[1]);
+            double per_triangle = NAN;
+            if (read(fd[0], &per_triangle, sizeof per_triangle) != (ssize_t)sizeof per_triangle) per_triangle = NAN;
+            close(fd[0]);
+            int status = 0;
+            waitpid(pid, &status, 0);
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) die("the memory child of %s failed", resident_label[s]);
+            res->resident[s][k] = per_triangle;
+        }
+}
+
+static double median3(const double *x) {
+    double a = x[0], b = x[1], c = x[2];
+    return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+
 /* The share of a whole core a second thread gets, from --core-share or the --core-probe command (its output's
  * last line: "<share> <description>"); NAN when neither is given or the probe failed. */
 static double core_probe(char *msg, size_t cap) {
@@ -1087,7 +1216,10 @@ static void measure_rayset(const built_t *b, const rayset_t *rs, rayset_result *
     res->agree[E_EMB_DEFAULT] = compare(&r[E_FATHOM], &r[E_EMB_DEFAULT], n, true, b->mesh, rs->rays);
     res->agree[E_EMB_ROBUST] = compare(&r[E_FATHOM], &r[E_EMB_ROBUST], n, true, b->mesh, rs->rays);
 
-    if (!quick && g_ordered) measure_ordered(b, rs, res, r);
+    if (!quick && g_ordered) {
+        measure_ordered(b, rs, res, r);
+        measure_lean(b, rs, res, &r[E_FATHOM]);
+    }
 
     if (g_dump) {
         char name[256];
@@ -1199,6 +1331,10 @@ static void measure_mesh(const mesh_t *m, rayset_t *sets, const rayset_t *inside
         b.setting[S_HIGH] = embree_build_quality(m, false, RTC_BUILD_QUALITY_HIGH);
         res->high_build_s = now_s() - t0;
         res->high_bytes = (double)(g_embree_bytes - before);
+        fathom_check("fathom_mesh_create", fathom_mesh_create(m->vertices, m->nv, 12, m->indices, m->nt, NULL,
+                                                              FATHOM_MESH_COMPACT, &b.lean));
+        b.embree_lean = embree_build_flags(g_device, m, RTC_SCENE_FLAG_COMPACT);
+        measure_resident(m, res);
     }
     fathom_check("fathom_mesh_get_info", fathom_mesh_get_info(b.fathom, &res->info));
     res->bytes[E_FATHOM] = (double)res->info.memory_bytes;
@@ -1225,6 +1361,8 @@ static void measure_mesh(const mesh_t *m, rayset_t *sets, const rayset_t *inside
     rtcReleaseScene(b.embree[E_EMB_DEFAULT]);
     rtcReleaseScene(b.embree[E_EMB_ROBUST]);
     if (b.setting[S_HIGH]) rtcReleaseScene(b.setting[S_HIGH]);
+    fathom_mesh_destroy(b.lean);
+    if (b.embree_lean) rtcReleaseScene(b.embree_lean);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -1401,6 +1539,42 @@ static void print_ordered_tables(mesh_result *mr, int nm) {
     for (int i = 0; i < nm; i++)
         printf("  %s: embree high-quality build (RTC_BUILD_QUALITY_HIGH, one run) %.3f s, %.1f B/tri\n", mr[i].mesh->name,
                mr[i].high_build_s, mr[i].high_bytes / (double)mr[i].mesh->nt);
+
+    printf("\nmemory per triangle as a process sees it: resident growth over the build in a fresh child process (everything\n"
+           "the structure keeps: Fathom's copies for export, Embree's geometry buffers), bytes, median [min-max] of 3\n");
+    printf("%-8s", "mesh");
+    for (int s = 0; s < 4; s++) printf(" %22s", resident_label[s]);
+    printf("\n");
+    for (int i = 0; i < nm; i++) {
+        printf("%-8s", mr[i].mesh->name);
+        for (int s = 0; s < 4; s++) {
+            const double *x = mr[i].resident[s];
+            char cell[48];
+            snprintf(cell, sizeof cell, "%.1f [%.1f-%.1f]", median3(x), fmin(x[0], fmin(x[1], x[2])), fmax(x[0], fmax(x[1], x[2])));
+            printf(" %22s", cell);
+        }
+        printf("\n");
+    }
+
+    printf("\nmemory-lean meshes, closest hit, FULL output: Fathom's FATHOM_MESH_COMPACT mesh (its batch, in its own order)\n"
+           "against Embree's RTC_SCENE_FLAG_COMPACT scene (MEDIUM build) on the same rays in that order; Mrays/s, median of\n"
+           "%d rounds (spread); x = Embree's time / Fathom's per round: median [min-max] (> 1: Fathom faster)\n", g_repeat);
+    printf("%-8s %-5s %6s %16s %16s  %-19s %s\n", "mesh", "rays", "timed", "fathom compact", "embree compact", "x embree/fathom",
+           "agreement (t, triangle); fathom compact = copy");
+    for (int i = 0; i < nm; i++)
+        for (int s = 0; s < 2; s++) {
+            rayset_result *r = &mr[i].rs[s];
+            if (!r->ordered) continue;
+            char f[32], e[32], ag[64];
+            snprintf(f, sizeof f, "%.2f (%.0f%%)", mrays(&r->lean_fathom), 100 * t_spread(&r->lean_fathom));
+            snprintf(e, sizeof e, "%.2f (%.0f%%)", mrays(&r->lean_embree), 100 * t_spread(&r->lean_embree));
+            snprintf(ag, sizeof ag, "%.4f%% (%zu off, %zu F-wrong)", 100 * agree_fraction(&r->lean_agree),
+                     disagreements(&r->lean_agree), r->lean_agree.fathom_wrong);
+            ratio_t q = round_ratios(&r->lean_embree, &r->lean_fathom);
+            printf("%-8s %-5s %5zuk %16s %16s  %.2f [%.2f-%.2f]    %s; %s\n", mr[i].mesh->name, r->rs->name,
+                   r->lean_fathom.items / 1000, f, e, q.med, q.lo, q.hi, ag,
+                   r->lean_differ ? "DIFFER" : "bit-identical on every ray");
+        }
 }
 
 static void print_tables(mesh_result *mr, int nm) {
@@ -1603,6 +1777,15 @@ static void evaluate(mesh_result *mr, int nm) {
                        r->rs->n / 1000, 100 * r->order_all_s / r->batch_all_s);
         }
 
+    if (g_ordered)
+        for (int i = 0; i < nm; i++) {
+            double lean = median3(mr[i].resident[LEAN_FATHOM_COMPACT]), embree = median3(mr[i].resident[LEAN_EMBREE_COMPACT]);
+            snprintf(label, sizeof label, "memory per triangle <= Embree COMPACT's, %s (FATHOM_MESH_COMPACT)", mr[i].mesh->name);
+            target(lean <= embree, label, "%.1f B vs %.1f B (resident growth, median of 3; FATHOM_MESH_COPY %.1f B, Embree "
+                   "MEDIUM %.1f B)", lean, embree, median3(mr[i].resident[LEAN_FATHOM_COPY]),
+                   median3(mr[i].resident[LEAN_EMBREE_MEDIUM]));
+        }
+
     /* wrong results, as opposed to missed speed targets */
     for (int i = 0; i < nm; i++) {
         for (int s = 0; s < 3; s++) {
@@ -1622,6 +1805,12 @@ static void evaluate(mesh_result *mr, int nm) {
             if (r->scaling_checked && !r->scaling_identical)
                 problem("%s %s: fathom's hits differ between threads=1, 2 and 0", mr[i].mesh->name, r->rs->name);
             if (r->ordered) {
+                if (r->lean_differ)
+                    problem("%s %s: the FATHOM_MESH_COMPACT mesh's t or triangle differs from the copied mesh's on %zu rays",
+                            mr[i].mesh->name, r->rs->name, r->lean_differ);
+                if (r->lean_agree.fathom_wrong)
+                    problem("%s %s: vs embree compact, the FATHOM_MESH_COMPACT mesh is clearly wrong on %zu rays",
+                            mr[i].mesh->name, r->rs->name, r->lean_agree.fathom_wrong);
                 if (r->compact_differ)
                     problem("%s %s: fathom_mesh_intersect_batch_compact differs from fathom_mesh_intersect_batch's t or "
                             "primitive on %zu rays", mr[i].mesh->name, r->rs->name, r->compact_differ);
@@ -1771,6 +1960,15 @@ static void json_rayset(FILE *f, const rayset_result *r, bool timed) {
                     d->front_differ, d->front_grazing, d->class_differ, d->miss_differ, r->ord_vs_caller_differ[e],
                     r->ord_compact_differ[e]);
         }
+        ratio_t ql = round_ratios(&r->lean_embree, &r->lean_fathom);
+        fprintf(f, "},\n               \"lean\": {\"fathom_compact\": ");
+        json_timing(f, &r->lean_fathom);
+        fprintf(f, ", \"embree_compact\": ");
+        json_timing(f, &r->lean_embree);
+        fprintf(f, ", \"embree_over_fathom_per_round\": [");
+        json_num(f, ql.med); fprintf(f, ", "); json_num(f, ql.lo); fprintf(f, ", "); json_num(f, ql.hi);
+        fprintf(f, "], \"differs_from_copy\": %zu, \"agreement\": ", r->lean_differ);
+        json_agree(f, &r->lean_agree);
         fprintf(f, "}}");
     }
     if (r->scaling_checked && !r->scaled) {
@@ -1836,6 +2034,15 @@ static void write_json(const char *path, mesh_result *mr, int nm, size_t nrays, 
         }
         fprintf(f, "}, \"embree_peak_build_bytes\": {\"embree_default\": %.0f, \"embree_robust\": %.0f},\n",
                 m->embree_peak[1], m->embree_peak[2]);
+        if (g_ordered) {
+            fprintf(f, "   \"resident_bytes_per_triangle\": {");
+            for (int s = 0; s < 4; s++) {
+                fprintf(f, "%s\"%s\": [", s ? ", " : "", resident_label[s]);
+                for (int k = 0; k < 3; k++) { if (k) fprintf(f, ", "); json_num(f, m->resident[s][k]); }
+                fprintf(f, "]");
+            }
+            fprintf(f, "},\n");
+        }
         fprintf(f, "   \"fathom_info\": {\"memory_bytes\": %llu, \"bvh_bytes\": %llu, \"bvh_nodes\": %llu, \"bvh_depth\": %u, "
                    "\"bvh_width\": %u, \"surface_area\": %.9g},\n",
                 (unsigned long long)m->info.memory_bytes, (unsigned long long)m->info.bvh_bytes,

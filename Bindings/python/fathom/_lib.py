@@ -734,6 +734,7 @@ CONSTANTS: dict[str, float] = {
     # fathom_mesh_create flags
     "FATHOM_MESH_COPY": 0,
     "FATHOM_MESH_BORROW": 1,
+    "FATHOM_MESH_COMPACT": 2,
     # fathom_depth_format
     "FATHOM_DEPTH_FLOAT32": 0,
     "FATHOM_DEPTH_FLOAT16": 1,

@@ -216,7 +216,7 @@ def test_triangle_count_overflow() -> None:
     assert status == 4 and "triangle_count" in message, message
 
 
-@pytest.mark.parametrize("flags", [2, 3, 0x80000000])
+@pytest.mark.parametrize("flags", [3, 4, 0x80000000])
 def test_unknown_flags(flags: int) -> None:
     status, message = _create(V.ctypes.data_as(_lib.FloatPtr), 3, 12, IDX, 1, flags=flags)
     assert status == 3 and "flags" in message, message
@@ -230,7 +230,7 @@ def test_null_indices_with_no_triangles_and_null_mesh_destroy() -> None:
 def test_info_of_a_borrowed_mesh_counts_no_copies() -> None:
     v, t = icosphere(2)
     infos = []
-    for flags in (0, 1):
+    for flags in (0, 1, 2):
         out = MeshPtr()
         assert _status(
             "fathom_mesh_create", v.ctypes.data_as(_lib.FloatPtr), len(v), 12,
@@ -240,11 +240,13 @@ def test_info_of_a_borrowed_mesh_counts_no_copies() -> None:
         F["fathom_mesh_get_info"](out, byref(info))
         F["fathom_mesh_destroy"](out)
         infos.append(info)
-    copied, borrowed = infos
+    copied, borrowed, compact = infos
     # per triangle 3 vertex indices instead of 9 floats: 24 bytes less, the vertices are the caller's
-    assert copied.bvh_nodes == borrowed.bvh_nodes
+    assert copied.bvh_nodes == borrowed.bvh_nodes == compact.bvh_nodes
     assert copied.bvh_bytes - borrowed.bvh_bytes >= 24 * len(t)
     assert copied.memory_bytes == copied.bvh_bytes and borrowed.memory_bytes == borrowed.bvh_bytes
+    # compact: the borrowed mesh's BVH, and its own packed copy of the vertices (12 bytes each)
+    assert compact.bvh_bytes == borrowed.bvh_bytes and compact.memory_bytes == compact.bvh_bytes + 12 * len(v)
 
 
 def test_tap_outputs_untouched_on_a_miss() -> None:

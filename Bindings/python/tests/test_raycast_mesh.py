@@ -269,6 +269,36 @@ def test_borrowed_arrays_are_kept_and_give_the_same_hits(rng: np.random.Generato
     assert mesh._keep is None and mesh.closed
 
 
+def test_compact_mesh_copies_its_input_and_gives_the_same_hits(rng: np.random.Generator) -> None:
+    vertices, triangles = random_soup(rng, 2000)
+    classes = rng.integers(0, 8, len(triangles)).astype(np.uint8)
+    origins, directions = random_rays(rng, 5000)
+    with fathom.Mesh(vertices, triangles, classes) as copied:
+        expected = copied.cast(origins, directions)
+        expected_any = copied.occluded(origins, directions)
+    # from float64 and int64 arrays (converted, as for a copied mesh), then the caller's arrays overwritten
+    v64, t64 = vertices.astype(np.float64), triangles.astype(np.int64)
+    mesh = fathom.Mesh.from_arrays(v64, t64, classes, compact=True)
+    v64[:] = np.nan
+    t64[:] = 0
+    assert mesh.compact and not mesh.borrowed and mesh._keep is None and "compact" in repr(mesh)
+    assert mesh.cast(origins, directions).tobytes() == expected.tobytes()
+    assert np.array_equal(mesh.occluded(origins, directions), expected_any)
+    assert np.array_equal(mesh.vertices, vertices) and np.array_equal(mesh.triangles, triangles)
+    # 3 vertex indices per leaf position instead of 9 floats, and the vertices once (12 bytes each)
+    with fathom.Mesh(vertices, triangles, classes) as copied:
+        assert mesh.bvh_nodes == copied.bvh_nodes
+        assert copied.bvh_bytes - mesh.bvh_bytes >= 24 * len(triangles)
+        assert mesh.memory_bytes == mesh.bvh_bytes + 12 * len(vertices) + len(triangles)
+    mesh.close()
+
+
+def test_compact_and_borrow_exclude_each_other() -> None:
+    v, t = icosphere(0)
+    with pytest.raises(ValueError, match="borrow=True and compact=True exclude each other"):
+        fathom.Mesh(v, t, borrow=True, compact=True)
+
+
 @pytest.mark.parametrize(
     "change, message",
     [

@@ -2,20 +2,38 @@
 ///
 /// Storage, by leaf position (the BVH's order; each leaf starts at a multiple of 4 and padding fills its
 /// last block of four with copies of its last triangle): a copied mesh keeps its triangles' vertices in
-/// blocks of four in SIMD lanes, as the leaf test reads them; a borrowed one keeps each position's three
-/// vertex indices into the caller's buffer. Both keep each position's triangle index in the caller's order,
-/// and the BVH nodes. Classes stay in the caller's triangle order. For export (Mesh+Export.swift) every mesh
-/// also keeps the input indices and, unless borrowed, the input vertices, in the caller's order.
+/// blocks of four in SIMD lanes, as the leaf test reads them; a borrowed or compact one keeps each position's
+/// three vertex indices into a vertex buffer (the caller's, or the mesh's one packed copy). All keep each
+/// position's triangle index in the caller's order, and the BVH nodes. Classes stay in the caller's triangle
+/// order. For export (Mesh+Export.swift) every mesh also keeps the input indices and, when copied, the input
+/// vertices, in the caller's order.
 public final class Mesh: @unchecked Sendable {
+    /// How a mesh keeps its triangles' vertices.
+    public enum Storage: Sendable {
+        /// Copied into the leaves, four triangles' vertices in SIMD lanes (36 bytes per leaf position), beside a
+        /// packed copy for export: the fastest leaf test.
+        case copy
+        /// Read in place from the caller's buffer through three vertex indices per leaf position; the buffer must
+        /// stay unchanged while the mesh lives.
+        case borrow
+        /// Copied once, packed (12 bytes per vertex), and read through three vertex indices per leaf position, as
+        /// a borrowed buffer is: the least memory (no second copy), a slower leaf test (the vertices gathered).
+        case compact
+    }
+
+
     public let vertexCount: Int
     public let triangleCount: Int
-    /// A copied mesh's triangles: block b holds leaf positions 4b..<4b+4 in its lanes; nil when borrowed.
+    public let storage: Storage
+    /// A copied mesh's triangles: block b holds leaf positions 4b..<4b+4 in its lanes; nil otherwise.
     @usableFromInline let blocks: UnsafeMutableBufferPointer<TriangleLanes>?
-    /// A borrowed mesh's vertices, float32 xyz of vertex i at vertexBase + i * vertexStride, and per leaf
-    /// position its vertex indices at 3k, 3k+1, 3k+2 (empty for a copied mesh).
+    /// A borrowed or compact mesh's vertices, float32 xyz of vertex i at vertexBase + i * vertexStride, and per
+    /// leaf position its vertex indices at 3k, 3k+1, 3k+2 (empty for a copied mesh).
     @usableFromInline let vertexBase: UnsafePointer<Float>
     @usableFromInline let vertexStride: Int
     @usableFromInline let leafIndices: UnsafeMutableBufferPointer<UInt32>
+    /// A compact mesh's packed copy of the vertices, which vertexBase points into (empty otherwise).
+    private let compactVertices: UnsafeMutableBufferPointer<Float>
     /// Keeps a borrowed buffer's owner alive (for Swift callers); nil for C callers, who promise it.
     private let borrowedOwner: AnyObject?
     /// The BVH nodes (root at 0; none for an empty mesh).
@@ -24,8 +42,8 @@ public final class Mesh: @unchecked Sendable {
     @usableFromInline let leafTriangle: UnsafeMutableBufferPointer<UInt32>
     @usableFromInline let classes: [UInt8]?
     /// The caller's vertices, packed xyz in the caller's order, for export (`vertices`, `data`): a copy for a
-    /// copied mesh (12 bytes per vertex, not counted in `memoryBytes`); empty for a borrowed mesh, whose
-    /// vertices are read from the caller's buffer.
+    /// copied mesh (12 bytes per vertex, not counted in `memoryBytes`); empty otherwise, where export reads the
+    /// vertex buffer the leaves index.
     let sourceVertices: [Float]
     /// The caller's indices as given (3 per triangle, degenerate triangles as they were), for export: a copy
     /// (12 bytes per triangle, not counted in `memoryBytes`).
@@ -44,20 +62,20 @@ public final class Mesh: @unchecked Sendable {
     public static let bvhWidth = BVHNode.width
 
     /// Makes a mesh. `vertices` is (pointer, count, byte stride) of float32 xyz; `indices` holds 3 per
-    /// triangle, each < vertexCount; `classes` one per triangle (<= 7) or nil. With `borrow`, the vertex
+    /// triangle, each < vertexCount; `classes` one per triangle (<= 7) or nil. With `.borrow`, the vertex
     /// buffer is used in place and must outlive the mesh (`owner`, if given, is retained for that).
     ///
     /// Besides the BVH, the mesh keeps the input for export (`vertices`, `indices`, `data`): a copy of the
-    /// indices (12 bytes per triangle) and, unless borrowed, of the vertices (12 bytes per vertex), which
+    /// indices (12 bytes per triangle) and, when copied, of the vertices (12 bytes per vertex), which
     /// `memoryBytes` does not count (`exportBytes` does).
     public convenience init(vertices: PointBuffer?, indices: UnsafeBufferPointer<UInt32>, classes: UnsafeBufferPointer<UInt8>?,
-                            borrow: Bool, owner: AnyObject? = nil) throws(FathomError) {
-        try self.init(vertices: vertices, indices: indices, classes: classes, borrow: borrow, owner: owner, source: nil)
+                            storage: Storage, owner: AnyObject? = nil) throws(FathomError) {
+        try self.init(vertices: vertices, indices: indices, classes: classes, storage: storage, owner: owner, source: nil)
     }
 
     /// `source`: the same vertices (packed) and indices as arrays, kept instead of copies (`make(from:)`).
     init(vertices: PointBuffer?, indices: UnsafeBufferPointer<UInt32>, classes: UnsafeBufferPointer<UInt8>?,
-         borrow: Bool, owner: AnyObject?, source: (vertices: [Float], indices: [UInt32])?) throws(FathomError) {
+         storage: Storage, owner: AnyObject?, source: (vertices: [Float], indices: [UInt32])?) throws(FathomError) {
         guard indices.count % 3 == 0 else { throw FathomError(.outOfRange, "indices must hold 3 per triangle, got \(indices.count)") }
         let triangles = indices.count / 3
         let vertexCount = vertices?.count ?? 0
@@ -78,6 +96,7 @@ public final class Mesh: @unchecked Sendable {
 
         self.vertexCount = vertexCount
         triangleCount = triangles
+        self.storage = storage
 
         // Bounds of each triangle, then the BVH, on the caller's vertices.
         let base = vertices?.base ?? UnsafePointer(Mesh.noVertices), stride = vertices?.floatStride ?? 3
@@ -101,12 +120,12 @@ public final class Mesh: @unchecked Sendable {
         _ = nodes.initialize(from: builder.nodes)
         bvhDepth = builder.depth
         // Per leaf position its triangle: vertices into a copied mesh's blocks (each block assembled, then stored
-        // once), or vertex indices for a borrowed one; each triangle's vertices read once (in leaf order, so
-        // scattered in the caller's buffer). A padding position repeats the one before it (a leaf starts a block).
+        // once), or vertex indices for the others; each triangle's vertices read once (in leaf order, so
+        // scattered in the vertex buffer). A padding position repeats the one before it (a leaf starts a block).
         let positions = builder.order.count
         leafTriangle = MeshAllocation.allocate(UInt32.self, capacity: positions)
-        let copies = borrow ? nil : MeshAllocation.allocate(TriangleLanes.self, capacity: positions / 4)
-        leafIndices = borrow ? MeshAllocation.allocate(UInt32.self, capacity: 3 * positions) : UnsafeMutableBufferPointer(start: nil, count: 0)
+        let copies = storage == .copy ? MeshAllocation.allocate(TriangleLanes.self, capacity: positions / 4) : nil
+        leafIndices = storage == .copy ? UnsafeMutableBufferPointer(start: nil, count: 0) : MeshAllocation.allocate(UInt32.self, capacity: 3 * positions)
         let zero = SIMD4<Float>.zero
         var block = TriangleLanes(ax: zero, ay: zero, az: zero, bx: zero, by: zero, bz: zero, cx: zero, cy: zero, cz: zero)
         var corners = (UInt32(0), UInt32(0), UInt32(0)), triangle = (SIMD3<Float>.zero, SIMD3<Float>.zero, SIMD3<Float>.zero)
@@ -132,16 +151,35 @@ public final class Mesh: @unchecked Sendable {
             }
         }
         blocks = copies
-        vertexBase = borrow ? base : UnsafePointer(Mesh.noVertices)
-        vertexStride = stride
-        borrowedOwner = borrow ? owner : nil
+        // A compact mesh's vertices, copied in the order the leaves first use them, and its leaves' indices renumbered.
+        if storage == .compact {
+            let order = Mesh.leafVertexOrder(vertexCount: vertexCount, positions: positions, indices: indices) { k in
+                builder.order[k] >= 0 ? builder.order[k] : nil
+            }
+            compactVertices = MeshAllocation.allocate(Float.self, capacity: 3 * vertexCount)
+            for i in 0..<vertexCount {
+                let p = base + i * stride, q = 3 * Int(truncatingIfNeeded: order[i])
+                compactVertices[q] = p[0]; compactVertices[q + 1] = p[1]; compactVertices[q + 2] = p[2]
+            }
+            for j in leafIndices.indices { leafIndices[j] = order[Int(truncatingIfNeeded: leafIndices[j])] }
+        } else {
+            compactVertices = UnsafeMutableBufferPointer(start: nil, count: 0)
+        }
+        switch storage {
+        case .copy: vertexBase = UnsafePointer(Mesh.noVertices); vertexStride = 3
+        case .borrow: vertexBase = base; vertexStride = stride
+        case .compact:
+            vertexBase = vertexCount > 0 ? UnsafePointer(compactVertices.baseAddress.unsafelyUnwrapped) : UnsafePointer(Mesh.noVertices)
+            vertexStride = 3
+        }
+        borrowedOwner = storage == .borrow ? owner : nil
         self.classes = classes.map(Array.init)
         if let source {
-            sourceVertices = borrow ? [] : source.vertices
+            sourceVertices = storage == .copy ? source.vertices : []
             sourceIndices = source.indices
         } else {
             sourceIndices = Array(indices)
-            sourceVertices = borrow ? [] : [Float](unsafeUninitializedCapacity: 3 * vertexCount) { out, initialized in
+            sourceVertices = storage != .copy ? [] : [Float](unsafeUninitializedCapacity: 3 * vertexCount) { out, initialized in
                 for i in 0..<vertexCount {
                     let p = base + i * stride
                     out[3 * i] = p[0]; out[3 * i + 1] = p[1]; out[3 * i + 2] = p[2]
@@ -149,7 +187,7 @@ public final class Mesh: @unchecked Sendable {
                 initialized = 3 * vertexCount
             }
         }
-        if bvhBytes + (classes?.count ?? 0) >= Mesh.orderingMinimumBytes {
+        if memoryBytes >= Mesh.orderingMinimumBytes {
             occupancy = OccupancyGrid(lo: boundsMin, hi: boundsMax, count: triangles) { t in
                 (vertex(indices[3 * t]), vertex(indices[3 * t + 1]), vertex(indices[3 * t + 2]))
             }
@@ -158,6 +196,7 @@ public final class Mesh: @unchecked Sendable {
 
     deinit {
         blocks.map(MeshAllocation.deallocate)
+        MeshAllocation.deallocate(compactVertices)
         MeshAllocation.deallocate(leafIndices)
         MeshAllocation.deallocate(nodes)
         MeshAllocation.deallocate(leafTriangle)
@@ -178,14 +217,17 @@ public final class Mesh: @unchecked Sendable {
     }
 
     /// Bytes of the BVH: nodes, and per leaf position its triangle index and its vertices (copied) or
-    /// vertex indices (borrowed).
+    /// vertex indices (borrowed, compact).
     public var bvhBytes: Int {
         nodes.count * MemoryLayout<BVHNode>.stride + leafTriangle.count * 4
             + (blocks?.count ?? 0) * MemoryLayout<TriangleLanes>.stride + leafIndices.count * 4
     }
 
-    /// Bytes held by the mesh: the BVH (which holds a copied mesh's vertices), the classes and the occupancy grid.
-    public var memoryBytes: Int { bvhBytes + (classes?.count ?? 0) + (occupancy == nil ? 0 : OccupancyGrid.bytes) }
+    /// Bytes held by the mesh: the BVH (which holds a copied mesh's vertices), a compact mesh's vertices, the classes
+    /// and the occupancy grid.
+    public var memoryBytes: Int {
+        bvhBytes + compactVertices.count * 4 + (classes?.count ?? 0) + (occupancy == nil ? 0 : OccupancyGrid.bytes)
+    }
 
     public var bvhNodeCount: Int { nodes.count }
 
@@ -217,8 +259,9 @@ public final class Mesh: @unchecked Sendable {
         return sum
     }
 
-    /// A mesh from loaded file data (copied).
-    public static func make(from data: MeshData) throws(FathomError) -> Mesh {
+    /// A mesh from loaded file data (`.copy` or `.compact`; `.borrow` is taken as `.copy`, as `data` is not kept).
+    public static func make(from data: MeshData, storage: Storage = .copy) throws(FathomError) -> Mesh {
+        let storage = storage == .borrow ? .copy : storage
         let vertexCount = data.vertices.count / 3
         return try data.vertices.withUnsafeBufferPointer { (v: UnsafeBufferPointer<Float>) throws(FathomError) -> Mesh in
             try data.indices.withUnsafeBufferPointer { (i: UnsafeBufferPointer<UInt32>) throws(FathomError) -> Mesh in
@@ -229,10 +272,10 @@ public final class Mesh: @unchecked Sendable {
                 let kept = data.vertices.count == 3 * vertexCount ? data.vertices : Array(data.vertices.prefix(3 * vertexCount))
                 let source = (vertices: kept, indices: data.indices)
                 guard let classes = data.classes else {
-                    return try Mesh(vertices: points, indices: i, classes: nil, borrow: false, owner: nil, source: source)
+                    return try Mesh(vertices: points, indices: i, classes: nil, storage: storage, owner: nil, source: source)
                 }
                 return try classes.withUnsafeBufferPointer { (c: UnsafeBufferPointer<UInt8>) throws(FathomError) -> Mesh in
-                    try Mesh(vertices: points, indices: i, classes: c, borrow: false, owner: nil, source: source)
+                    try Mesh(vertices: points, indices: i, classes: c, storage: storage, owner: nil, source: source)
                 }
             }
         }

@@ -17,7 +17,7 @@ import CLanes
 extension Mesh {
     /// Batches smaller than this are traced in the caller's order.
     static let orderingMinimumRays = 4096
-    /// Meshes smaller than this (bytes of BVH and classes) stay in cache: their batches are traced in the caller's
+    /// Meshes smaller than this (`memoryBytes` without the grid) stay in cache: their batches are traced in the caller's
     /// order, and they have no occupancy grid.
     static let orderingMinimumBytes = 1 << 20
     /// Rays traced first, to choose the predictor and find the typical hit distance.
