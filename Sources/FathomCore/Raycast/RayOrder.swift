@@ -38,8 +38,9 @@ extension Mesh {
         let agree = !distances.isEmpty && distances[3 * distances.count / 4] - distances[distances.count / 4] < distance / 2
         // Spread distances: the shallow traversal predicts better (its boxes are the tree's own), the grid's march
         // costs less where the top boxes overlap. The sample's work decides, counted in cell steps: a node test
-        // costs about three, a march about five more than its steps, and the traversal is chosen while it costs
-        // at most three times as much (bench/README.md, "Batch ray order").
+        // costs about six (its node is often not in cache), a march about five more than its steps, and the
+        // traversal is chosen while it costs at most three times as much (bench/README.md, "Batch ray order").
+        // On a soup the two counts come out about equal and the boxes' order is no better than the grid's.
         let boxSize = (boundsMax - boundsMin).max() / 16
         var boxWork = 0, gridWork = 0
         if !agree {
@@ -49,7 +50,7 @@ extension Mesh {
                 gridWork += 5
             }
         }
-        let byBoxes = !agree && boxWork <= gridWork
+        let byBoxes = !agree && 2 * boxWork <= gridWork
         /// The predicted point of a ray, or nil for one that meets no box or occupied cell.
         @inline(__always) func destination(_ ray: Ray) -> SIMD3<Float>? {
             if agree { return ray.at(distance) }
