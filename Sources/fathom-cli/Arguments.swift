@@ -50,6 +50,17 @@ struct Arguments {
         return s
     }
 
+    /// Argument i, one of `choices` in any case (given lower-case), or `fallback` when there is no argument i.
+    func choice(_ i: Int, _ name: String, _ choices: [String], default fallback: String) throws -> String {
+        guard i < count else { return fallback }
+        let value = try string(i, name).lowercased()
+        guard choices.contains(value) else {
+            let names = choices.map { "\"\($0)\"" }.joined(separator: " or ")
+            throw FathomError(.outOfRange, "\(name) must be \(names), got \"\(value)\"; usage: \(usage)")
+        }
+        return value
+    }
+
     func pose(_ i: Int, _ name: String) throws -> Pose {
         guard case .pose(let p) = values[i] else { throw wrong(i, name, "a pose") }
         return p

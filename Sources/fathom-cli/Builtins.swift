@@ -208,10 +208,7 @@ let coreBuiltins: [String: Builtin] = [
                          summary: "read a triangle mesh from an OBJ or PLY file; storage \"copy\" (default: the fastest casts) or "
                                   + "\"compact\" (the vertices kept once, the least memory, slower casts)") { a in
         try a.expect(1...2)
-        let storage = a.count > 1 ? try a.string(1, "storage").lowercased() : "copy"
-        guard ["copy", "compact"].contains(storage) else {
-            throw FathomError(.outOfRange, "storage must be \"copy\" or \"compact\", got \"\(storage)\"; usage: \(a.usage)")
-        }
+        let storage = try a.choice(1, "storage", ["copy", "compact"], default: "copy")
         return .mesh(try Mesh.make(from: MeshFile.load(path: a.string(0, "path")), storage: storage == "compact" ? .compact : .copy))
     },
     "cast": Builtin(usage: "cast(mesh, ray)  or  cast(mesh, k, camera, u, v)", summary: "closest hit of a ray, or of the ray through a pixel") { a in

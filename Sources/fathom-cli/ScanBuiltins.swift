@@ -7,10 +7,7 @@ let scanBuiltins: [String: Builtin] = [
                          summary: "opens a scan (scanner app, Stray or nerfstudio): its folder or any of its files; index \"at open\" (default) "
                                   + "or \"while reading\" (the app's streams inflated as frames are read: once, read in order)") { a in
         try a.expect(1...2)
-        let index = a.count > 1 ? try a.string(1, "index").lowercased() : "at open"
-        guard ["at open", "while reading"].contains(index) else {
-            throw FathomError(.outOfRange, "index must be \"at open\" or \"while reading\", got \"\(index)\"; usage: \(a.usage)")
-        }
+        let index = try a.choice(1, "index", ["at open", "while reading"], default: "at open")
         return .scan(try Scan(path: a.string(0, "path"), indexWhileReading: index == "while reading"))
     },
     "scan_frame": Builtin(usage: "scan_frame(scan, i)", summary: "frame i's depth map in meters (its pose: scan_pose)") { a in
@@ -43,10 +40,8 @@ let scanBuiltins: [String: Builtin] = [
         try a.expect(2...3)
         let scan: Scan
         if case .string(let path) = a.values[0] { scan = try Scan(path: path) } else { scan = try a.scan(0, "scan") }
-        let name = a.count > 2 ? try a.string(2, "format").lowercased() : "scanner"
-        guard let format = [ScanFormat.scanner, .stray].first(where: { $0.name == name }) else {
-            throw FathomError(.outOfRange, "format must be \"scanner\" or \"stray\", got \"\(name)\"; usage: \(a.usage)")
-        }
+        let name = try a.choice(2, "format", [ScanFormat.scanner, .stray].map(\.name), default: "scanner")
+        let format = name == ScanFormat.stray.name ? ScanFormat.stray : .scanner
         return .string(try scan.write(to: a.string(1, "dir"), format: format))
     },
     "scan_report": Builtin(usage: "scan_report(scan [, box])", summary: "the capture's measurements: floor, box, path, speed, coverage") { a in

@@ -451,11 +451,12 @@ enum { S_DEFAULT, S_ROBUST, S_HIGH, N_SETTINGS };
 static const char *setting_key[N_SETTINGS] = {"embree_default", "embree_robust", "embree_high_quality"};
 static const char *setting_label[N_SETTINGS] = {"default", "robust", "high"};
 
-static RTCScene embree_build_quality(const mesh_t *m, bool robust, enum RTCBuildQuality quality) {
-    RTCScene scene = rtcNewScene(g_device);
-    rtcSetSceneFlags(scene, robust ? RTC_SCENE_FLAG_ROBUST : RTC_SCENE_FLAG_NONE);
+/* A scene of the mesh on `device`: the buffers copied in (rtcSetNewGeometryBuffer + memcpy), then committed. */
+static RTCScene embree_build_scene(RTCDevice device, const mesh_t *m, enum RTCSceneFlags flags, enum RTCBuildQuality quality) {
+    RTCScene scene = rtcNewScene(device);
+    rtcSetSceneFlags(scene, flags);
     rtcSetSceneBuildQuality(scene, quality);
-    RTCGeometry geom = rtcNewGeometry(g_device, RTC_GEOMETRY_TYPE_TRIANGLE);
+    RTCGeometry geom = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
     float *vb = rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 12, m->nv);
     memcpy(vb, m->vertices, m->nv * 12);
     uint32_t *ib = rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 12, m->nt);
@@ -465,6 +466,10 @@ static RTCScene embree_build_quality(const mesh_t *m, bool robust, enum RTCBuild
     rtcReleaseGeometry(geom);
     rtcCommitScene(scene);
     return scene;
+}
+
+static RTCScene embree_build_quality(const mesh_t *m, bool robust, enum RTCBuildQuality quality) {
+    return embree_build_scene(g_device, m, robust ? RTC_SCENE_FLAG_ROBUST : RTC_SCENE_FLAG_NONE, quality);
 }
 
 static RTCScene embree_build(const mesh_t *m, bool robust) { return embree_build_quality(m, robust, RTC_BUILD_QUALITY_MEDIUM); }
@@ -1072,22 +1077,6 @@ static long resident_bytes(void) {
     return resident * sysconf(_SC_PAGESIZE);
 }
 
-static RTCScene embree_build_flags(RTCDevice device, const mesh_t *m, enum RTCSceneFlags flags) {
-    RTCScene scene = rtcNewScene(device);
-    rtcSetSceneFlags(scene, flags);
-    rtcSetSceneBuildQuality(scene, RTC_BUILD_QUALITY_MEDIUM);
-    RTCGeometry geom = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
-    float *vb = rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 12, m->nv);
-    memcpy(vb, m->vertices, m->nv * 12);
-    uint32_t *ib = rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 12, m->nt);
-    memcpy(ib, m->indices, m->nt * 12);
-    rtcCommitGeometry(geom);
-    rtcAttachGeometry(scene, geom);
-    rtcReleaseGeometry(geom);
-    rtcCommitScene(scene);
-    return scene;
-}
-
 /* Resident growth per triangle of each structure, built in a fresh child process (the mesh's arrays, made by the
  * parent, are shared and already resident), 3 rounds interleaved. */
 static void measure_resident(const mesh_t *m, mesh_result *res) {
@@ -1108,7 +1097,8 @@ static void measure_resident(const mesh_t *m, mesh_result *res) {
                     fathom_check("fathom_mesh_create", fathom_mesh_create(m->vertices, m->nv, 12, m->indices, m->nt, NULL,
                                                                           s == LEAN_FATHOM_COPY ? FATHOM_MESH_COPY : FATHOM_MESH_COMPACT, &mesh));
                 else
-                    (void)embree_build_flags(device, m, s == LEAN_EMBREE_MEDIUM ? RTC_SCENE_FLAG_NONE : RTC_SCENE_FLAG_COMPACT);
+                    (void)embree_build_scene(device, m, s == LEAN_EMBREE_MEDIUM ? RTC_SCENE_FLAG_NONE : RTC_SCENE_FLAG_COMPACT,
+                                             RTC_BUILD_QUALITY_MEDIUM);
                 malloc_trim(0);
                 double per_triangle = (double)(resident_bytes() - before) / (double)m->nt;
                 if (write(fd[1], &per_triangle, sizeof per_triangle) != (ssize_t)sizeof per_triangle) _exit(1);
@@ -1333,7 +1323,7 @@ static void measure_mesh(const mesh_t *m, rayset_t *sets, const rayset_t *inside
         res->high_bytes = (double)(g_embree_bytes - before);
         fathom_check("fathom_mesh_create", fathom_mesh_create(m->vertices, m->nv, 12, m->indices, m->nt, NULL,
                                                               FATHOM_MESH_COMPACT, &b.lean));
-        b.embree_lean = embree_build_flags(g_device, m, RTC_SCENE_FLAG_COMPACT);
+        b.embree_lean = embree_build_scene(g_device, m, RTC_SCENE_FLAG_COMPACT, RTC_BUILD_QUALITY_MEDIUM);
         measure_resident(m, res);
     }
     fathom_check("fathom_mesh_get_info", fathom_mesh_get_info(b.fathom, &res->info));

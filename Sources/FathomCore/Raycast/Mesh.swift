@@ -21,7 +21,6 @@ public final class Mesh: @unchecked Sendable {
         case compact
     }
 
-
     public let vertexCount: Int
     public let triangleCount: Int
     public let storage: Storage
