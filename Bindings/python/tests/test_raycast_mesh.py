@@ -253,12 +253,19 @@ def test_rays_through_the_sphere_enter_then_leave(sphere, rng: np.random.Generat
 # -- construction variants ------------------------------------------------------------------------
 
 
+def _soup_with_copied_hits(rng: np.random.Generator, triangles: int, rays: int):
+    """A random soup with classes, rays, and a copied mesh's closest hits and occlusion of them: the reference
+    for the other ways of keeping the arrays."""
+    vertices, indices = random_soup(rng, triangles)
+    classes = rng.integers(0, 8, len(indices)).astype(np.uint8)
+    origins, directions = random_rays(rng, rays)
+    with fathom.Mesh(vertices, indices, classes) as copied:
+        hits, occluded = copied.cast(origins, directions), copied.occluded(origins, directions)
+    return vertices, indices, classes, origins, directions, hits, occluded
+
+
 def test_borrowed_arrays_are_kept_and_give_the_same_hits(rng: np.random.Generator) -> None:
-    vertices, triangles = random_soup(rng, 100)
-    classes = rng.integers(0, 8, len(triangles)).astype(np.uint8)
-    origins, directions = random_rays(rng, 500)
-    with fathom.Mesh(vertices, triangles, classes) as copied:
-        expected = copied.cast(origins, directions)
+    vertices, triangles, classes, origins, directions, expected, _ = _soup_with_copied_hits(rng, 100, 500)
     mesh = fathom.Mesh.from_arrays(vertices, triangles, classes, borrow=True)
     assert mesh.borrowed
     assert mesh._keep[0] is vertices and mesh._keep[1] is triangles and mesh._keep[2] is classes
@@ -270,12 +277,7 @@ def test_borrowed_arrays_are_kept_and_give_the_same_hits(rng: np.random.Generato
 
 
 def test_compact_mesh_copies_its_input_and_gives_the_same_hits(rng: np.random.Generator) -> None:
-    vertices, triangles = random_soup(rng, 2000)
-    classes = rng.integers(0, 8, len(triangles)).astype(np.uint8)
-    origins, directions = random_rays(rng, 5000)
-    with fathom.Mesh(vertices, triangles, classes) as copied:
-        expected = copied.cast(origins, directions)
-        expected_any = copied.occluded(origins, directions)
+    vertices, triangles, classes, origins, directions, expected, expected_any = _soup_with_copied_hits(rng, 2000, 5000)
     # from float64 and int64 arrays (converted, as for a copied mesh), then the caller's arrays overwritten
     v64, t64 = vertices.astype(np.float64), triangles.astype(np.int64)
     mesh = fathom.Mesh.from_arrays(v64, t64, classes, compact=True)

@@ -178,13 +178,13 @@ public final class Mesh: @unchecked Sendable {
             sourceIndices = source.indices
         } else {
             sourceIndices = Array(indices)
-            sourceVertices = storage != .copy ? [] : [Float](unsafeUninitializedCapacity: 3 * vertexCount) { out, initialized in
+            sourceVertices = storage == .copy ? [Float](unsafeUninitializedCapacity: 3 * vertexCount) { out, initialized in
                 for i in 0..<vertexCount {
                     let p = base + i * stride
                     out[3 * i] = p[0]; out[3 * i + 1] = p[1]; out[3 * i + 2] = p[2]
                 }
                 initialized = 3 * vertexCount
-            }
+            } : []
         }
         if memoryBytes >= Mesh.orderingMinimumBytes {
             occupancy = OccupancyGrid(lo: boundsMin, hi: boundsMax, count: triangles) { t in
