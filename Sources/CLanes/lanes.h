@@ -50,6 +50,11 @@ static inline __attribute__((always_inline)) fathom_lanes_i8 fathom_lanes_select
     return (b & mask) | (a & ~mask);
 }
 
+/// a > b ? a : b per 32-bit integer lane: one vpmaxsd with AVX2.
+static inline __attribute__((always_inline)) fathom_lanes_i8 fathom_lanes_max_int(fathom_lanes_i8 a, fathom_lanes_i8 b) {
+    return fathom_lanes_select_int(a > b, a, b);
+}
+
 /// The same for four float lanes.
 static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_select4(fathom_lanes_i4 mask, fathom_lanes_f4 b,
                                                                                  fathom_lanes_f4 a) {

@@ -1,21 +1,22 @@
 import CLanes
 
-/// A coarse picture of where a mesh's triangles lie: 32 x 32 x 32 cells over the mesh's bounds, one bit per cell,
-/// set where a triangle passes (its vertices, and for a triangle wider than a cell, points of a lattice on it no
-/// farther apart than a cell). The batch ray order marches a ray through it cell by cell (Amanatides and Woo 1987)
-/// to predict where the ray ends, for a fraction of a traversal's cost (bench/README.md, "Batch ray order"). A
-/// prediction only: a cell a thin triangle crosses between lattice points may be left empty, which changes the
-/// order of the work, never a result.
-struct OccupancyGrid: Sendable {
-    static let resolution = 32
-    /// One bit per cell.
-    static let bytes = resolution * resolution * resolution / 8
+/// A coarse picture of where a mesh's triangles lie: 32 x 32 x 32 cells over the mesh's bounds, each holding its
+/// Chebyshev distance in cells to the nearest cell a triangle passes (0 for such a cell; a cell is marked at the
+/// triangle's vertices, and for a triangle wider than a cell at points of a lattice on it no farther apart than a cell).
+/// The batch ray order marches rays through it to predict where they end, for a fraction of a traversal's cost
+/// (bench/README.md, "Batch ray order"): eight rays at a time, each jumping over the cube of empty cells the distance
+/// promises (`fathom_grid_march8`, Sources/CLanes/march.h). A prediction only: a cell a thin triangle crosses between
+/// lattice points may be left empty, which changes the order of the work, never a result.
+public struct OccupancyGrid: Sendable {
+    public static let resolution = Int(FATHOM_GRID_CELLS)
+    /// One byte per cell.
+    public static let bytes = resolution * resolution * resolution
 
-    let lo: SIMD3<Float>
-    /// Cells per meter along each axis, and its inverse.
-    let scale: SIMD3<Float>, cellSize: SIMD3<Float>
-    /// Cell (x, y, z) at bit x + 32 y + 1024 z.
-    private let bits: [UInt64]
+    /// The grid's corner, then its cells per meter along each axis.
+    private let frame: [Float]
+    /// Cell (x, y, z) at x + 32 y + 1024 z: its distance in cells (the largest of the three axes' differences) to the
+    /// nearest occupied cell; 255 in a grid with none.
+    private let distances: [UInt8]
 
     /// Lattice steps per triangle edge at most: 32 (33 x 34 / 2 points for a triangle across the whole grid), fewer
     /// for many triangles (4096 / sqrt(count)), which bounds the work at about 10^7 points for any mesh.
@@ -24,24 +25,23 @@ struct OccupancyGrid: Sendable {
     }
 
     /// The grid over [lo, hi] of `count` triangles, triangle t with corners `triangle(t)`.
-    init(lo: SIMD3<Float>, hi: SIMD3<Float>, count: Int, triangle: (Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)) {
+    public init(lo: SIMD3<Float>, hi: SIMD3<Float>, count: Int, triangle: (Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)) {
         let n = Float(OccupancyGrid.resolution)
         // A flat mesh has no extent on some axis: give that axis one cell of the widest's size (or 1 m).
         let widest = (hi - lo).max()
         let extent = lanesMax(hi - lo, SIMD3(repeating: widest > 0 ? widest / n : 1))
         let scale = SIMD3(repeating: n) / extent, cellSize = extent / n
-        self.lo = lo
-        self.scale = scale
-        self.cellSize = cellSize
+        frame = [lo.x, lo.y, lo.z, scale.x, scale.y, scale.z]
         let smallest = cellSize.min(), most = OccupancyGrid.maxLatticeSteps(triangles: count)
         // Marked through a buffer pointer: the array's own subscript checked its index and its uniqueness per mark.
-        bits = [UInt64](unsafeUninitializedCapacity: OccupancyGrid.bytes / 8) { words, initialized in
-            words.initialize(repeating: 0)
-            initialized = words.count
+        // 3 bytes more, which the march's gather reads past the last cell.
+        distances = [UInt8](unsafeUninitializedCapacity: OccupancyGrid.bytes + 3) { all, initialized in
+            all.initialize(repeating: .max)
+            initialized = all.count
+            let cells = UnsafeMutableBufferPointer(rebasing: all[0..<OccupancyGrid.bytes])
             @inline(__always) func mark(_ p: SIMD3<Float>) {
                 let q = OccupancyGrid.cell(p, lo, scale)
-                let k = OccupancyGrid.index(q.x, q.y, q.z)  // < 32768: the cells are clamped to 0...31
-                words[k >> 6] |= 1 << UInt64(k & 63)
+                cells[OccupancyGrid.index(q.x, q.y, q.z)] = 0  // < 32768: the cells are clamped to 0...31
             }
             for t in 0..<count {
                 let (a, b, c) = triangle(t)
@@ -58,7 +58,33 @@ struct OccupancyGrid: Sendable {
                     for j in 0...(steps - i) { mark(a + Float(i) * inverse * (b - a) + Float(j) * inverse * (c - a)) }
                 }
             }
+            OccupancyGrid.distanceTransform(cells)
         }
+    }
+
+    /// Replaces 0 (occupied) and 255 (empty) cells by each cell's Chebyshev distance to the nearest occupied cell, one
+    /// axis at a time: along each line of cells, d(i) = min over j of max(|i - j|, d(j)), which after the three axes is
+    /// the smallest largest axis difference to an occupied cell (the distance is separable). Lines of 32: the direct
+    /// minimum is 32 x 32 steps per line, a few milliseconds for the grid.
+    private static func distanceTransform(_ cells: UnsafeMutableBufferPointer<UInt8>) {
+        let n = resolution
+        var line = [Int](repeating: 0, count: n)
+        for stride in [1, n, n * n] {
+            for first in 0..<(n * n * n) where (first / stride) % n == 0 {
+                for i in 0..<n { line[i] = Int(cells[first + i * stride]) }
+                for i in 0..<n {
+                    var nearest = line[i]
+                    for j in 0..<n { nearest = Swift.min(nearest, Swift.max(abs(i - j), line[j])) }
+                    cells[first + i * stride] = UInt8(nearest)
+                }
+            }
+        }
+    }
+
+    /// The Chebyshev distance of cell (x, y, z) (each 0...31) to the nearest occupied cell: 0 for an occupied one, 255
+    /// when the grid has none.
+    public func distance(_ x: Int, _ y: Int, _ z: Int) -> Int {
+        Int(distances[OccupancyGrid.index(Int32(truncatingIfNeeded: x), Int32(truncatingIfNeeded: y), Int32(truncatingIfNeeded: z))])
     }
 
     /// The cell of a point: clamped to the grid, NaN counting as 0 (`gridCell`).
@@ -72,64 +98,27 @@ struct OccupancyGrid: Sendable {
     private static func index(_ x: Int32, _ y: Int32, _ z: Int32) -> Int { Int(x) | Int(y) << 5 | Int(z) << 10 }
 
     /// The middle of the ray's way through the first occupied cell it meets within [tmin, tmax] (the cell it starts
-    /// in, if occupied), where a hit in that cell lies on average; nil when it meets none. Adds the cells visited
-    /// to `work`.
-    func firstOccupied(_ ray: Ray, tmin: Float, tmax: Float, work: inout Int) -> SIMD3<Float>? {
-        let n = Float(OccupancyGrid.resolution)
-        let o = ray.origin, d = ray.direction
-        let inverse = 1 / d
-        let gridHi = lo + cellSize * n
-        // The range of t inside the grid (a zero direction component: inside its slab or not at all; a NaN bound,
-        // from a subnormal one, clips nothing).
-        let toLo = (lo - o) * inverse, toHi = (gridHi - o) * inverse
-        let near = lanesMin(toLo, toHi), far = lanesMax(toLo, toHi)
-        var t = tmin, end = tmax
-        for axis in 0..<3 {
-            if d[axis] == 0 {
-                guard o[axis] >= lo[axis] && o[axis] <= gridHi[axis] else { return nil }
-            } else {
-                t = Swift.max(t, near[axis]); end = Swift.min(end, far[axis])
+    /// in, if occupied), where a hit in that cell lies on average; nil when it meets none.
+    public func firstOccupied(_ ray: Ray, tmin: Float, tmax: Float) -> SIMD3<Float>? {
+        let packed = [ray.origin.x, ray.origin.y, ray.origin.z, ray.direction.x, ray.direction.y, ray.direction.z]
+        var point = [Float](repeating: 0, count: 3), found: UInt8 = 0
+        packed.withUnsafeBufferPointer { r in
+            point.withUnsafeMutableBufferPointer { p in
+                firstOccupied(RayBuffer(base: r.baseAddress.unsafelyUnwrapped, count: 1), tmin: tmin, tmax: tmax,
+                              points: p.baseAddress.unsafelyUnwrapped, found: &found)
             }
         }
-        guard t <= end else { return nil }
-        let start = OccupancyGrid.cell(ray.at(t), lo, scale)
-        var x = start.x, y = start.y, z = start.z
-        // Per axis: the step, the t between cell boundaries, and where the ray crosses the next one (infinity on
-        // an axis it runs along, or when that is NaN: from a subnormal component).
-        @inline(__always) func walk(_ axis: Int, _ c: Int32) -> (step: Int32, delta: Float, next: Float) {
-            guard d[axis] != 0 else { return (0, .infinity, .infinity) }
-            let up = d[axis] > 0
-            let next = (lo[axis] + Float(c + (up ? 1 : 0)) * cellSize[axis] - o[axis]) * inverse[axis]
-            return (up ? 1 : -1, cellSize[axis] * abs(inverse[axis]), next.isNaN ? .infinity : Swift.max(t, next))
-        }
-        var (sx, dx, nx) = walk(0, x)
-        var (sy, dy, ny) = walk(1, y)
-        var (sz, dz, nz) = walk(2, z)
-        let last = Int32(OccupancyGrid.resolution - 1)
-        var visited = 0
-        defer { work &+= visited }
-        return bits.withUnsafeBufferPointer { words -> SIMD3<Float>? in
-            while true {
-                visited &+= 1
-                let k = OccupancyGrid.index(x, y, z)
-                if words[k >> 6] >> UInt64(k & 63) & 1 != 0 {
-                    let exit = Swift.min(end, Swift.min(nx, Swift.min(ny, nz)))
-                    return ray.at(exit.isFinite ? 0.5 * (t + exit) : t)
-                }
-                // A cell coordinate moves one way per axis: at most 3 x 32 steps before it leaves the grid.
-                if nx <= ny && nx <= nz {
-                    guard sx != 0, nx <= end else { return nil }
-                    t = nx; x &+= sx; nx += dx
-                    guard x >= 0 && x <= last else { return nil }
-                } else if ny <= nz {
-                    guard sy != 0, ny <= end else { return nil }
-                    t = ny; y &+= sy; ny += dy
-                    guard y >= 0 && y <= last else { return nil }
-                } else {
-                    guard sz != 0, nz <= end else { return nil }
-                    t = nz; z &+= sz; nz += dz
-                    guard z >= 0 && z <= last else { return nil }
-                }
+        return found != 0 ? SIMD3(point[0], point[1], point[2]) : nil
+    }
+
+    /// `firstOccupied` of every ray of `rays` (at most Int32.max): found[i] = 1 with the point at points[3 i ..< 3 i + 3]
+    /// when ray i has one, else found[i] = 0 and the point left alone.
+    @inline(__always)
+    func firstOccupied(_ rays: RayBuffer, tmin: Float, tmax: Float, points: UnsafeMutablePointer<Float>, found: UnsafeMutablePointer<UInt8>) {
+        distances.withUnsafeBufferPointer { d in
+            frame.withUnsafeBufferPointer { f in
+                fathom_grid_march(d.baseAddress.unsafelyUnwrapped, f.baseAddress.unsafelyUnwrapped, rays.base,
+                                  Int32(truncatingIfNeeded: rays.count), tmin, tmax, points, found)
             }
         }
     }

@@ -1,0 +1,129 @@
+import FathomCore
+import Testing
+
+/// The batch ray order's occupancy grid, against references computed here in Double: which cells small triangles
+/// occupy, every cell's Chebyshev distance by brute force, and each ray's first occupied cell by a cell-by-cell walk.
+@Suite("Occupancy grid")
+struct OccupancyGridTests {
+    static let cells = 32
+
+    /// Triangles smaller than a cell (a grid over [-1, 1]^3 has cells of 1/16), so exactly their corners' cells are
+    /// occupied: clusters, so that most of the grid is empty and the distances vary.
+    static func clusteredTriangles(_ rng: inout SplitMix64, count: Int) -> [(SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)] {
+        let centres = (0..<6).map { _ in SIMD3<Float>(rng.float(-0.9...0.9), rng.float(-0.9...0.9), rng.float(-0.9...0.9)) }
+        var triangles = [(SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)]()
+        // The bounds' corners, so that the grid spans [-1, 1]^3 exactly.
+        triangles.append((SIMD3(-1, -1, -1), SIMD3(-1, -1, -0.99), SIMD3(-1, -0.99, -1)))
+        triangles.append((SIMD3(1, 1, 1), SIMD3(1, 1, 0.99), SIMD3(1, 0.99, 1)))
+        for k in 0..<count {
+            let c = centres[k % centres.count]
+            let a = c + SIMD3(rng.float(-0.15...0.15), rng.float(-0.15...0.15), rng.float(-0.15...0.15))
+            triangles.append((a, a + SIMD3(rng.float(0...0.02), 0, 0), a + SIMD3(0, rng.float(0...0.02), rng.float(0...0.02))))
+        }
+        return triangles
+    }
+
+    /// The cell of a point of [-1, 1]^3 (cells of 1/16), clamped to the grid.
+    static func cell(_ p: SIMD3<Float>) -> SIMD3<Int> {
+        SIMD3((0..<3).map { axis in Swift.min(cells - 1, Swift.max(0, Int(((Double(p[axis]) + 1) * 16).rounded(.down)))) })
+    }
+
+    @Test("distances are each cell's Chebyshev distance to the nearest occupied cell")
+    func distances() {
+        var rng = SplitMix64(seed: 71)
+        let triangles = OccupancyGridTests.clusteredTriangles(&rng, count: 400)
+        let grid = OccupancyGrid(lo: SIMD3(repeating: -1), hi: SIMD3(repeating: 1), count: triangles.count) { triangles[$0] }
+        var occupied = Set<SIMD3<Int>>()
+        for (a, b, c) in triangles { for p in [a, b, c] { occupied.insert(OccupancyGridTests.cell(p)) } }
+        #expect(occupied.count > 50 && occupied.count < 3000)
+        var largest = 0
+        for z in 0..<32 {
+            for y in 0..<32 {
+                for x in 0..<32 {
+                    let expected = occupied.map { o in Swift.max(abs(o.x - x), Swift.max(abs(o.y - y), abs(o.z - z))) }.min() ?? 255
+                    largest = Swift.max(largest, expected)
+                    #expect(grid.distance(x, y, z) == expected, "cell \(x), \(y), \(z)")
+                }
+            }
+        }
+        #expect(largest >= 8)  // the jumps are tested over long empty stretches
+        let empty = OccupancyGrid(lo: SIMD3(repeating: -1), hi: SIMD3(repeating: 1), count: 0) { triangles[$0] }
+        #expect(empty.distance(0, 0, 0) == 255 && empty.distance(31, 17, 5) == 255)
+    }
+
+    /// The first occupied cell along a ray within [tmin, tmax], walking cell by cell in Double; nil when none.
+    static func firstOccupiedCell(_ ray: Ray, tmin: Double, tmax: Double, _ occupied: Set<SIMD3<Int>>) -> SIMD3<Int>? {
+        let o = SIMD3<Double>(ray.origin), d = SIMD3<Double>(ray.direction)
+        // In cell units over [0, 32]^3.
+        let g = (o + 1) * 16, v = d * 16
+        var t = tmin, end = tmax
+        for axis in 0..<3 {
+            if v[axis] == 0 {
+                if g[axis] < 0 || g[axis] > 32 { return nil }
+            } else {
+                let a = (0 - g[axis]) / v[axis], b = (32 - g[axis]) / v[axis]
+                t = Swift.max(t, Swift.min(a, b)); end = Swift.min(end, Swift.max(a, b))
+            }
+        }
+        guard t <= end else { return nil }
+        // The cell the ray is in just after t: on a face, the one it moves into.
+        var c = SIMD3<Int>((0..<3).map { a in
+            let x = g[a] + t * v[a]
+            return Swift.min(31, Swift.max(0, v[a] < 0 ? Int(x.rounded(.up)) - 1 : Int(x.rounded(.down))))
+        })
+        while true {
+            if occupied.contains(c) { return c }
+            var next = Double.infinity, axis = -1
+            for a in 0..<3 where v[a] != 0 {
+                let face = Double(v[a] > 0 ? c[a] + 1 : c[a])
+                let ta = (face - g[a]) / v[a]
+                if ta < next { next = ta; axis = a }
+            }
+            guard axis >= 0, next <= end else { return nil }
+            c[axis] += v[axis] > 0 ? 1 : -1
+            guard (0..<32).contains(c[axis]) else { return nil }
+        }
+    }
+
+    @Test("the march finds the first occupied cell of a cell-by-cell walk, and a point of the ray in it")
+    func firstOccupied() {
+        var rng = SplitMix64(seed: 72)
+        let triangles = OccupancyGridTests.clusteredTriangles(&rng, count: 400)
+        let grid = OccupancyGrid(lo: SIMD3(repeating: -1), hi: SIMD3(repeating: 1), count: triangles.count) { triangles[$0] }
+        var occupied = Set<SIMD3<Int>>()
+        for (a, b, c) in triangles { for p in [a, b, c] { occupied.insert(OccupancyGridTests.cell(p)) } }
+        var rays = [(Ray, Float, Float)]()
+        for k in 0..<20000 {
+            var origin = SIMD3<Float>(rng.float(-1.5...1.5), rng.float(-1.5...1.5), rng.float(-1.5...1.5))
+            var direction = SIMD3<Float>(rng.float(-1...1), rng.float(-1...1), rng.float(-1...1))
+            switch k % 10 {
+            case 0: direction[k / 10 % 3] = 0  // along a plane of the grid's axes
+            case 1: direction = .zero; direction[k / 10 % 3] = k % 20 < 10 ? 1 : -1  // along an axis, both ways
+            case 2: origin = origin.rounded(.down)  // starting on cell corners (integer coordinates, 16 cells apart)
+            case 3: direction = SIMD3(-0.0, 1, 0.5)  // a negative zero: runs along x all the same
+            case 4, 5, 6: break
+            default: direction = triangles[Int(rng.next() % UInt64(triangles.count))].0 - origin  // at a triangle
+            }
+            if direction == .zero { direction = SIMD3(0, 0, 1) }
+            let tmin: Float = k % 7 == 0 ? rng.float(0...1) : 0, tmax: Float = k % 5 == 0 ? rng.float(0.5...2) : .infinity
+            rays.append((Ray(origin: origin, direction: direction), tmin, tmax))
+        }
+        var found = 0, agree = 0
+        for (ray, tmin, tmax) in rays {
+            let expected = OccupancyGridTests.firstOccupiedCell(ray, tmin: Double(tmin), tmax: Double(tmax), occupied)
+            let point = grid.firstOccupied(ray, tmin: tmin, tmax: tmax)
+            if let point {
+                // On the ray, within [tmin, tmax].
+                let t = dot(point - ray.origin, ray.direction) / dot(ray.direction, ray.direction)
+                let offRay = point - (ray.origin + t * ray.direction)
+                #expect(dot(offRay, offRay) < 1e-8 && t >= tmin - 1e-4 && t <= tmax + 1e-4)
+                found += 1
+            }
+            if let point, let expected, OccupancyGridTests.cell(point) == expected { agree += 1 }
+            if point == nil && expected == nil { agree += 1 }
+        }
+        // Rounding may differ from the walk's where a ray grazes a cell's edge or corner: a few rays in 20,000.
+        #expect(agree >= rays.count - 20, "\(rays.count - agree) of \(rays.count) rays differ")
+        #expect(found > rays.count / 4 && found < rays.count * 9 / 10)
+    }
+}
