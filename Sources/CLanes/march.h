@@ -121,8 +121,8 @@ static inline __attribute__((always_inline)) void fathom_march_step(fathom_march
     m->cx = cx & 31; m->cy = cy & 31; m->cz = cz & 31;
 }
 
-/// Writes the results of the march's `lanes` first lanes, rays[6 i ..< 6 i + 6] lane i's ray: found[i], and for a
-/// lane that found a cell, points[3 i ..< 3 i + 3] = origin + middle x direction.
+/// Writes the results of the march's `lanes` first lanes, rays[6 i ..< 6 i + 6] lane i's ray: found[i], and
+/// points[3 i ..< 3 i + 3] = origin + middle x direction (meaningless, but written, where nothing was found).
 static inline __attribute__((always_inline)) void fathom_march_finish(const fathom_march_lanes *m, const float *rays,
                                                                      int lanes, float *points, uint8_t *found) {
     uint32_t bits = fathom_lanes_sign_bits(m->found);
@@ -130,7 +130,7 @@ static inline __attribute__((always_inline)) void fathom_march_finish(const fath
         const float *r = rays + 6 * i;
         float *p = points + 3 * i, t = m->middle[i];
         found[i] = bits >> i & 1;
-        if (bits >> i & 1) { p[0] = r[0] + t * r[3]; p[1] = r[1] + t * r[4]; p[2] = r[2] + t * r[5]; }
+        p[0] = r[0] + t * r[3]; p[1] = r[1] + t * r[4]; p[2] = r[2] + t * r[5];
     }
 }
 
@@ -139,8 +139,8 @@ static inline __attribute__((always_inline)) void fathom_march_finish(const fath
 /// the Chebyshev distance in cells to the nearest such cell (any value above 31 when there is none), and 3 more bytes
 /// after the last cell (read, not used). `frame`: the grid's corner xyz and its cells per unit along each axis. For
 /// ray i, found[i] = 1 when it meets an occupied cell within [tmin, tmax] (in FATHOM_GRID_MAX_STEPS steps), with
-/// points[3 i ..< 3 i + 3] the point in the middle of its way through that cell (world frame); found[i] = 0 and the
-/// point left alone otherwise.
+/// points[3 i ..< 3 i + 3] the point in the middle of its way through that cell (world frame); found[i] = 0 otherwise,
+/// the point then written but meaningless.
 ///
 /// From a cell at distance k >= 1, every cell less than k away is empty: a lane jumps to where the ray leaves that cube
 /// and enters the cell beyond it, so it meets the same first occupied cell as a cell-by-cell march. Plane distances

@@ -112,7 +112,7 @@ public struct OccupancyGrid: Sendable {
     }
 
     /// `firstOccupied` of every ray of `rays` (at most Int32.max): found[i] = 1 with the point at points[3 i ..< 3 i + 3]
-    /// when ray i has one, else found[i] = 0 and the point left alone.
+    /// when ray i has one, else found[i] = 0 (the point then written but meaningless).
     @inline(__always)
     func firstOccupied(_ rays: RayBuffer, tmin: Float, tmax: Float, points: UnsafeMutablePointer<Float>, found: UnsafeMutablePointer<UInt8>) {
         distances.withUnsafeBufferPointer { d in

@@ -20,8 +20,8 @@ extension Mesh {
     static let orderingMinimumBytes = 1 << 20
     /// Rays traced first, to choose the predictor and find the typical hit distance.
     static let orderingSampleSize = 1024
-    /// Bits per axis of the sort key's Morton code.
-    static let orderingBits = 7
+    /// Bits per axis of the sort key's Morton code (`fathom_order_keys`).
+    static let orderingBits = Int(FATHOM_ORDER_BITS)
 
     /// The order in which to trace `rays`: sorted by predicted destination, or the caller's order for a
     /// small batch or mesh. The caller releases it.
@@ -35,44 +35,39 @@ extension Mesh {
         let distance = distances.isEmpty ? 0 : distances[distances.count / 2]
         let agree = !distances.isEmpty && distances[3 * distances.count / 4] - distances[distances.count / 4] < distance / 2
         // The Morton grid spans the sample's destinations; the others' clamp to its faces.
-        var sampleLo = SIMD3<Float>(repeating: .infinity), sampleHi = SIMD3<Float>(repeating: -.infinity)
+        var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
         for i in sample {
             guard let p = agree ? rays[i].at(distance) : grid.firstOccupied(rays[i], tmin: tmin, tmax: tmax) else { continue }
-            sampleLo = lanesMin(sampleLo, p); sampleHi = lanesMax(sampleHi, p)
+            lo = lanesMin(lo, p); hi = lanesMax(hi, p)
         }
         let cells = Float(1 << Mesh.orderingBits)
-        var sampleScale = SIMD3<Float>(repeating: cells * (1 - 0x1p-20)) / (sampleHi - sampleLo)
-        sampleScale.replace(with: 0, where: .!(sampleScale .< .infinity))
-        // Constants from here on: variables captured by the closures below would be checked for exclusive access at
-        // every read.
-        let lo = sampleLo, scale = sampleScale
-        /// The sort key of a predicted point: its Morton code, grid coordinates in 0..<cells; NaN (from overflowing
-        /// points) counts as 0. Converted one component at a time: SIMD3's own conversion is a generic loop, not
-        /// inlined here.
-        @inline(__always) func key(_ p: SIMD3<Float>) -> UInt64 {
-            let f = lanesMin((p - lo) * scale, SIMD3(repeating: cells - 1))
-            @inline(__always) func cell(_ x: Float) -> UInt32 { x >= 0 ? UInt32(x) : 0 }
-            return UInt64(Mesh.mortonCode(SIMD3(cell(f.x), cell(f.y), cell(f.z))))
-        }
-        let miss = UInt64(1) << (3 * Mesh.orderingBits)  // after every cell
+        var scale = SIMD3<Float>(repeating: cells * (1 - 0x1p-20)) / (hi - lo)
+        scale.replace(with: 0, where: .!(scale .< .infinity))
+        // The Morton grid as `fathom_order_keys` reads it: a constant (a variable captured by the closure below would be
+        // checked for exclusive access at every read).
+        let keyFrame = [lo.x, lo.y, lo.z, scale.x, scale.y, scale.z]
         let values = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
         nonisolated(unsafe) let keys = values
         ParallelFor.run(count: n, threads: threads, chunk: 16384) { range in
-            if agree {
-                for i in range { keys[i] = key(rays[i].at(distance)) << 32 | UInt64(i) }
-                return
-            }
-            // Marched a block of rays at a time, the points kept on the machine stack.
+            // A block of rays at a time: their predicted points on the machine stack, then their keys.
             let block = 256
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * block) { points in
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: block) { found in
                     let p = points.baseAddress.unsafelyUnwrapped, f = found.baseAddress.unsafelyUnwrapped
                     for first in stride(from: range.lowerBound, to: range.upperBound, by: block) {
                         let count = Swift.min(block, range.upperBound - first)
-                        grid.firstOccupied(RayBuffer(base: rays.base + 6 &* first, count: count), tmin: tmin, tmax: tmax, points: p, found: f)
-                        for j in 0..<count {
-                            let k = f[j] != 0 ? key(SIMD3(p[3 &* j], p[3 &* j &+ 1], p[3 &* j &+ 2])) : miss
-                            keys[first &+ j] = k << 32 | UInt64(first &+ j)
+                        if agree {
+                            for j in 0..<count {
+                                let q = rays[first &+ j].at(distance)
+                                p[3 &* j] = q.x; p[3 &* j &+ 1] = q.y; p[3 &* j &+ 2] = q.z
+                                f[j] = 1
+                            }
+                        } else {
+                            grid.firstOccupied(RayBuffer(base: rays.base + 6 &* first, count: count), tmin: tmin, tmax: tmax, points: p, found: f)
+                        }
+                        keyFrame.withUnsafeBufferPointer { frame in
+                            fathom_order_keys(p, f, Int32(truncatingIfNeeded: count), frame.baseAddress.unsafelyUnwrapped,
+                                              UInt32(truncatingIfNeeded: first), keys.baseAddress.unsafelyUnwrapped + first)
                         }
                     }
                 }
@@ -82,20 +77,6 @@ extension Mesh {
         RadixSort.sort(values, keyBits: 3 * Mesh.orderingBits + 1, scratch: scratch, threads: threads)
         scratch.deallocate()
         return TracingOrder(rays: rays, indices: values)
-    }
-
-    /// Interleaves the low 10 bits of x, y, z: bit k of x goes to bit 3k, of y to 3k + 1, of z to 3k + 2.
-    @inline(__always)
-    static func mortonCode(_ q: SIMD3<UInt32>) -> UInt32 {
-        @inline(__always) func spread(_ x: UInt32) -> UInt32 {
-            var x = x & 0x3ff
-            x = (x | x << 16) & 0x0300_00ff
-            x = (x | x << 8) & 0x0300_f00f
-            x = (x | x << 4) & 0x030c_30c3
-            x = (x | x << 2) & 0x0924_9249
-            return x
-        }
-        return spread(q.x) | spread(q.y) << 1 | spread(q.z) << 2
     }
 }
 
