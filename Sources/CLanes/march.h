@@ -121,16 +121,17 @@ static inline __attribute__((always_inline)) void fathom_march_step(fathom_march
     m->cx = cx & 31; m->cy = cy & 31; m->cz = cz & 31;
 }
 
-/// Writes the results of the march's `lanes` first lanes, rays[6 i ..< 6 i + 6] lane i's ray: found[i], and
-/// points[3 i ..< 3 i + 3] = origin + middle x direction (meaningless, but written, where nothing was found).
+/// Writes the results of the march's `lanes` first lanes, rays[6 i ..< 6 i + 6] lane i's ray: found[i], and the point
+/// origin + middle x direction to x[i], y[i], z[i] (meaningless, but written, where nothing was found).
 static inline __attribute__((always_inline)) void fathom_march_finish(const fathom_march_lanes *m, const float *rays,
-                                                                     int lanes, float *points, uint8_t *found) {
+                                                                     int lanes, float *x, float *y, float *z,
+                                                                     uint8_t *found) {
     uint32_t bits = fathom_lanes_sign_bits(m->found);
     for (int i = 0; i < lanes; i++) {
         const float *r = rays + 6 * i;
-        float *p = points + 3 * i, t = m->middle[i];
+        float t = m->middle[i];
         found[i] = bits >> i & 1;
-        p[0] = r[0] + t * r[3]; p[1] = r[1] + t * r[4]; p[2] = r[2] + t * r[5];
+        x[i] = r[0] + t * r[3]; y[i] = r[1] + t * r[4]; z[i] = r[2] + t * r[5];
     }
 }
 
@@ -139,8 +140,8 @@ static inline __attribute__((always_inline)) void fathom_march_finish(const fath
 /// the Chebyshev distance in cells to the nearest such cell (any value above 31 when there is none), and 3 more bytes
 /// after the last cell (read, not used). `frame`: the grid's corner xyz and its cells per unit along each axis. For
 /// ray i, found[i] = 1 when it meets an occupied cell within [tmin, tmax] (in FATHOM_GRID_MAX_STEPS steps), with
-/// points[3 i ..< 3 i + 3] the point in the middle of its way through that cell (world frame); found[i] = 0 otherwise,
-/// the point then written but meaningless.
+/// (x[i], y[i], z[i]) the point in the middle of its way through that cell (world frame); found[i] = 0 otherwise, the
+/// point then written but meaningless.
 ///
 /// From a cell at distance k >= 1, every cell less than k away is empty: a lane jumps to where the ray leaves that cube
 /// and enters the cell beyond it, so it meets the same first occupied cell as a cell-by-cell march. Plane distances
@@ -148,7 +149,7 @@ static inline __attribute__((always_inline)) void fathom_march_finish(const fath
 /// groups of eight lanes step in one loop: a step waits on its gather and the arithmetic after it, which the other
 /// group's step fills.
 static inline void fathom_grid_march(const uint8_t *distance, const float *frame, const float *rays, int count, float tmin,
-                                     float tmax, float *points, uint8_t *found) {
+                                     float tmax, float *x, float *y, float *z, uint8_t *found) {
     for (int first = 0; first < count; first += 16) {
         int rest = count - first;
         int lanesA = rest < 8 ? rest : 8, lanesB = rest <= 8 ? 0 : rest < 16 ? rest - 8 : 8;
@@ -161,8 +162,8 @@ static inline void fathom_grid_march(const uint8_t *distance, const float *frame
             fathom_march_step(&a, distance);
             fathom_march_step(&b, distance);
         }
-        fathom_march_finish(&a, raysA, lanesA, points + 3 * first, found + first);
-        fathom_march_finish(&b, raysB, lanesB, points + 3 * first + 24, found + first + 8);
+        fathom_march_finish(&a, raysA, lanesA, x + first, y + first, z + first, found + first);
+        fathom_march_finish(&b, raysB, lanesB, x + first + 8, y + first + 8, z + first + 8, found + first + 8);
     }
 }
 

@@ -24,18 +24,19 @@ static inline __attribute__((always_inline)) uint32_t fathom_order_cell(float x)
     const float top = (float)((1 << FATHOM_ORDER_BITS) - 1);
     x = x > 0 ? x : 0;
     x = x < top ? x : top;
-    return (uint32_t)x;
+    return (uint32_t)(int32_t)x;  // a signed conversion: one instruction per eight lanes
 }
 
 /// keys[i] = code << 32 | (first + i) for i < count, where code is the Morton code (x at bits 3k, y at 3k + 1, z at
-/// 3k + 2) of the cell of points[3 i ..< 3 i + 3], (p - lo) x scale per axis with frame = lo xyz, scale xyz; or, where
-/// found[i] is 0, 1 << (3 FATHOM_ORDER_BITS): after every cell (the point is read all the same, and must be initialized).
-static inline void fathom_order_keys(const float *points, const uint8_t *found, int count, const float *frame, uint32_t first,
-                                     uint64_t *keys) {
+/// 3k + 2) of the cell of point i = (x[i], y[i], z[i]), (p - lo) x scale per axis with frame = lo xyz, scale xyz; or,
+/// where found[i] is 0, 1 << (3 FATHOM_ORDER_BITS): after every cell (the point is read all the same, and must be
+/// initialized).
+static inline void fathom_order_keys(const float *x, const float *y, const float *z, const uint8_t *found, int count,
+                                     const float *frame, uint32_t first, uint64_t *keys) {
     for (int i = 0; i < count; i++) {
-        uint32_t code = fathom_order_spread(fathom_order_cell((points[3 * i] - frame[0]) * frame[3]))
-            | fathom_order_spread(fathom_order_cell((points[3 * i + 1] - frame[1]) * frame[4])) << 1
-            | fathom_order_spread(fathom_order_cell((points[3 * i + 2] - frame[2]) * frame[5])) << 2;
+        uint32_t code = fathom_order_spread(fathom_order_cell((x[i] - frame[0]) * frame[3]))
+            | fathom_order_spread(fathom_order_cell((y[i] - frame[1]) * frame[4])) << 1
+            | fathom_order_spread(fathom_order_cell((z[i] - frame[2]) * frame[5])) << 2;
         code = found[i] ? code : 1u << (3 * FATHOM_ORDER_BITS);
         keys[i] = (uint64_t)code << 32 | (uint64_t)(first + (uint32_t)i);
     }

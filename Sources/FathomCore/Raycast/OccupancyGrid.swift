@@ -104,21 +104,23 @@ public struct OccupancyGrid: Sendable {
         var point = [Float](repeating: 0, count: 3), found: UInt8 = 0
         packed.withUnsafeBufferPointer { r in
             point.withUnsafeMutableBufferPointer { p in
+                let xyz = p.baseAddress.unsafelyUnwrapped
                 firstOccupied(RayBuffer(base: r.baseAddress.unsafelyUnwrapped, count: 1), tmin: tmin, tmax: tmax,
-                              points: p.baseAddress.unsafelyUnwrapped, found: &found)
+                              x: xyz, y: xyz + 1, z: xyz + 2, found: &found)
             }
         }
         return found != 0 ? SIMD3(point[0], point[1], point[2]) : nil
     }
 
-    /// `firstOccupied` of every ray of `rays` (at most Int32.max): found[i] = 1 with the point at points[3 i ..< 3 i + 3]
-    /// when ray i has one, else found[i] = 0 (the point then written but meaningless).
+    /// `firstOccupied` of every ray of `rays` (at most Int32.max): found[i] = 1 with the point (x[i], y[i], z[i]) when
+    /// ray i has one, else found[i] = 0 (the point then written but meaningless).
     @inline(__always)
-    func firstOccupied(_ rays: RayBuffer, tmin: Float, tmax: Float, points: UnsafeMutablePointer<Float>, found: UnsafeMutablePointer<UInt8>) {
+    func firstOccupied(_ rays: RayBuffer, tmin: Float, tmax: Float, x: UnsafeMutablePointer<Float>, y: UnsafeMutablePointer<Float>,
+                       z: UnsafeMutablePointer<Float>, found: UnsafeMutablePointer<UInt8>) {
         distances.withUnsafeBufferPointer { d in
             frame.withUnsafeBufferPointer { f in
                 fathom_grid_march(d.baseAddress.unsafelyUnwrapped, f.baseAddress.unsafelyUnwrapped, rays.base,
-                                  Int32(truncatingIfNeeded: rays.count), tmin, tmax, points, found)
+                                  Int32(truncatingIfNeeded: rays.count), tmin, tmax, x, y, z, found)
             }
         }
     }

@@ -49,24 +49,27 @@ extension Mesh {
         let values = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
         nonisolated(unsafe) let keys = values
         ParallelFor.run(count: n, threads: threads, chunk: 16384) { range in
-            // A block of rays at a time: their predicted points on the machine stack, then their keys.
+            // A block of rays at a time: their predicted points on the machine stack (x, y and z each in a row), then
+            // their keys.
             let block = 256
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * block) { points in
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: block) { found in
-                    let p = points.baseAddress.unsafelyUnwrapped, f = found.baseAddress.unsafelyUnwrapped
+                    let x = points.baseAddress.unsafelyUnwrapped, y = x + block, z = y + block
+                    let f = found.baseAddress.unsafelyUnwrapped
                     for first in stride(from: range.lowerBound, to: range.upperBound, by: block) {
                         let count = Swift.min(block, range.upperBound - first)
                         if agree {
                             for j in 0..<count {
                                 let q = rays[first &+ j].at(distance)
-                                p[3 &* j] = q.x; p[3 &* j &+ 1] = q.y; p[3 &* j &+ 2] = q.z
+                                x[j] = q.x; y[j] = q.y; z[j] = q.z
                                 f[j] = 1
                             }
                         } else {
-                            grid.firstOccupied(RayBuffer(base: rays.base + 6 &* first, count: count), tmin: tmin, tmax: tmax, points: p, found: f)
+                            grid.firstOccupied(RayBuffer(base: rays.base + 6 &* first, count: count), tmin: tmin, tmax: tmax,
+                                               x: x, y: y, z: z, found: f)
                         }
                         keyFrame.withUnsafeBufferPointer { frame in
-                            fathom_order_keys(p, f, Int32(truncatingIfNeeded: count), frame.baseAddress.unsafelyUnwrapped,
+                            fathom_order_keys(x, y, z, f, Int32(truncatingIfNeeded: count), frame.baseAddress.unsafelyUnwrapped,
                                               UInt32(truncatingIfNeeded: first), keys.baseAddress.unsafelyUnwrapped + first)
                         }
                     }
