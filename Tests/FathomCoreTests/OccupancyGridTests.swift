@@ -126,4 +126,27 @@ struct OccupancyGridTests {
         #expect(agree >= rays.count - 20, "\(rays.count - agree) of \(rays.count) rays differ")
         #expect(found > rays.count / 4 && found < rays.count * 9 / 10)
     }
+
+    @Test("extreme rays (far origins, tiny and huge direction components, rays in the grid's faces) march to an answer")
+    func extremeRays() {
+        var rng = SplitMix64(seed: 73)
+        let triangles = OccupancyGridTests.clusteredTriangles(&rng, count: 400)
+        let grid = OccupancyGrid(lo: SIMD3(repeating: -1), hi: SIMD3(repeating: 1), count: triangles.count) { triangles[$0] }
+        let origins: [SIMD3<Float>] = [SIMD3(1e30, 0, 0), SIMD3(-3e38, 3e38, 0), SIMD3(-1, -1, -1), SIMD3(1, 1, 1), SIMD3(0, -1, 0.3),
+                                       SIMD3(-1, 0.5, -1), SIMD3(.leastNonzeroMagnitude, 0, -0.0)]
+        let directions: [SIMD3<Float>] = [SIMD3(-1, 0, 0), SIMD3(1e-30, 1, 0), SIMD3(1, 1e-38, -1e-38), SIMD3(0, 0, 1e18),
+                                          SIMD3(-1e18, 1e18, 1e-20), SIMD3(0, 1, 0), SIMD3(-0.0, -0.0, 1), SIMD3(1e-6, 0, 0)]
+        for origin in origins {
+            for direction in directions {
+                for (tmin, tmax): (Float, Float) in [(0, .infinity), (0, 0), (5, 1), (0, .greatestFiniteMagnitude)] {
+                    let ray = Ray(origin: origin, direction: direction)
+                    guard let point = grid.firstOccupied(ray, tmin: tmin, tmax: tmax) else { continue }
+                    // A prediction lies in the grid's bounds (up to rounding) whenever the ray reaches them.
+                    #expect(point.x >= -1.01 && point.x <= 1.01 && point.y >= -1.01 && point.y <= 1.01 && point.z >= -1.01 && point.z <= 1.01,
+                            "\(origin) \(direction) [\(tmin), \(tmax)]: \(point)")
+                    #expect(tmin <= tmax)
+                }
+            }
+        }
+    }
 }
