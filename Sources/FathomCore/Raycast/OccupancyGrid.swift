@@ -5,7 +5,7 @@ import CLanes
 /// triangle's vertices, and for a triangle wider than a cell at points of a lattice on it no farther apart than a cell).
 /// The batch ray order marches rays through it to predict where they end, for a fraction of a traversal's cost
 /// (bench/README.md, "Batch ray order"): eight rays at a time, each jumping over the cube of empty cells the distance
-/// promises (`fathom_grid_march8`, Sources/CLanes/march.h). A prediction only: a cell a thin triangle crosses between
+/// promises (`fathom_grid_march`, Sources/CLanes/march.h). A prediction only: a cell a thin triangle crosses between
 /// lattice points may be left empty, which changes the order of the work, never a result.
 public struct OccupancyGrid: Sendable {
     public static let resolution = Int(FATHOM_GRID_CELLS)
