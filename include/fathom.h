@@ -674,7 +674,7 @@ typedef struct fathom_mesh_info {
     fathom_vec3 bounds_max;
     double surface_area;        /**< sum of triangle areas, square meters */
     uint64_t memory_bytes;      /**< bytes held by the mesh: the BVH, a FATHOM_MESH_COMPACT mesh's vertices, its
-                                     copy of the classes and, when those reach 1 MB, a 4 KiB grid of where the
+                                     copy of the classes and, when those reach 1 MB, a 32 KiB grid of where the
                                      triangles lie (the batch ray order's predictor); not the copy of the
                                      indices (and, with FATHOM_MESH_COPY, of the vertices) kept for export */
     uint64_t bvh_bytes;         /**< of which the BVH: nodes and per triangle its vertices in SIMD lanes
@@ -725,9 +725,9 @@ fathom_status fathom_batch_options_init(fathom_batch_options *options);
  *  non-finite direction fails the whole call with its index in the message, before any work. Batches of 4096
  *  rays or more on a mesh of 1 MB or more (fathom_mesh_info.memory_bytes) are traced in an order of their own,
  *  sorted by where each ray is likely to end (predicted from 1024 sample rays traced first: the point at their
- *  median hit distance when those agree, else where the ray enters the nearest small BVH box or, when that costs
- *  too much on the sample, the first cell of a coarse 32^3 grid over the mesh that holds a triangle), so rays bound
- *  for the same part of the mesh share the cache (bench/README.md, "Batch ray order", has what it gains and costs).
+ *  median hit distance when those agree, else the first cell of a coarse 32^3 grid over the mesh that holds a
+ *  triangle), so rays bound for the same part of the mesh share the cache (bench/README.md, "Batch ray order", has
+ *  what it gains and costs).
  *  Longer batches are ordered in windows of 4,194,304 rays, so the ordering holds at most 64 MiB (16 bytes per
  *  ray) at a time. Every result still depends on its own ray only, as do the batch calls below. */
 fathom_status fathom_mesh_intersect_batch(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
