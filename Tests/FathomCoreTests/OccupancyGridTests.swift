@@ -28,13 +28,20 @@ struct OccupancyGridTests {
         SIMD3((0..<3).map { axis in Swift.min(cells - 1, Swift.max(0, Int(((Double(p[axis]) + 1) * 16).rounded(.down)))) })
     }
 
+    /// 400 clustered triangles from `rng`, their grid, and the cells they occupy.
+    static func fixture(_ rng: inout SplitMix64) -> (triangles: [(SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)], grid: OccupancyGrid,
+                                                   occupied: Set<SIMD3<Int>>) {
+        let triangles = clusteredTriangles(&rng, count: 400)
+        let grid = OccupancyGrid(lo: SIMD3(repeating: -1), hi: SIMD3(repeating: 1), count: triangles.count) { triangles[$0] }
+        var occupied = Set<SIMD3<Int>>()
+        for (a, b, c) in triangles { for p in [a, b, c] { occupied.insert(cell(p)) } }
+        return (triangles, grid, occupied)
+    }
+
     @Test("distances are each cell's Chebyshev distance to the nearest occupied cell")
     func distances() {
         var rng = SplitMix64(seed: 71)
-        let triangles = OccupancyGridTests.clusteredTriangles(&rng, count: 400)
-        let grid = OccupancyGrid(lo: SIMD3(repeating: -1), hi: SIMD3(repeating: 1), count: triangles.count) { triangles[$0] }
-        var occupied = Set<SIMD3<Int>>()
-        for (a, b, c) in triangles { for p in [a, b, c] { occupied.insert(OccupancyGridTests.cell(p)) } }
+        let (triangles, grid, occupied) = OccupancyGridTests.fixture(&rng)
         #expect(occupied.count > 50 && occupied.count < 3000)
         var largest = 0
         for z in 0..<32 {
@@ -88,10 +95,7 @@ struct OccupancyGridTests {
     @Test("the march finds the first occupied cell of a cell-by-cell walk, and a point of the ray in it")
     func firstOccupied() {
         var rng = SplitMix64(seed: 72)
-        let triangles = OccupancyGridTests.clusteredTriangles(&rng, count: 400)
-        let grid = OccupancyGrid(lo: SIMD3(repeating: -1), hi: SIMD3(repeating: 1), count: triangles.count) { triangles[$0] }
-        var occupied = Set<SIMD3<Int>>()
-        for (a, b, c) in triangles { for p in [a, b, c] { occupied.insert(OccupancyGridTests.cell(p)) } }
+        let (triangles, grid, occupied) = OccupancyGridTests.fixture(&rng)
         var rays = [(Ray, Float, Float)]()
         for k in 0..<20000 {
             var origin = SIMD3<Float>(rng.float(-1.5...1.5), rng.float(-1.5...1.5), rng.float(-1.5...1.5))
@@ -130,8 +134,7 @@ struct OccupancyGridTests {
     @Test("extreme rays (far origins, tiny and huge direction components, rays in the grid's faces) march to an answer")
     func extremeRays() {
         var rng = SplitMix64(seed: 73)
-        let triangles = OccupancyGridTests.clusteredTriangles(&rng, count: 400)
-        let grid = OccupancyGrid(lo: SIMD3(repeating: -1), hi: SIMD3(repeating: 1), count: triangles.count) { triangles[$0] }
+        let grid = OccupancyGridTests.fixture(&rng).grid
         let origins: [SIMD3<Float>] = [SIMD3(1e30, 0, 0), SIMD3(-3e38, 3e38, 0), SIMD3(-1, -1, -1), SIMD3(1, 1, 1), SIMD3(0, -1, 0.3),
                                        SIMD3(-1, 0.5, -1), SIMD3(.leastNonzeroMagnitude, 0, -0.0)]
         let directions: [SIMD3<Float>] = [SIMD3(-1, 0, 0), SIMD3(1e-30, 1, 0), SIMD3(1, 1e-38, -1e-38), SIMD3(0, 0, 1e18),
