@@ -639,7 +639,7 @@ typedef enum fathom_mesh_flags {
                                  indices into the caller's vertex buffer */
     FATHOM_MESH_COMPACT = 2   /* copy the buffers (they may be freed after the call), the vertices once, packed,
                                  and keep the leaves as vertex indices into that copy, as with FATHOM_MESH_BORROW:
-                                 the least memory per triangle, a slower traversal */
+                                 the least memory per triangle, a slower traversal; at most 2^32 vertices */
 } fathom_mesh_flags;
 
 /** Makes a mesh from `vertex_count` vertices (float32 xyz, byte stride >= 12, multiple of 4) and

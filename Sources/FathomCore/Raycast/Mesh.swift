@@ -83,6 +83,10 @@ public final class Mesh: @unchecked Sendable {
         if let classes, classes.count != triangles {
             throw FathomError(.outOfRange, "classes must hold one per triangle (\(triangles)), got \(classes.count)")
         }
+        // A compact mesh numbers its vertices anew in 32 bits, as the leaves index them.
+        if storage == .compact && vertexCount > 1 << 32 {
+            throw FathomError(.outOfRange, "a compact mesh holds at most 2^32 vertices, got \(vertexCount)")
+        }
         for (i, index) in indices.enumerated() where Int(index) >= vertexCount {
             throw FathomError(.outOfRange, "triangle \(i / 3) has vertex index \(index), but there are \(vertexCount) vertices")
         }
