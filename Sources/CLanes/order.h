@@ -19,6 +19,10 @@ static inline __attribute__((always_inline)) uint32_t fathom_order_spread(uint32
     return x;
 }
 
+/// Where a key's code starts: the code fills the key's top 3 FATHOM_ORDER_BITS + 1 bits, which the radix sort sorts
+/// by, and the ray's index (below 2^32) sits below it.
+#define FATHOM_ORDER_KEY_SHIFT (64 - (3 * FATHOM_ORDER_BITS + 1))
+
 /// A coordinate's cell: x clamped to [0, 2^FATHOM_ORDER_BITS - 1] (NaN to 0), truncated.
 static inline __attribute__((always_inline)) uint32_t fathom_order_cell(float x) {
     const float top = (float)((1 << FATHOM_ORDER_BITS) - 1);
@@ -27,7 +31,7 @@ static inline __attribute__((always_inline)) uint32_t fathom_order_cell(float x)
     return (uint32_t)(int32_t)x;  // a signed conversion: one instruction per eight lanes
 }
 
-/// keys[i] = code << 32 | (first + i) for i < count, where code is the Morton code (x at bits 3k, y at 3k + 1, z at
+/// keys[i] = code << FATHOM_ORDER_KEY_SHIFT | (first + i) for i < count, where code is the Morton code (x at bits 3k, y at 3k + 1, z at
 /// 3k + 2) of the cell of point i = (x[i], y[i], z[i]), (p - lo) x scale per axis with frame = lo xyz, scale xyz; or,
 /// where found[i] is 0, 1 << (3 FATHOM_ORDER_BITS): after every cell (the point is read all the same, and must be
 /// initialized).
@@ -38,7 +42,7 @@ static inline void fathom_order_keys(const float *x, const float *y, const float
             | fathom_order_spread(fathom_order_cell((y[i] - frame[1]) * frame[4])) << 1
             | fathom_order_spread(fathom_order_cell((z[i] - frame[2]) * frame[5])) << 2;
         code = found[i] ? code : 1u << (3 * FATHOM_ORDER_BITS);
-        keys[i] = (uint64_t)code << 32 | (uint64_t)(first + (uint32_t)i);
+        keys[i] = (uint64_t)code << FATHOM_ORDER_KEY_SHIFT | (uint64_t)(first + (uint32_t)i);
     }
 }
 
