@@ -729,7 +729,10 @@ fathom_status fathom_batch_options_init(fathom_batch_options *options);
  *  triangle), so rays bound for the same part of the mesh share the cache (bench/README.md, "Batch ray order", has
  *  what it gains and costs).
  *  Longer batches are ordered in windows of 4,194,304 rays, so the ordering holds at most 64 MiB (16 bytes per
- *  ray) at a time. Every result still depends on its own ray only, as do the batch calls below. */
+ *  ray) at a time. Eight rays in a row of that order (or of the caller's) that leave one point in directions within
+ *  about 3 degrees of each other, as a camera's do, are traced together as a packet: each node is read once for the
+ *  eight, and each ray keeps its own box and triangle tests. Every result still depends on its own ray only (of
+ *  equally near triangles, the same one is reported whatever the order), as do the batch calls below. */
 fathom_status fathom_mesh_intersect_batch(const fathom_mesh *mesh, const fathom_ray *rays, size_t count,
                                           const fathom_batch_options *options, fathom_hit *out);
 

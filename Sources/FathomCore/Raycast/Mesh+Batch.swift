@@ -36,7 +36,9 @@ extension Mesh {
     public func intersect(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int = Mesh.orderingWindow,
                           _ write: @escaping (Int, Hit?) -> Void) {
         let mesh = self
-        trace(rays, tmin: tmin, tmax: tmax, threads: threads, window: window) { ray, i in write(i, mesh.intersect(ray, tmin: tmin, tmax: tmax)) }
+        traceNearest(rays, tmin: tmin, tmax: tmax, threads: threads, window: window,
+                     single: { ray, i in write(i, mesh.intersect(ray, tmin: tmin, tmax: tmax)) },
+                     packed: { ray, i, nearest in write(i, nearest.map { mesh.makeHit(ray, leaf: $0.leaf, t: $0.t, u: $0.u, v: $0.v) }) })
     }
 
     /// Closest hits as distance and triangle only: t[i] (infinity on a miss) and primitive[i] (UInt32.max on
@@ -45,11 +47,16 @@ extension Mesh {
                                    t: UnsafeMutablePointer<Float>?, primitive: UnsafeMutablePointer<UInt32>?) {
         let mesh = self
         nonisolated(unsafe) let t = t, primitive = primitive
-        trace(rays, tmin: tmin, tmax: tmax, threads: threads, window: window) { ray, i in
-            let hit = mesh.intersectDistance(ray, tmin: tmin, tmax: tmax)
-            t?[i] = hit?.t ?? .infinity
-            primitive?[i] = hit?.primitive ?? .max
-        }
+        traceNearest(rays, tmin: tmin, tmax: tmax, threads: threads, window: window,
+                     single: { ray, i in
+                         let hit = mesh.intersectDistance(ray, tmin: tmin, tmax: tmax)
+                         t?[i] = hit?.t ?? .infinity
+                         primitive?[i] = hit?.primitive ?? .max
+                     },
+                     packed: { _, i, nearest in
+                         t?[i] = nearest?.t ?? .infinity
+                         primitive?[i] = nearest.map { mesh.leafTriangle[$0.leaf] } ?? .max
+                     })
     }
 
     /// out[i] = whether ray i hits anything.
@@ -96,6 +103,48 @@ extension Mesh {
                 for j in range {
                     order.prefetch(j &+ 8)
                     body(order.ray(j), offset + order.index(j))
+                }
+            }
+        }
+    }
+
+    /// As `trace`, for closest hits: eight rays in a row of the tracing order that make a packet (`Mesh.packet`) are
+    /// traced together, each passed to packed(ray, its index, its closest hit as `nearest` gives it); the others are
+    /// passed to single(ray, its index) one at a time.
+    private func traceNearest(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int,
+                              single: @escaping (Ray, Int) -> Void,
+                              packed: @escaping (Ray, Int, (t: Float, leaf: Int, u: Float, v: Float)?) -> Void) {
+        forEachWindow(rays, tmin: tmin, tmax: tmax, threads: threads, window: window) { order, offset in
+            ParallelFor.run(count: order.rays.count, threads: threads, chunk: 256) { range in
+                withUnsafeTemporaryAllocation(of: Ray.self, capacity: 8) { group in
+                    let group = group.baseAddress.unsafelyUnwrapped
+                    var j = range.lowerBound
+                    while j < range.upperBound {
+                        let end = Swift.min(j &+ 8, range.upperBound)
+                        // Only rays from one origin make a packet: the first and last of the eight tell most others apart
+                        // without copying them.
+                        if end &- j == 8, order.ray(j).origin == order.ray(j &+ 7).origin {
+                            for lane in 0..<8 {
+                                (group + lane).initialize(to: order.ray(j &+ lane))
+                                order.prefetch(j &+ lane &+ 8)
+                            }
+                            if let packet = Mesh.packet(group) {
+                                let hits = self.nearest(packet, group, tmin: tmin, tmax: tmax)
+                                for lane in 0..<8 {
+                                    let leaf = Int(hits.leaf[lane])
+                                    packed(group[lane], offset + order.index(j &+ lane),
+                                           leaf >= 0 ? (hits.t[lane], leaf, hits.u[lane], hits.v[lane]) : nil)
+                                }
+                                j = end
+                                continue
+                            }
+                        }
+                        for k in j..<end {
+                            order.prefetch(k &+ 8)
+                            single(order.ray(k), offset + order.index(k))
+                        }
+                        j = end
+                    }
                 }
             }
         }

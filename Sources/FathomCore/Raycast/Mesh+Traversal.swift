@@ -103,7 +103,14 @@ extension Mesh {
         return (t, leafTriangle[leaf])
     }
 
-    /// The closest hit within [tmin, tmax] as (t, leaf position, u, v), or nil.
+    /// Whether a leaf's nearest hit (t <= best, at leaf position k) replaces the best so far: when nearer, or as near
+    /// and at a later leaf position. The closest hit is then the nearest one at the latest position, whatever the order
+    /// in which leaves are visited (one ray's traversal or a packet's).
+    @inline(__always)
+    static func replaces(_ t: Float, _ k: Int, best: Float, bestLeaf: Int) -> Bool { t < best || k > bestLeaf }
+
+    /// The closest hit within [tmin, tmax] as (t, leaf position, u, v), or nil: of equally near hits, the one at the
+    /// latest leaf position.
     @inline(__always)
     func nearest(_ ray: Ray, tmin: Float, tmax: Float) -> (t: Float, leaf: Int, u: Float, v: Float)? {
         guard nodes.count > 0 else { return nil }
@@ -118,7 +125,8 @@ extension Mesh {
             while true {
                 if code >= 0 {
                     if let next = step(BVHNode.node(code, from: nodes), nodeRay, tmin: tmin, tmax: best, &stack) { code = next; continue }
-                } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best, scratch: stack.leafScratch) {
+                } else if let (t, u, v, k) = nearestHit(in: BVHNode.leafRange(code), sheared, tmin: tmin, tmax: best, scratch: stack.leafScratch),
+                          Mesh.replaces(t, k, best: best, bestLeaf: bestLeaf) {
                     best = t; bestLeaf = k; bestU = u; bestV = v
                 }
                 // Widened as `step` widens the boxes' exits: an entry computed a few ulps above `best` may
