@@ -100,6 +100,28 @@ def test_the_order_groups_rays_by_destination() -> None:
     assert np.median(steps) < extent / 64
 
 
+def test_camera_batches_equal_rays_cast_alone() -> None:
+    """A camera's rays in scanline order: the batch traces groups of eight as packets (one origin, close directions),
+    which must give each ray exactly what casting it alone gives, full record and compact output alike."""
+    vertices, triangles = icosphere(4)
+    mesh = fathom.Mesh(vertices, triangles)
+    eye = np.array([0.01, 0.02, 3.0])
+    xs, ys = np.meshgrid(np.linspace(-0.8, 0.8, 96), np.linspace(-0.6, 0.6, 64))
+    d = np.column_stack([xs.ravel(), ys.ravel(), np.zeros(xs.size)]) - eye
+    rays = np.ascontiguousarray(np.hstack([np.tile(eye, (len(d), 1)), d]), np.float32)
+    batch = mesh.cast(rays)
+    alone = np.concatenate([mesh.cast(rays[i:i + 1]) for i in range(len(rays))])
+    assert np.count_nonzero(batch["primitive"] != fathom.NO_HIT) > len(rays) // 2
+    for name in batch.dtype.names:  # bit for bit, field by field (floats as their bits)
+        a, b = batch[name], alone[name]
+        if a.dtype.kind == "f":
+            a, b = a.view(np.uint32), b.view(np.uint32)
+        np.testing.assert_array_equal(a, b, err_msg=name)
+    t, primitive = mesh.cast_compact(rays)
+    np.testing.assert_array_equal(t.view(np.uint32), alone["t"].view(np.uint32))
+    np.testing.assert_array_equal(primitive, alone["primitive"])
+
+
 def test_small_batches_keep_the_callers_order(rng: np.random.Generator) -> None:
     vertices, triangles = icosphere(6)
     mesh = fathom.Mesh(vertices, triangles)
