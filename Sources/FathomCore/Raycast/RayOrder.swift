@@ -10,8 +10,8 @@ import CLanes
 /// as the point at the median hit distance along it. When they spread (rays from all over, inside and around
 /// the mesh), it is predicted by a march through the mesh's occupancy grid (`OccupancyGrid`), eight rays at a time:
 /// the middle of the ray's way through the first cell that holds a triangle. Rays are sorted by the Morton code of
-/// the predicted point (7 bits per axis over the bounds of the sample's points: finer gained nothing, and a 22-bit
-/// key sorts in two passes); rays that meet no occupied cell go last.
+/// the predicted point (7 bits per axis over the bounds of the sample's points: fine enough for a camera's rays to
+/// form packets, and a 22-bit key sorts in two passes); rays that meet no occupied cell go last.
 extension Mesh {
     /// Batches smaller than this are traced in the caller's order.
     static let orderingMinimumRays = 4096
