@@ -131,7 +131,7 @@ extension Mesh {
                             if let packet = Mesh.packet(group) {
                                 let hits = self.nearest(packet, group, tmin: tmin, tmax: tmax)
                                 for lane in 0..<8 {
-                                    let leaf = Int(hits.leaf[lane])
+                                    let leaf = hits.position(lane)
                                     packed(group[lane], offset + order.index(j &+ lane),
                                            leaf >= 0 ? (hits.t[lane], leaf, hits.u[lane], hits.v[lane]) : nil)
                                 }

@@ -55,7 +55,7 @@ extension Mesh {
         guard let packet = Mesh.packet(rays) else { return nil }
         let hits = nearest(packet, rays, tmin: tmin, tmax: tmax)
         return (0..<8).map { lane in
-            hits.leaf[lane] < 0 ? nil : makeHit(rays[lane], leaf: Int(hits.leaf[lane]), t: hits.t[lane], u: hits.u[lane], v: hits.v[lane])
+            hits.position(lane) < 0 ? nil : makeHit(rays[lane], leaf: hits.position(lane), t: hits.t[lane], u: hits.u[lane], v: hits.v[lane])
         }
     }
 
@@ -63,6 +63,10 @@ extension Mesh {
     struct PacketHits {
         var t: SIMD8<Float>, u = SIMD8<Float>(), v = SIMD8<Float>()
         var leaf = SIMD8<Int32>(repeating: -1)
+
+        /// Lane `lane`'s leaf position (-1 for a miss), widened.
+        @inline(__always)
+        func position(_ lane: Int) -> Int { Int(truncatingIfNeeded: leaf[lane]) }
     }
 
     /// The closest hits of the packet of `rays[0..<8]` within [tmin, tmax], each as `nearest` gives it.
@@ -88,10 +92,10 @@ extension Mesh {
                     let range = BVHNode.leafRange(code)
                     var bits = active
                     while bits != 0 {
-                        let lane = Int(bits.trailingZeroBitCount)
+                        let lane = bits.trailingZeroBitCount
                         bits &= bits &- 1
                         if let (t, u, v, k) = nearestHit(in: range, sheared[lane], tmin: tmin, tmax: hits.t[lane], scratch: stack.leafScratch),
-                           Mesh.replaces(t, k, best: hits.t[lane], bestLeaf: Int(hits.leaf[lane])) {
+                           Mesh.replaces(t, k, best: hits.t[lane], bestLeaf: hits.position(lane)) {
                             hits.t[lane] = t; hits.leaf[lane] = Int32(truncatingIfNeeded: k); hits.u[lane] = u; hits.v[lane] = v
                             limit[lane] = t * Mesh.farWidening
                         }
@@ -112,7 +116,7 @@ extension Mesh {
     func prefetchChildren(of node: UnsafePointer<BVHNode>, _ met: UInt32) {
         var bits = met
         while bits != 0 {
-            let code = BVHNode.child(Int(bits.trailingZeroBitCount), of: node)
+            let code = BVHNode.child(bits.trailingZeroBitCount, of: node)
             bits &= bits &- 1
             if code >= 0 {
                 prefetch(code)
@@ -175,7 +179,7 @@ struct PacketStack {
         let bottom = top
         var bits = met
         while bits != 0 {
-            let c = Int(bits.trailingZeroBitCount)
+            let c = bits.trailingZeroBitCount
             bits &= bits &- 1
             let entry = childEntries[c], mask = childMasks[c], code = BVHNode.child(c, of: node)
             var k = top
