@@ -1,6 +1,7 @@
 // The batch ray order's march through a mesh's occupancy grid (Swift's `OccupancyGrid`), eight rays at a time in the
 // lanes of one vector: each step of a lane is a jump over a cube of empty cells, not a cell, and the eight lanes'
-// steps are independent, so they overlap where a single ray's chain of dependent steps would wait.
+// steps are independent, so they overlap where a single ray's chain of dependent steps would wait. A lane whose ray
+// stops takes a new one (from rays started ahead of time), so lanes do not idle while the slowest ray of eight marches.
 #ifndef FATHOM_MARCH_H
 #define FATHOM_MARCH_H
 
@@ -135,21 +136,11 @@ static inline __attribute__((always_inline)) void fathom_march_finish(const fath
     }
 }
 
-/// The first occupied cell of each of `count` rays, rays[6 i ..< 6 i + 6] = origin xyz, direction xyz (world frame),
-/// within [tmin, tmax]. `distance` has one byte per cell (x, y, z) at x + 32 y + 1024 z: 0 where a triangle lies, else
-/// the Chebyshev distance in cells to the nearest such cell (any value above 31 when there is none), and 3 more bytes
-/// after the last cell (read, not used). `frame`: the grid's corner xyz and its cells per unit along each axis. For
-/// ray i, found[i] = 1 when it meets an occupied cell within [tmin, tmax] (in FATHOM_GRID_MAX_STEPS steps), with
-/// (x[i], y[i], z[i]) the point in the middle of its way through that cell (world frame); found[i] = 0 otherwise, the
-/// point then written but meaningless.
-///
-/// From a cell at distance k >= 1, every cell less than k away is empty: a lane jumps to where the ray leaves that cube
-/// and enters the cell beyond it, so it meets the same first occupied cell as a cell-by-cell march. Plane distances
-/// that are NaN (a ray lying in a cell's bounding plane: 0 x infinity) bound nothing, as in the BVH's box test. Two
-/// groups of eight lanes step in one loop: a step waits on its gather and the arithmetic after it, which the other
-/// group's step fills.
-static inline void fathom_grid_march(const uint8_t *distance, const float *frame, const float *rays, int count, float tmin,
-                                     float tmax, float *x, float *y, float *z, uint8_t *found) {
+/// `fathom_grid_march` for a grid whose cells nearly all hold a triangle, where most rays stop in their first cell:
+/// two groups of eight rays step together until all sixteen stop, and then take the next sixteen. Taking rays lane by
+/// lane costs more than it saves there (bench/README.md, "The march's idle lanes"). The same results.
+static inline void fathom_grid_march_dense(const uint8_t *distance, const float *frame, const float *rays, int count,
+                                           float tmin, float tmax, float *x, float *y, float *z, uint8_t *found) {
     for (int first = 0; first < count; first += 16) {
         int rest = count - first;
         int lanesA = rest < 8 ? rest : 8, lanesB = rest <= 8 ? 0 : rest < 16 ? rest - 8 : 8;
@@ -164,6 +155,175 @@ static inline void fathom_grid_march(const uint8_t *distance, const float *frame
         }
         fathom_march_finish(&a, raysA, lanesA, x + first, y + first, z + first, found + first);
         fathom_march_finish(&b, raysB, lanesB, x + first + 8, y + first + 8, z + first + 8, found + first + 8);
+    }
+}
+
+/// Rays whose starts `fathom_grid_march` computes at once, for its lanes to take from as they free.
+#define FATHOM_MARCH_STAGE 256
+
+/// A group takes new rays into its free lanes (those whose rays stopped) once this many are free: fewer idles the lanes
+/// less but takes rays more often, each time a permute and a blend per field of state (bench/README.md, "The march's
+/// idle lanes").
+#define FATHOM_MARCH_REFILL 4
+
+/// lanes[index[i]] in lane i (index 0...7): one vpermd with AVX2.
+static inline __attribute__((always_inline)) fathom_lanes_i8 fathom_march_permute(fathom_lanes_i8 lanes, fathom_lanes_i8 index) {
+#if defined(__AVX2__)
+    typedef int v8si __attribute__((vector_size(32)));
+    return (fathom_lanes_i8)__builtin_ia32_permvarsi256((v8si)lanes, (v8si)index);
+#else
+    fathom_lanes_i8 r;
+    for (int i = 0; i < 8; i++) r[i] = lanes[index[i] & 7];
+    return r;
+#endif
+}
+
+/// The starts of up to FATHOM_MARCH_STAGE rays, one row per field of `fathom_march_lanes` but the results (middle and
+/// found), ray r at column r, and 8 more columns of inactive lanes, so that 8 columns read from any ray on lie inside.
+typedef struct {
+    int32_t field[16][FATHOM_MARCH_STAGE + 8];
+    /// The results of the rays, as a lane last held them (ray FATHOM_MARCH_STAGE: a lane holding none).
+    float middle[FATHOM_MARCH_STAGE + 1];
+    int32_t found[FATHOM_MARCH_STAGE + 1];
+} fathom_march_stage;
+
+/// A group of lanes with the rays they hold: ray[i] is the index (in the stage) of lane i's ray (FATHOM_MARCH_STAGE
+/// for none), steps[i] the steps it has taken.
+typedef struct {
+    fathom_march_lanes m;
+    fathom_lanes_i8 ray, steps;
+} fathom_march_group;
+
+#define FATHOM_MARCH_FIELDS(X) \
+    X(0, gx, f) X(1, gy, f) X(2, gz, f) X(3, vx, f) X(4, vy, f) X(5, vz, f) X(6, ix, f) X(7, iy, f) X(8, iz, f) \
+    X(9, t, f) X(10, end, f) X(11, cx, i) X(12, cy, i) X(13, cz, i) X(14, flip, i) X(15, active, i)
+
+/// Stages the starts of `count` rays (1...FATHOM_MARCH_STAGE) of `rays`, 8 at a time.
+static inline __attribute__((always_inline)) void fathom_march_stage_rays(fathom_march_stage *stage, const float *frame,
+                                                                         const float *rays, int count, float tmin, float tmax) {
+    for (int first = 0; first < count + 8; first += 8) {
+        int lanes = count - first < 0 ? 0 : count - first < 8 ? count - first : 8;
+        fathom_march_lanes m;
+        fathom_march_start(&m, frame, lanes > 0 ? rays + 6 * first : rays, lanes, tmin, tmax);
+#define FATHOM_MARCH_STAGE_FIELD(k, name, kind) __builtin_memcpy(&stage->field[k][first], &m.name, 32);
+        FATHOM_MARCH_FIELDS(FATHOM_MARCH_STAGE_FIELD)
+#undef FATHOM_MARCH_STAGE_FIELD
+    }
+}
+
+/// Records every lane's result (middle and found) as its ray's in the stage: eight stores each, without a branch. A lane
+/// still marching records a result that it records again once it stops; one that stopped records the same again.
+static inline __attribute__((always_inline)) void fathom_march_record(const fathom_march_group *g, fathom_march_stage *stage) {
+    float middle[8];
+    int32_t found[8], ray[8];
+    __builtin_memcpy(middle, &g->m.middle, 32);
+    __builtin_memcpy(found, &g->m.found, 32);
+    __builtin_memcpy(ray, &g->ray, 32);
+    for (int i = 0; i < 8; i++) {
+        stage->middle[ray[i]] = middle[i];
+        stage->found[ray[i]] = found[i];
+    }
+}
+
+/// Gives the group's free lanes (bits `lanes`) the stage's next rays, from ray *next on, while there are (of `count`):
+/// each field's 8 columns from *next on permuted so that the k-th free lane gets ray *next + k, and blended in.
+static inline __attribute__((always_inline)) void fathom_march_take(fathom_march_group *g, uint32_t lanes,
+                                                                   const fathom_march_stage *stage, int *next, int count) {
+    // The k-th free lane (from 0) takes ray *next + k: k from the free lanes' running count (an exclusive prefix sum
+    // over the lanes, in three shifted adds), for k below the rays left.
+    const fathom_lanes_i8 lane = {0, 1, 2, 3, 4, 5, 6, 7}, zero = 0;
+    fathom_lanes_i8 free = (((fathom_lanes_i8)0 + (int32_t)lanes) >> lane) & 1;
+    fathom_lanes_i8 upTo = free + __builtin_shufflevector(free, zero, 8, 0, 1, 2, 3, 4, 5, 6);
+    upTo += __builtin_shufflevector(upTo, zero, 8, 8, 0, 1, 2, 3, 4, 5);
+    upTo += __builtin_shufflevector(upTo, zero, 8, 8, 8, 8, 0, 1, 2, 3);
+    fathom_lanes_i8 take = (free == 1) & (upTo <= count - *next), index = upTo - 1;
+#define FATHOM_MARCH_TAKE_FIELD(k, name, kind)                                                              \
+    {                                                                                                      \
+        fathom_lanes_i8 column;                                                                            \
+        __builtin_memcpy(&column, &stage->field[k][*next], 32);                                           \
+        fathom_lanes_i8 moved = fathom_march_permute(column, index);                                      \
+        g->m.name = (fathom_lanes_##kind##8)fathom_lanes_select_int(take, moved, (fathom_lanes_i8)g->m.name); \
+    }
+    FATHOM_MARCH_FIELDS(FATHOM_MARCH_TAKE_FIELD)
+#undef FATHOM_MARCH_TAKE_FIELD
+    g->m.middle = fathom_lanes_select(take, g->m.t, g->m.middle);
+    g->m.found &= ~take;
+    g->ray = fathom_lanes_select_int(take, *next + index, g->ray);
+    g->steps &= ~take;
+    *next += __builtin_popcount(fathom_lanes_sign_bits(take));
+}
+
+/// One step of the group's active lanes; a lane stops after FATHOM_GRID_MAX_STEPS steps.
+static inline __attribute__((always_inline)) void fathom_march_group_step(fathom_march_group *g, const uint8_t *distance) {
+    fathom_march_step(&g->m, distance);
+    g->steps += 1;
+    g->m.active &= g->steps < FATHOM_GRID_MAX_STEPS;
+}
+
+/// While there are rays to take and FATHOM_MARCH_REFILL of the group's lanes are free, records the lanes' results and
+/// gives the free ones new rays (a free lane that is not given one keeps its result until the end). Returns whether a
+/// lane is active.
+static inline __attribute__((always_inline)) int fathom_march_refill(fathom_march_group *g, fathom_march_stage *stage, int *next,
+                                                                    int count) {
+    uint32_t idle = ~fathom_lanes_sign_bits(g->m.active) & 0xff;
+    if (*next < count && __builtin_popcount(idle) >= FATHOM_MARCH_REFILL) {
+        fathom_march_record(g, stage);
+        fathom_march_take(g, idle, stage, next, count);
+    }
+    return fathom_lanes_sign_bits(g->m.active) != 0;
+}
+
+/// The first occupied cell of each of `count` rays, rays[6 i ..< 6 i + 6] = origin xyz, direction xyz (world frame),
+/// within [tmin, tmax]. `distance` has one byte per cell (x, y, z) at x + 32 y + 1024 z: 0 where a triangle lies, else
+/// the Chebyshev distance in cells to the nearest such cell (any value above 31 when there is none), and 3 more bytes
+/// after the last cell (read, not used). `frame`: the grid's corner xyz and its cells per unit along each axis. For
+/// ray i, found[i] = 1 when it meets an occupied cell within [tmin, tmax] (in FATHOM_GRID_MAX_STEPS steps), with
+/// (x[i], y[i], z[i]) the point in the middle of its way through that cell (world frame); found[i] = 0 otherwise, the
+/// point then written but meaningless.
+///
+/// From a cell at distance k >= 1, every cell less than k away is empty: a lane jumps to where the ray leaves that cube
+/// and enters the cell beyond it, so it meets the same first occupied cell as a cell-by-cell march. Plane distances
+/// that are NaN (a ray lying in a cell's bounding plane: 0 x infinity) bound nothing, as in the BVH's box test.
+///
+/// Rays take from 1 to dozens of steps, so a group of eight that ran until its last lane stopped would keep most lanes
+/// idle. Instead, the starts of FATHOM_MARCH_STAGE rays are staged, and a group's lanes take new rays from there as
+/// they free. Three groups step in one loop: a step waits on its gather and the arithmetic after it, which the other
+/// groups' steps fill. Each ray's march is the same whichever lane runs it, so the results are too.
+static inline void fathom_grid_march(const uint8_t *distance, const float *frame, const float *rays, int count, float tmin,
+                                     float tmax, float *x, float *y, float *z, uint8_t *found) {
+    fathom_march_stage stage;
+    for (int first = 0; first < count; first += FATHOM_MARCH_STAGE) {
+        int staged = count - first < FATHOM_MARCH_STAGE ? count - first : FATHOM_MARCH_STAGE;
+        const float *r = rays + 6 * first;
+        fathom_march_stage_rays(&stage, frame, r, staged, tmin, tmax);
+        // The groups start with every lane free and inactive.
+        fathom_march_group g0;
+#define FATHOM_MARCH_FREE_FIELD(k, name, kind) __builtin_memcpy(&g0.m.name, &stage.field[k][staged], 32);
+        FATHOM_MARCH_FIELDS(FATHOM_MARCH_FREE_FIELD)
+#undef FATHOM_MARCH_FREE_FIELD
+        g0.m.middle = 0; g0.m.found = 0;
+        g0.ray = FATHOM_MARCH_STAGE; g0.steps = 0;
+        fathom_march_group a = g0, b = g0, c = g0;
+        int next = 0;
+        int active = fathom_march_refill(&a, &stage, &next, staged) | fathom_march_refill(&b, &stage, &next, staged) |
+                     fathom_march_refill(&c, &stage, &next, staged);
+        while (active | (next < staged)) {
+            fathom_march_group_step(&a, distance);
+            fathom_march_group_step(&b, distance);
+            fathom_march_group_step(&c, distance);
+            active = fathom_march_refill(&a, &stage, &next, staged);
+            active |= fathom_march_refill(&b, &stage, &next, staged);
+            active |= fathom_march_refill(&c, &stage, &next, staged);
+        }
+        fathom_march_record(&a, &stage);
+        fathom_march_record(&b, &stage);
+        fathom_march_record(&c, &stage);
+        for (int i = 0; i < staged; i++) {
+            const float *ray = r + 6 * i;
+            float t = stage.middle[i];
+            found[first + i] = stage.found[i] != 0;
+            x[first + i] = ray[0] + t * ray[3]; y[first + i] = ray[1] + t * ray[4]; z[first + i] = ray[2] + t * ray[5];
+        }
     }
 }
 

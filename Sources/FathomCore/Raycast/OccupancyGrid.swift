@@ -5,7 +5,8 @@ import CLanes
 /// triangle's vertices, and for a triangle wider than a cell at points of a lattice on it no farther apart than a cell).
 /// The batch ray order marches rays through it to predict where they end, for a fraction of a traversal's cost
 /// (bench/README.md, "Batch ray order"): eight rays at a time, each jumping over the cube of empty cells the distance
-/// promises (`fathom_grid_march`, Sources/CLanes/march.h). A prediction only: a cell a thin triangle crosses between
+/// promises, a lane taking a new ray as soon as its own stops (`fathom_grid_march`, Sources/CLanes/march.h). A
+/// prediction only: a cell a thin triangle crosses between
 /// lattice points may be left empty, which changes the order of the work, never a result.
 public struct OccupancyGrid: Sendable {
     public static let resolution = Int(FATHOM_GRID_CELLS)
@@ -17,6 +18,10 @@ public struct OccupancyGrid: Sendable {
     /// Cell (x, y, z) at x + 32 y + 1024 z: its distance in cells (the largest of the three axes' differences) to the
     /// nearest occupied cell; 255 in a grid with none.
     private let distances: [UInt8]
+    /// Whether more than 7/8 of the cells hold a triangle (a soup of small triangles, say): rays then stop in their
+    /// first cell, and the march steps groups of eight together (`fathom_grid_march_dense`) rather than giving each lane
+    /// a new ray as its own stops (bench/README.md, "The march's idle lanes").
+    public let mostlyOccupied: Bool
 
     /// Lattice steps per triangle edge at most: 32 (33 x 34 / 2 points for a triangle across the whole grid), fewer
     /// for many triangles (4096 / sqrt(count)), which bounds the work at about 10^7 points for any mesh.
@@ -60,6 +65,7 @@ public struct OccupancyGrid: Sendable {
             }
             OccupancyGrid.distanceTransform(cells)
         }
+        mostlyOccupied = distances[0..<OccupancyGrid.bytes].lazy.filter { $0 == 0 }.count > OccupancyGrid.bytes / 8 * 7
     }
 
     /// Replaces 0 (occupied) and 255 (empty) cells by each cell's Chebyshev distance to the nearest occupied cell, one
@@ -112,6 +118,29 @@ public struct OccupancyGrid: Sendable {
         return found != 0 ? SIMD3(point[0], point[1], point[2]) : nil
     }
 
+    /// `firstOccupied` of each ray of `rays`, marched together as the batch ray order marches them: the same points as
+    /// one ray at a time.
+    public func firstOccupied(_ rays: [Ray], tmin: Float, tmax: Float) -> [SIMD3<Float>?] {
+        let packed = rays.flatMap { [$0.origin.x, $0.origin.y, $0.origin.z, $0.direction.x, $0.direction.y, $0.direction.z] }
+        var x = [Float](repeating: 0, count: rays.count), y = x, z = x
+        var found = [UInt8](repeating: 0, count: rays.count)
+        packed.withUnsafeBufferPointer { r in
+            x.withUnsafeMutableBufferPointer { x in
+                y.withUnsafeMutableBufferPointer { y in
+                    z.withUnsafeMutableBufferPointer { z in
+                        found.withUnsafeMutableBufferPointer { f in
+                            guard let base = r.baseAddress else { return }
+                            firstOccupied(RayBuffer(base: base, count: rays.count), tmin: tmin, tmax: tmax,
+                                          x: x.baseAddress.unsafelyUnwrapped, y: y.baseAddress.unsafelyUnwrapped,
+                                          z: z.baseAddress.unsafelyUnwrapped, found: f.baseAddress.unsafelyUnwrapped)
+                        }
+                    }
+                }
+            }
+        }
+        return rays.indices.map { found[$0] != 0 ? SIMD3(x[$0], y[$0], z[$0]) : nil }
+    }
+
     /// `firstOccupied` of every ray of `rays` (at most Int32.max): found[i] = 1 with the point (x[i], y[i], z[i]) when
     /// ray i has one, else found[i] = 0 (the point then written but meaningless).
     @inline(__always)
@@ -119,8 +148,9 @@ public struct OccupancyGrid: Sendable {
                        z: UnsafeMutablePointer<Float>, found: UnsafeMutablePointer<UInt8>) {
         distances.withUnsafeBufferPointer { d in
             frame.withUnsafeBufferPointer { f in
-                fathom_grid_march(d.baseAddress.unsafelyUnwrapped, f.baseAddress.unsafelyUnwrapped, rays.base,
-                                  Int32(truncatingIfNeeded: rays.count), tmin, tmax, x, y, z, found)
+                let march = mostlyOccupied ? fathom_grid_march_dense : fathom_grid_march
+                march(d.baseAddress.unsafelyUnwrapped, f.baseAddress.unsafelyUnwrapped, rays.base,
+                      Int32(truncatingIfNeeded: rays.count), tmin, tmax, x, y, z, found)
             }
         }
     }

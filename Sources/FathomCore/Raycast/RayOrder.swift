@@ -36,8 +36,9 @@ extension Mesh {
         let agree = !distances.isEmpty && distances[3 * distances.count / 4] - distances[distances.count / 4] < distance / 2
         // The Morton grid spans the sample's destinations; the others' clamp to its faces.
         var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
-        for i in sample {
-            guard let p = agree ? rays[i].at(distance) : grid.firstOccupied(rays[i], tmin: tmin, tmax: tmax) else { continue }
+        let sampleRays = sample.map { rays[$0] }
+        let destinations = agree ? sampleRays.map { $0.at(distance) } : grid.firstOccupied(sampleRays, tmin: tmin, tmax: tmax)
+        for case let p? in destinations {
             lo = lanesMin(lo, p); hi = lanesMax(hi, p)
         }
         let cells = Float(1 << Mesh.orderingBits)
