@@ -113,6 +113,41 @@ struct RayPacketTests {
         #expect(hits.count == 8 && (0..<8).allSatisfy { hitBits(hits[$0]) == hitBits(mesh.intersect(axis[$0], tmin: 0, tmax: .infinity)) })
     }
 
+    @Test("the batch's quick test of a group's first and last ray passes every packet and few random camera groups")
+    func quickPacketTest() throws {
+        let mesh = try flatGrid(4).mesh()
+        var rng = SplitMix64(seed: 91)
+        var packets = 0, passed = 0
+        for k in 0..<20000 {
+            // Eight directions along a segment across a random one, the first and last at its ends (the pair the quick
+            // test reads), about the packet's spread apart on every axis (some just inside, some just outside), scaled
+            // by lengths from 1e-3 to 1e3; origins shared.
+            let eye = SIMD3<Float>(rng.float(-2...2), rng.float(-2...2), rng.float(-2...2))
+            var base = SIMD3<Float>(rng.float(-1...1), rng.float(-1...1), rng.float(-1...1))
+            if k % 4 == 0 { base[k / 4 % 3] = 0.001 }  // a component near 0
+            base /= (base * base).sum().squareRoot()
+            let across = SIMD3<Float>(rng.next() % 2 == 0 ? 1 : -1, rng.next() % 2 == 0 ? 1 : -1, rng.next() % 2 == 0 ? 1 : -1)
+            let half = rng.float(0.015...0.035)
+            let rays = (0..<8).map { i -> Ray in
+                let u = base + across * half * (Float(i) / 3.5 - 1)
+                return Ray(origin: eye, direction: u * [1e-3, 0.1, 1, 10, 1e3][Int(rng.next() % 5)])
+            }
+            let isPacket = rays.withUnsafeBufferPointer { mesh.intersectPacket($0.baseAddress!, tmin: 0, tmax: .infinity) != nil }
+            if isPacket {
+                packets += 1
+                #expect(Mesh.mayPack(rays[0], rays[7]), "case \(k): a packet the quick test would skip")
+            }
+        }
+        #expect(packets > 2000)
+        // A camera's rays in a random order (taps anywhere on the screen): about 5% of pairs lie within 6 degrees.
+        let camera = cameraRays(eye: SIMD3(0, 0, 3), width: 64, height: 64, half: 1.2).shuffled(using: &rng)
+        for k in stride(from: 0, to: camera.count - 7, by: 8) where Mesh.mayPack(camera[k], camera[k + 7]) { passed += 1 }
+        #expect(passed < camera.count / 8 / 10, "\(passed) of \(camera.count / 8) pass")
+        var moved = camera[0]
+        moved.origin.z += 0x1p-20
+        #expect(Mesh.mayPack(camera[0], camera[0]) && !Mesh.mayPack(camera[0], moved))
+    }
+
     @Test("a packet's rays are laid out as packet.h reads them")
     func packetLayout() {
         typealias P = Mesh.PacketRays

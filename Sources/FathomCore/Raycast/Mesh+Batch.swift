@@ -121,9 +121,8 @@ extension Mesh {
                     var j = range.lowerBound
                     while j < range.upperBound {
                         let end = Swift.min(j &+ 8, range.upperBound)
-                        // Only rays from one origin make a packet: the first and last of the eight tell most others apart
-                        // without copying them.
-                        if end &- j == 8, order.ray(j).origin == order.ray(j &+ 7).origin {
+                        // The first and last of the eight tell most rays that make no packet apart without copying them.
+                        if end &- j == 8, Mesh.mayPack(order.ray(j), order.ray(j &+ 7)) {
                             for lane in 0..<8 {
                                 (group + lane).initialize(to: order.ray(j &+ lane))
                                 order.prefetch(j &+ lane &+ 8)

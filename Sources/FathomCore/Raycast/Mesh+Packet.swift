@@ -14,6 +14,17 @@ extension Mesh {
     /// that only some of their rays meet.
     static let packetSpread: Float = 0.05
 
+    /// Whether rays a and b may be the first and last of a packet: one origin, and directions at most about 5 degrees
+    /// apart. Eight rays whose unit directions lie within `packetSpread` of each other on every axis are: |ua - ub|^2 <=
+    /// 3 spread^2, so cos(a, b) >= 1 - 1.5 spread^2 (tested with 2 spread^2, against rounding). A test of a few products
+    /// that spares the rays of most batches that make no packet (a camera's rays in a random order) the packet's.
+    @inline(__always)
+    public static func mayPack(_ a: Ray, _ b: Ray) -> Bool {
+        guard a.origin == b.origin else { return false }
+        let d = dot(a.direction, b.direction), c = 1 - 2 * packetSpread * packetSpread
+        return d > 0 && d * d >= c * c * dot(a.direction, a.direction) * dot(b.direction, b.direction)
+    }
+
     /// The packet of `rays[0..<8]` as the node test reads it, or nil when they do not make one: origins not all equal,
     /// direction components of mixed signs on an axis (the rays would need different near planes), or directions that
     /// spread by more than `Mesh.packetSpread`.
