@@ -14,10 +14,11 @@ extension Mesh {
     /// that only some of their rays meet.
     static let packetSpread: Float = 0.05
 
-    /// Whether rays a and b may be the first and last of a packet: one origin, and directions at most about 5 degrees
-    /// apart. Eight rays whose unit directions lie within `packetSpread` of each other on every axis are: |ua - ub|^2 <=
-    /// 3 spread^2, so cos(a, b) >= 1 - 1.5 spread^2 (tested with 2 spread^2, against rounding). A test of a few products
-    /// that spares the rays of most batches that make no packet (a camera's rays in a random order) the packet's.
+    /// Whether rays a and b may be the first and last of a packet: one origin, and directions within about 6 degrees
+    /// (cos(a, b) >= 1 - 2 spread^2). Any two of eight rays whose unit directions lie within `packetSpread` of each other
+    /// on every axis are: |ua - ub|^2 <= 3 spread^2, so cos(a, b) >= 1 - 1.5 spread^2 (the margin is for rounding). A
+    /// test of a few products, which spares most rays that make no packet (a camera's rays in a random order) the
+    /// packet's own test.
     @inline(__always)
     public static func mayPack(_ a: Ray, _ b: Ray) -> Bool {
         guard a.origin == b.origin else { return false }

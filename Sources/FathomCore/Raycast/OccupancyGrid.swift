@@ -6,8 +6,8 @@ import CLanes
 /// The batch ray order marches rays through it to predict where they end, for a fraction of a traversal's cost
 /// (bench/README.md, "Batch ray order"): eight rays at a time, each jumping over the cube of empty cells the distance
 /// promises, a lane taking a new ray as soon as its own stops (`fathom_grid_march`, Sources/CLanes/march.h). A
-/// prediction only: a cell a thin triangle crosses between
-/// lattice points may be left empty, which changes the order of the work, never a result.
+/// prediction only: a cell a thin triangle crosses between lattice points may be left empty, which changes the order of
+/// the work, never a result.
 public struct OccupancyGrid: Sendable {
     public static let resolution = Int(FATHOM_GRID_CELLS)
     /// One byte per cell.
@@ -118,8 +118,8 @@ public struct OccupancyGrid: Sendable {
         return found != 0 ? SIMD3(point[0], point[1], point[2]) : nil
     }
 
-    /// `firstOccupied` of each ray of `rays`, marched together as the batch ray order marches them: the same points as
-    /// one ray at a time.
+    /// `firstOccupied` of each ray of `rays` (at most Int32.max), marched together as the batch ray order marches them:
+    /// the same points as one ray at a time.
     public func firstOccupied(_ rays: [Ray], tmin: Float, tmax: Float) -> [SIMD3<Float>?] {
         let packed = rays.flatMap { [$0.origin.x, $0.origin.y, $0.origin.z, $0.direction.x, $0.direction.y, $0.direction.z] }
         var x = [Float](repeating: 0, count: rays.count), y = x, z = x
