@@ -106,16 +106,7 @@ public struct OccupancyGrid: Sendable {
     /// The middle of the ray's way through the first occupied cell it meets within [tmin, tmax] (the cell it starts
     /// in, if occupied), where a hit in that cell lies on average; nil when it meets none.
     public func firstOccupied(_ ray: Ray, tmin: Float, tmax: Float) -> SIMD3<Float>? {
-        let packed = [ray.origin.x, ray.origin.y, ray.origin.z, ray.direction.x, ray.direction.y, ray.direction.z]
-        var point = [Float](repeating: 0, count: 3), found: UInt8 = 0
-        packed.withUnsafeBufferPointer { r in
-            point.withUnsafeMutableBufferPointer { p in
-                let xyz = p.baseAddress.unsafelyUnwrapped
-                firstOccupied(RayBuffer(base: r.baseAddress.unsafelyUnwrapped, count: 1), tmin: tmin, tmax: tmax,
-                              x: xyz, y: xyz + 1, z: xyz + 2, found: &found)
-            }
-        }
-        return found != 0 ? SIMD3(point[0], point[1], point[2]) : nil
+        firstOccupied([ray], tmin: tmin, tmax: tmax)[0]
     }
 
     /// `firstOccupied` of each ray of `rays` (at most Int32.max), marched together as the batch ray order marches them:
