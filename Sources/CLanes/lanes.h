@@ -10,7 +10,6 @@
 typedef int32_t fathom_lanes_i8 __attribute__((ext_vector_type(8)));
 typedef _Bool fathom_lanes_b8 __attribute__((ext_vector_type(8)));
 typedef int32_t fathom_lanes_i4 __attribute__((ext_vector_type(4)));
-typedef _Bool fathom_lanes_b4 __attribute__((ext_vector_type(4)));
 typedef int32_t fathom_lanes_i2 __attribute__((ext_vector_type(2)));
 typedef float fathom_lanes_f8 __attribute__((ext_vector_type(8)));
 typedef float fathom_lanes_f4 __attribute__((ext_vector_type(4)));
@@ -22,19 +21,6 @@ static inline __attribute__((always_inline)) uint32_t fathom_lanes_sign_bits(fat
     uint8_t bits;
     __builtin_memcpy(&bits, &negative, 1);
     return bits;
-}
-
-/// The same for four lanes (bits 0-3). With SSE, v first passes an empty asm statement: when LLVM can see that the
-/// lanes are compare results (all ones or zeros) it packs them to bytes for a vpmovmskb (four instructions), not one
-/// vmovmskps.
-static inline __attribute__((always_inline)) uint32_t fathom_lanes_sign_bits4(fathom_lanes_i4 v) {
-#if defined(__SSE2__)
-    __asm__("" : "+x"(v));
-#endif
-    fathom_lanes_b4 negative = __builtin_convertvector(v < 0, fathom_lanes_b4);
-    uint8_t bits;
-    __builtin_memcpy(&bits, &negative, 1);
-    return bits & 0xf;
 }
 
 /// Per lane, b where the mask's lane is set (all ones; else all zeros), otherwise a: one blend. Swift's own
@@ -53,12 +39,6 @@ static inline __attribute__((always_inline)) fathom_lanes_i8 fathom_lanes_select
 /// a > b ? a : b per 32-bit integer lane: one vpmaxsd with AVX2.
 static inline __attribute__((always_inline)) fathom_lanes_i8 fathom_lanes_max_int(fathom_lanes_i8 a, fathom_lanes_i8 b) {
     return fathom_lanes_select_int(a > b, a, b);
-}
-
-/// The same for four float lanes.
-static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_select4(fathom_lanes_i4 mask, fathom_lanes_f4 b,
-                                                                                 fathom_lanes_f4 a) {
-    return (fathom_lanes_f4)(((fathom_lanes_i4)b & mask) | ((fathom_lanes_i4)a & ~mask));
 }
 
 /// a > b ? a : b per lane (b where either is NaN), and a < b ? a : b: one vmaxps / vminps. Swift's and clang's own

@@ -1,5 +1,5 @@
-// The watertight ray-triangle test (Woop, Benthin and Wald, JCGT 2013) on four triangles at once, and the per-ray
-// set-up of the traversal, in clang's portable vector extensions (see lanes.h). Written in C because Swift's 4-lane
+// The watertight ray-triangle test (Woop, Benthin and Wald, JCGT 2013) on eight triangles at once, and the per-ray
+// set-up of the traversal, in clang's portable vector extensions (see lanes.h). Written in C because Swift's lane
 // arithmetic on vectors read at run-time offsets, and its lane picks, compiled to partly scalar code and branches.
 // Floating-point contraction is off in the functions with arithmetic (`#pragma clang fp contract(off)`): every
 // operation rounds as Swift's scalar code does, so the lane-wise results are bit-identical to `ShearedRay.intersect`.
@@ -8,72 +8,79 @@
 
 #include "lanes.h"
 
-/// The watertight test's decision on four lanes, as lanes of all ones (hit) or zeros: the edge functions e0, e1, e2
+/// The watertight test's decision on eight lanes, as lanes of all ones (hit) or zeros: the edge functions e0, e1, e2
 /// not of mixed signs, their sum det not 0 with a finite reciprocal, t finite, and lo <= t <= hi.
-static inline __attribute__((always_inline)) fathom_lanes_i4 fathom_lanes_triangle_hits4(fathom_lanes_f4 e0, fathom_lanes_f4 e1,
-                                                                                        fathom_lanes_f4 e2, fathom_lanes_f4 det,
-                                                                                        fathom_lanes_f4 inverse, fathom_lanes_f4 t,
+static inline __attribute__((always_inline)) fathom_lanes_i8 fathom_lanes_triangle_hits8(fathom_lanes_f8 e0, fathom_lanes_f8 e1,
+                                                                                        fathom_lanes_f8 e2, fathom_lanes_f8 det,
+                                                                                        fathom_lanes_f8 inverse, fathom_lanes_f8 t,
                                                                                         float lo, float hi) {
-    fathom_lanes_i4 negative = (e0 < 0) | (e1 < 0) | (e2 < 0);
-    fathom_lanes_i4 positive = (e0 > 0) | (e1 > 0) | (e2 > 0);
-    fathom_lanes_i4 finite = (inverse > -__builtin_inff()) & (inverse < __builtin_inff()) & (t > -__builtin_inff()) &
+    fathom_lanes_i8 negative = (e0 < 0) | (e1 < 0) | (e2 < 0);
+    fathom_lanes_i8 positive = (e0 > 0) | (e1 > 0) | (e2 > 0);
+    fathom_lanes_i8 finite = (inverse > -__builtin_inff()) & (inverse < __builtin_inff()) & (t > -__builtin_inff()) &
                              (t < __builtin_inff());
     return ~(negative & positive) & (det != 0) & finite & (t >= lo) & (t <= hi);
 }
 
 /// a b - c d per lane, computed in double (where the products of floats are exact) and rounded once to float: an
 /// edge function of the watertight test recomputed without the float rounding of its products.
-static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_difference_of_products4(fathom_lanes_f4 a, fathom_lanes_f4 b,
-                                                                                                fathom_lanes_f4 c, fathom_lanes_f4 d) {
+static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_difference_of_products8(fathom_lanes_f8 a, fathom_lanes_f8 b,
+                                                                                                fathom_lanes_f8 c, fathom_lanes_f8 d) {
 #pragma clang fp contract(off)
-    typedef double fathom_lanes_d4 __attribute__((ext_vector_type(4)));
-    fathom_lanes_d4 ab = __builtin_convertvector(a, fathom_lanes_d4) * __builtin_convertvector(b, fathom_lanes_d4);
-    fathom_lanes_d4 cd = __builtin_convertvector(c, fathom_lanes_d4) * __builtin_convertvector(d, fathom_lanes_d4);
-    return __builtin_convertvector(ab - cd, fathom_lanes_f4);
+    typedef double fathom_lanes_d8 __attribute__((ext_vector_type(8)));
+    fathom_lanes_d8 ab = __builtin_convertvector(a, fathom_lanes_d8) * __builtin_convertvector(b, fathom_lanes_d8);
+    fathom_lanes_d8 cd = __builtin_convertvector(c, fathom_lanes_d8) * __builtin_convertvector(d, fathom_lanes_d8);
+    return __builtin_convertvector(ab - cd, fathom_lanes_f8);
 }
 
-/// The watertight triangle test (Woop, Benthin and Wald 2013) on a block of four triangles: `block` holds v0's x, y, z,
-/// then v1's and v2's, four lanes (16 bytes) each. The ray is given in its shear frame: axes kx, ky, kz (0-2), origin
+/// The watertight triangle test (Woop, Benthin and Wald 2013) on two blocks of four triangles at once: lanes 0-3 from
+/// `block`, lanes 4-7 from the block `high` bytes after it (0: the same block again). A block holds v0's x, y, z, then
+/// v1's and v2's, four lanes (16 bytes) each. The ray is given in its shear frame: axes kx, ky, kz (0-2), origin
 /// o = (o[kx], o[ky], o[kz], -) and factors s = (sx, sy, sz, -) (see `fathom_lanes_shear_frame`). Returns t per lane,
-/// writes u to uv[0..<4] and v to uv[4..<8], and the lanes hit within [lo, hi] as bits 0-3 to *hits. Each lane runs the
-/// operations of `ShearedRay.intersect` in the same order (no contraction into fused multiply-adds),
-/// with an edge function that is exactly 0 recomputed in double, so its results are bit-identical to it. In C because
-/// Swift's 4-lane arithmetic with vectors read at run-time offsets compiled to partly scalar code.
-static inline __attribute__((always_inline)) fathom_lanes_f4 fathom_lanes_watertight4(const void *block, int kx, int ky, int kz,
-                                                                                     fathom_lanes_f4 o, fathom_lanes_f4 s,
+/// writes u to uv[0..<8] and v to uv[8..<16], and the lanes hit within [lo, hi] as bits 0-7 to *hits. Each lane runs
+/// the operations of `ShearedRay.intersect` in the same order (no contraction into fused multiply-adds), with an edge
+/// function that is exactly 0 recomputed in double, so its results are bit-identical to it. In C because Swift's lane
+/// arithmetic with vectors read at run-time offsets compiled to partly scalar code.
+static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_watertight8(const void *block, intptr_t high, int kx, int ky,
+                                                                                     int kz, fathom_lanes_f4 o, fathom_lanes_f4 s,
                                                                                      float lo, float hi, float *uv,
                                                                                      uint32_t *hits) {
 #pragma clang fp contract(off)
-    const char *p = (const char *)block;
-    fathom_lanes_f4 ox = o.xxxx, oy = o.yyyy, oz = o.zzzz, sx = s.xxxx, sy = s.yyyy, sz = s.zzzz;
-    fathom_lanes_f4 x[3], y[3], z[3];
+    const char *p = (const char *)block, *q = p + high;
+    fathom_lanes_f8 ox = o.x, oy = o.y, oz = o.z, sx = s.x, sy = s.y, sz = s.z;
+    fathom_lanes_f8 x[3], y[3], z[3];
     for (int c = 0; c < 3; c++) {
-        fathom_lanes_f4 vx, vy, vz;
-        __builtin_memcpy(&vx, p + 16 * (3 * c + kx), 16);
-        __builtin_memcpy(&vy, p + 16 * (3 * c + ky), 16);
-        __builtin_memcpy(&vz, p + 16 * (3 * c + kz), 16);
-        fathom_lanes_f4 pz = vz - oz;
+        fathom_lanes_f4 lx, ly, lz, hx, hy, hz;
+        __builtin_memcpy(&lx, p + 16 * (3 * c + kx), 16);
+        __builtin_memcpy(&ly, p + 16 * (3 * c + ky), 16);
+        __builtin_memcpy(&lz, p + 16 * (3 * c + kz), 16);
+        __builtin_memcpy(&hx, q + 16 * (3 * c + kx), 16);
+        __builtin_memcpy(&hy, q + 16 * (3 * c + ky), 16);
+        __builtin_memcpy(&hz, q + 16 * (3 * c + kz), 16);
+        fathom_lanes_f8 vx = __builtin_shufflevector(lx, hx, 0, 1, 2, 3, 4, 5, 6, 7);
+        fathom_lanes_f8 vy = __builtin_shufflevector(ly, hy, 0, 1, 2, 3, 4, 5, 6, 7);
+        fathom_lanes_f8 vz = __builtin_shufflevector(lz, hz, 0, 1, 2, 3, 4, 5, 6, 7);
+        fathom_lanes_f8 pz = vz - oz;
         x[c] = (vx - ox) - sx * pz;
         y[c] = (vy - oy) - sy * pz;
         z[c] = sz * pz;
     }
-    fathom_lanes_f4 e0 = x[2] * y[1] - y[2] * x[1];
-    fathom_lanes_f4 e1 = x[0] * y[2] - y[0] * x[2];
-    fathom_lanes_f4 e2 = x[1] * y[0] - y[1] * x[0];
-    fathom_lanes_i4 zero = (e0 == 0) | (e1 == 0) | (e2 == 0);
-    if (fathom_lanes_sign_bits4(zero)) {
-        e0 = fathom_lanes_select4(zero, fathom_lanes_difference_of_products4(x[2], y[1], y[2], x[1]), e0);
-        e1 = fathom_lanes_select4(zero, fathom_lanes_difference_of_products4(x[0], y[2], y[0], x[2]), e1);
-        e2 = fathom_lanes_select4(zero, fathom_lanes_difference_of_products4(x[1], y[0], y[1], x[0]), e2);
+    fathom_lanes_f8 e0 = x[2] * y[1] - y[2] * x[1];
+    fathom_lanes_f8 e1 = x[0] * y[2] - y[0] * x[2];
+    fathom_lanes_f8 e2 = x[1] * y[0] - y[1] * x[0];
+    fathom_lanes_i8 zero = (e0 == 0) | (e1 == 0) | (e2 == 0);
+    if (fathom_lanes_sign_bits(zero)) {
+        e0 = fathom_lanes_select(zero, fathom_lanes_difference_of_products8(x[2], y[1], y[2], x[1]), e0);
+        e1 = fathom_lanes_select(zero, fathom_lanes_difference_of_products8(x[0], y[2], y[0], x[2]), e1);
+        e2 = fathom_lanes_select(zero, fathom_lanes_difference_of_products8(x[1], y[0], y[1], x[0]), e2);
     }
-    fathom_lanes_f4 det = e0 + e1 + e2;
-    fathom_lanes_f4 scaled = e0 * z[0] + e1 * z[1] + e2 * z[2];
-    fathom_lanes_f4 inverse = 1.0f / det;
-    fathom_lanes_f4 t = scaled * inverse;
-    fathom_lanes_f4 u = e1 * inverse, v = e2 * inverse;
-    __builtin_memcpy(uv, &u, 16);
-    __builtin_memcpy(uv + 4, &v, 16);
-    *hits = fathom_lanes_sign_bits4(fathom_lanes_triangle_hits4(e0, e1, e2, det, inverse, t, lo, hi));
+    fathom_lanes_f8 det = e0 + e1 + e2;
+    fathom_lanes_f8 scaled = e0 * z[0] + e1 * z[1] + e2 * z[2];
+    fathom_lanes_f8 inverse = 1.0f / det;
+    fathom_lanes_f8 t = scaled * inverse;
+    fathom_lanes_f8 u = e1 * inverse, v = e2 * inverse;
+    __builtin_memcpy(uv, &u, 32);
+    __builtin_memcpy(uv + 8, &v, 32);
+    *hits = fathom_lanes_sign_bits(fathom_lanes_triangle_hits8(e0, e1, e2, det, inverse, t, lo, hi));
     return t;
 }
 

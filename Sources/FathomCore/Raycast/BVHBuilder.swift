@@ -5,14 +5,13 @@ import CLanes
 ///
 /// Each node starts with its whole primitive range as one child and splits the child of largest area
 /// (of most triangles among equal areas) among those with more than `leafSize` triangles until it has
-/// eight; then children with at most `maxLeafSize` become leaves (free slots make leaves of at most 4,
-/// which leaves test at once; a child of 5 to 8 takes no node of its own). Ranges whose centroids
+/// eight; then children with at most `leafSize` become leaves, which the leaf test runs at once (free
+/// slots are not spent splitting them further). Ranges whose centroids
 /// coincide are halved by count instead. From depth `sahDepthLimit` on, every split halves by count the
 /// child of most triangles, so each level divides the count by 8: for up to 2^28 triangles the tree is
 /// at most sahDepthLimit + 10 levels deep (traversal stacks are sized for that).
 struct BVHBuilder {
-    static let leafSize = 4
-    static let maxLeafSize = 8
+    static let leafSize = 8
     static let binCount = Int(FATHOM_SAH_MAX_BINS)
     static let sahDepthLimit = 16
     /// Ranges of this many primitives or more are binned from a sample (`bestSAHSplit`).
@@ -58,7 +57,7 @@ struct BVHBuilder {
         nodes.reserveCapacity(count / 2 + 1)
         order.reserveCapacity(count + count / 16)
         let root = span(0..<count)
-        if count <= BVHBuilder.maxLeafSize {
+        if count <= BVHBuilder.leafSize {
             var node = BVHNode.empty
             BVHBuilder.set(&node, slot: 0, span: root, child: leaf(root.range))
             nodes.append(node)
@@ -77,11 +76,6 @@ struct BVHBuilder {
         while order.count & 3 != 0 { order.append(-1) }
         return BVHNode.leafCode(block: block, count: range.count)
     }
-
-    /// The SAH's intersection cost of n triangles: leaves test them 4 at a time, so a count is charged
-    /// by blocks of 4, which steers splits toward full leaves.
-    @inline(__always)
-    static func leafBlocks(_ n: Int) -> Float { Float((n + 3) >> 2) }
 
     static func area(_ lo: SIMD4<Float>, _ hi: SIMD4<Float>) -> Float {
         let d = fathom_lanes_max4(.zero, hi - lo)  // Swift.max(hi - lo, 0) per lane
@@ -106,7 +100,7 @@ struct BVHBuilder {
         node.child[slot] = child
     }
 
-    /// Builds the node for a span of more than maxLeafSize primitives; returns its index.
+    /// Builds the node for a span of more than leafSize primitives; returns its index.
     private mutating func buildNode(_ whole: Span, depth: Int) -> Int {
         self.depth = Swift.max(self.depth, depth)
         let index = nodes.count
@@ -127,7 +121,7 @@ struct BVHBuilder {
         }
         var node = BVHNode.empty
         for (slot, c) in children.enumerated() {
-            let code = c.range.count <= BVHBuilder.maxLeafSize ? leaf(c.range) : BVHNode.code(ofNode: buildNode(c, depth: depth + 1))
+            let code = c.range.count <= BVHBuilder.leafSize ? leaf(c.range) : BVHNode.code(ofNode: buildNode(c, depth: depth + 1))
             BVHBuilder.set(&node, slot: slot, span: c, child: code)
         }
         nodes[index] = node

@@ -1,15 +1,6 @@
-/// Leaves tested four triangles at a time: a leaf's triangles (up to 8, from a multiple of 4 on) run through
-/// the lane-wise watertight test one block of four at a time.
+/// Leaves tested all at once: a leaf's triangles (up to 8, from a multiple of 4 on, in one or two blocks of four) run
+/// through the lane-wise watertight test in eight lanes.
 extension Mesh {
-    /// The triangles of leaf positions 4 block ..< 4 block + 4 in lanes: a copied mesh's stored block, or a borrowed
-    /// mesh's vertices gathered through their indices into `gathered` (scratch memory of the traversal).
-    @inlinable @inline(__always)
-    func leafLanes(block: Int, gathered: UnsafeMutablePointer<TriangleLanes>) -> UnsafePointer<TriangleLanes> {
-        if let blocks { return UnsafePointer(blocks.baseAddress.unsafelyUnwrapped + block) }
-        gathered.pointee = gatheredLanes(block: block)
-        return UnsafePointer(gathered)
-    }
-
     /// A borrowed mesh's triangles of leaf positions 4 block ..< 4 block + 4, gathered through their indices.
     @inlinable @inline(__always)
     func gatheredLanes(block: Int) -> TriangleLanes {
@@ -26,41 +17,45 @@ extension Mesh {
             cx: SIMD4(c0[0], c1[0], c2[0], c3[0]), cy: SIMD4(c0[1], c1[1], c2[1], c3[1]), cz: SIMD4(c0[2], c1[2], c2[2], c3[2]))
     }
 
+    /// The triangles of a leaf at positions 4 block ..< 4 block + 8 (`two`) or + 4, as the 8-lane test reads them: the
+    /// first block, and how far after it the second lies (0 when the leaf has one block: its lanes again). A copied
+    /// mesh's stored blocks, or a borrowed mesh's gathered into `gathered[0...1]`.
+    @inlinable @inline(__always)
+    func leafLanes(block: Int, two: Bool, gathered: UnsafeMutablePointer<TriangleLanes>) -> (UnsafeRawPointer, high: Int) {
+        let high = two ? MemoryLayout<TriangleLanes>.stride : 0
+        if let blocks { return (UnsafeRawPointer(blocks.baseAddress.unsafelyUnwrapped + block), high) }
+        gathered.pointee = gatheredLanes(block: block)
+        if two { (gathered + 1).pointee = gatheredLanes(block: block &+ 1) }
+        return (UnsafeRawPointer(gathered), high)
+    }
+
     /// The nearest hit among a leaf's triangles within [tmin, tmax] as (t, u, v, leaf position), or nil.
     /// Of equally near hits the later triangle wins, as when they are tested one by one with tmax
-    /// lowered to each hit. Transparent: the traversal loop is past the optimizer's size limit, where
-    /// @inline(__always) left this a call with its arguments in memory.
+    /// lowered to each hit. All of a leaf's triangles (up to 8) are tested at once: a leaf of one block
+    /// tests it twice, its second four lanes ignored. Transparent: the traversal loop is past the
+    /// optimizer's size limit, where @inline(__always) left this a call with its arguments in memory.
     @_transparent
     func nearestHit(in leaf: Range<Int>, _ ray: ShearedRay, tmin: Float, tmax: Float, scratch: LeafScratch) -> (t: Float, u: Float, v: Float, k: Int)? {
-        var nearest: (t: Float, u: Float, v: Float, k: Int)?
-        var first = leaf.lowerBound
-        while first < leaf.upperBound {
-            let block = leafLanes(block: first >> 2, gathered: scratch.gathered)
-            let (t, hits) = ray.intersect(block, tmin: tmin, tmax: nearest?.t ?? tmax, uv: scratch.uv)
-            if hits != 0 {
-                var closest = Float.infinity, lane = 0, bits = hits
-                while bits != 0 {
-                    // The nearest of the lanes hit, the later of equally near ones.
-                    let k = bits.trailingZeroBitCount
-                    bits &= bits &- 1
-                    if t[k] <= closest { closest = t[k]; lane = k }
-                }
-                nearest = (closest, scratch.uv[lane], scratch.uv[4 &+ lane], Swift.min(first &+ lane, leaf.upperBound &- 1))
-            }
-            first &+= 4
+        let first = leaf.lowerBound, two = leaf.count > 4
+        let (block, high) = leafLanes(block: first >> 2, two: two, gathered: scratch.gathered)
+        let (t, lanes) = ray.intersect(block, high: high, tmin: tmin, tmax: tmax, uv: scratch.uv)
+        var bits = lanes & (two ? 0xff : 0x0f)
+        guard bits != 0 else { return nil }
+        var closest = Float.infinity, lane = 0
+        while bits != 0 {
+            // The nearest of the lanes hit, the later of equally near ones.
+            let k = bits.trailingZeroBitCount
+            bits &= bits &- 1
+            if t[k] <= closest { closest = t[k]; lane = k }
         }
-        return nearest
+        return (closest, scratch.uv[lane], scratch.uv[8 &+ lane], Swift.min(first &+ lane, leaf.upperBound &- 1))
     }
 
     /// True when any of a leaf's triangles is hit within [tmin, tmax].
     @inlinable @inline(__always)
     func anyHit(in leaf: Range<Int>, _ ray: ShearedRay, tmin: Float, tmax: Float, scratch: LeafScratch) -> Bool {
-        var first = leaf.lowerBound
-        while first < leaf.upperBound {
-            let block = leafLanes(block: first >> 2, gathered: scratch.gathered)
-            if ray.intersect(block, tmin: tmin, tmax: tmax, uv: scratch.uv).hits != 0 { return true }
-            first &+= 4
-        }
-        return false
+        let two = leaf.count > 4
+        let (block, high) = leafLanes(block: leaf.lowerBound >> 2, two: two, gathered: scratch.gathered)
+        return ray.intersect(block, high: high, tmin: tmin, tmax: tmax, uv: scratch.uv).hits & (two ? 0xff : 0x0f) != 0
     }
 }

@@ -165,19 +165,19 @@ struct PacketStack {
     /// Runs `body` with an empty stack on the machine stack.
     @inline(__always)
     static func with<Result>(_ body: (PacketStack) -> Result) -> Result {
-        let lanes = MemoryLayout<TriangleLanes>.stride, rays = 8 * MemoryLayout<ShearedRay>.stride
-        let bytes = lanes + rays + 32 * 4 + 12 * size
+        let lanes = 2 * MemoryLayout<TriangleLanes>.stride, rays = 8 * MemoryLayout<ShearedRay>.stride
+        let bytes = lanes + rays + 32 * 5 + 12 * size
         return withUnsafeTemporaryAllocation(byteCount: bytes, alignment: 64) { raw in
             let base = raw.baseAddress.unsafelyUnwrapped
-            let gathered = base.bindMemory(to: TriangleLanes.self, capacity: 1)
+            let gathered = base.bindMemory(to: TriangleLanes.self, capacity: 2)
             let sheared = (base + lanes).bindMemory(to: ShearedRay.self, capacity: 8)
-            let uv = (base + lanes + rays).bindMemory(to: Float.self, capacity: 8)
-            let childEntries = (base + lanes + rays + 32).bindMemory(to: Float.self, capacity: 8)
-            let childMasks = (base + lanes + rays + 64).bindMemory(to: UInt32.self, capacity: 8)
-            let limit = (base + lanes + rays + 96).bindMemory(to: Float.self, capacity: 8)
-            let codes = (base + lanes + rays + 128).bindMemory(to: Int32.self, capacity: size)
-            let entries = (base + lanes + rays + 128 + 4 * size).bindMemory(to: Float.self, capacity: size)
-            let masks = (base + lanes + rays + 128 + 8 * size).bindMemory(to: UInt32.self, capacity: size)
+            let uv = (base + lanes + rays).bindMemory(to: Float.self, capacity: 16)
+            let childEntries = (base + lanes + rays + 64).bindMemory(to: Float.self, capacity: 8)
+            let childMasks = (base + lanes + rays + 96).bindMemory(to: UInt32.self, capacity: 8)
+            let limit = (base + lanes + rays + 128).bindMemory(to: Float.self, capacity: 8)
+            let codes = (base + lanes + rays + 160).bindMemory(to: Int32.self, capacity: size)
+            let entries = (base + lanes + rays + 160 + 4 * size).bindMemory(to: Float.self, capacity: size)
+            let masks = (base + lanes + rays + 160 + 8 * size).bindMemory(to: UInt32.self, capacity: size)
             let result = body(PacketStack(codes: codes, entries: entries, masks: masks, childEntries: childEntries, childMasks: childMasks,
                                           sheared: sheared, limit: limit, leafScratch: LeafScratch(gathered: gathered, uv: uv)))
             return result

@@ -4,8 +4,8 @@
 struct TraversalStack {
     let codes: UnsafeMutablePointer<Int32>
     let entries: UnsafeMutablePointer<Float>
-    /// Scratch of the leaf test: room for a borrowed mesh's block of triangles gathered through their indices,
-    /// and for the barycentrics u, v of the four lanes of the block last tested (`ShearedRay.intersect`).
+    /// Scratch of the leaf test: room for a borrowed mesh's leaf of triangles gathered through their indices,
+    /// and for the barycentrics u, v of the eight lanes of the leaf last tested (`ShearedRay.intersect`).
     let leafScratch: LeafScratch
     var top = 0
 
@@ -24,8 +24,8 @@ struct TraversalStack {
     static func with<Result>(_ body: (TraversalStack) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: Mesh.stackSize) { codes in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: Mesh.stackSize) { entries in
-                withUnsafeTemporaryAllocation(of: TriangleLanes.self, capacity: 1) { gathered in
-                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 8) { uv in
+                withUnsafeTemporaryAllocation(of: TriangleLanes.self, capacity: 2) { gathered in
+                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 16) { uv in
                         body(TraversalStack(codes: codes.baseAddress.unsafelyUnwrapped, entries: entries.baseAddress.unsafelyUnwrapped,
                                             leafScratch: LeafScratch(gathered: gathered.baseAddress.unsafelyUnwrapped,
                                                                      uv: uv.baseAddress.unsafelyUnwrapped)))
@@ -88,9 +88,9 @@ struct TraversalStack {
 /// Scratch memory of the leaf test, on the machine stack with the traversal stack.
 @usableFromInline
 struct LeafScratch {
-    /// A borrowed mesh's block of four triangles, gathered through their indices.
+    /// A borrowed mesh's leaf (two blocks of four triangles), gathered through their indices.
     @usableFromInline let gathered: UnsafeMutablePointer<TriangleLanes>
-    /// u of the four lanes of the block last tested, then v.
+    /// u of the eight lanes of the leaf last tested, then v.
     @usableFromInline let uv: UnsafeMutablePointer<Float>
 
     @inlinable @inline(__always)

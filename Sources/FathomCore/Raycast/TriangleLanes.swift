@@ -1,6 +1,6 @@
 import CLanes
 
-/// Four triangles in SIMD lanes (structure of arrays): lane i holds triangle i's vertices v0, v1, v2. The 4-lane
+/// Four triangles in SIMD lanes (structure of arrays): lane i holds triangle i's vertices v0, v1, v2. The lane-wise
 /// test reads the vectors by byte offset: v0's x, y, z at 0, 16, 32, then v1's and v2's (a test checks the layout).
 @frozen
 public struct TriangleLanes: Sendable {
@@ -31,14 +31,15 @@ extension TriangleLanes {
 }
 
 extension ShearedRay {
-    /// `intersect` on four triangles at once (`fathom_lanes_watertight4`): per lane, t, and the lanes whose triangle
-    /// is hit within [tmin, tmax] as bits 0-3; u and v of every lane go to uv[0..<4] and uv[4..<8]. Every lane runs
-    /// exactly the scalar test's operations in the same order (including the Double recomputation of an edge
-    /// function that is 0), so t and the hit/miss decision are bit-identical to `intersect`'s.
+    /// `intersect` on eight triangles at once (`fathom_lanes_watertight8`): lanes 0-3 from the block at `tri`, lanes 4-7
+    /// from the block `high` bytes after it (0 for the same block again). Per lane, t, and the lanes whose triangle is
+    /// hit within [tmin, tmax] as bits 0-7; u and v of every lane go to uv[0..<8] and uv[8..<16]. Every lane runs
+    /// exactly the scalar test's operations in the same order (including the Double recomputation of an edge function
+    /// that is 0), so t and the hit/miss decision are bit-identical to `intersect`'s.
     @inlinable @inline(__always)
-    func intersect(_ tri: UnsafePointer<TriangleLanes>, tmin: Float, tmax: Float, uv: UnsafeMutablePointer<Float>) -> (t: SIMD4<Float>, hits: Int) {
+    func intersect(_ tri: UnsafeRawPointer, high: Int, tmin: Float, tmax: Float, uv: UnsafeMutablePointer<Float>) -> (t: SIMD8<Float>, hits: Int) {
         var hits: UInt32 = 0
-        let t = fathom_lanes_watertight4(tri, Int32(kx), Int32(ky), Int32(kz), SIMD4(ox, oy, oz, 0), SIMD4(sx, sy, sz, 0),
+        let t = fathom_lanes_watertight8(tri, high, Int32(kx), Int32(ky), Int32(kz), SIMD4(ox, oy, oz, 0), SIMD4(sx, sy, sz, 0),
                                          tmin, tmax, uv, &hits)
         return (t, Int(hits))
     }
