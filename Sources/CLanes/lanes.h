@@ -15,8 +15,12 @@ typedef float fathom_lanes_f8 __attribute__((ext_vector_type(8)));
 typedef float fathom_lanes_f4 __attribute__((ext_vector_type(4)));
 
 /// Bit i set when lane i's sign bit is set: one vmovmskps with AVX, where Swift's own lane code takes a
-/// dozen shuffles.
+/// dozen shuffles. With AVX, v first passes an empty asm statement: when LLVM can see that the lanes are compare
+/// results (all ones or zeros) it packs them to bytes for a vpmovmskb (five instructions), not one vmovmskps.
 static inline __attribute__((always_inline)) uint32_t fathom_lanes_sign_bits(fathom_lanes_i8 v) {
+#if defined(__AVX__)
+    __asm__("" : "+x"(v));
+#endif
     fathom_lanes_b8 negative = __builtin_convertvector(v < 0, fathom_lanes_b8);
     uint8_t bits;
     __builtin_memcpy(&bits, &negative, 1);

@@ -36,7 +36,7 @@ static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_differ
 /// `block`, lanes 4-7 from the block `high` bytes after it (0: the same block again). A block holds v0's x, y, z, then
 /// v1's and v2's, four lanes (16 bytes) each. The ray is given in its shear frame: axes kx, ky, kz (0-2), origin
 /// o = (o[kx], o[ky], o[kz], -) and factors s = (sx, sy, sz, -) (see `fathom_lanes_shear_frame`). Returns t per lane,
-/// writes u to uv[0..<8] and v to uv[8..<16], and the lanes hit within [lo, hi] as bits 0-7 to *hits. Each lane runs
+/// writes u to uv[0..<8] and v to uv[8..<16], and the lanes hit within [lo, hi] as bits 0-7 to *hits (0-3 when high is 0). Each lane runs
 /// the operations of `ShearedRay.intersect` in the same order (no contraction into fused multiply-adds), with an edge
 /// function that is exactly 0 recomputed in double, so its results are bit-identical to it. In C because Swift's lane
 /// arithmetic with vectors read at run-time offsets compiled to partly scalar code.
@@ -80,7 +80,8 @@ static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_watert
     fathom_lanes_f8 u = e1 * inverse, v = e2 * inverse;
     __builtin_memcpy(uv, &u, 32);
     __builtin_memcpy(uv + 8, &v, 32);
-    *hits = fathom_lanes_sign_bits(fathom_lanes_triangle_hits8(e0, e1, e2, det, inverse, t, lo, hi));
+    // With one block, lanes 4-7 repeat lanes 0-3 and are not reported.
+    *hits = fathom_lanes_sign_bits(fathom_lanes_triangle_hits8(e0, e1, e2, det, inverse, t, lo, hi)) & (high ? 0xffu : 0x0fu);
     return t;
 }
 

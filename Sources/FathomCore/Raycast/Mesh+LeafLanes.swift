@@ -39,7 +39,7 @@ extension Mesh {
         let first = leaf.lowerBound, two = leaf.count > 4
         let (block, high) = leafLanes(block: first >> 2, two: two, gathered: scratch.gathered)
         let (t, lanes) = ray.intersect(block, high: high, tmin: tmin, tmax: tmax, uv: scratch.uv)
-        var bits = lanes & (two ? 0xff : 0x0f)
+        var bits = lanes
         guard bits != 0 else { return nil }
         var closest = Float.infinity, lane = 0
         while bits != 0 {
@@ -56,6 +56,6 @@ extension Mesh {
     func anyHit(in leaf: Range<Int>, _ ray: ShearedRay, tmin: Float, tmax: Float, scratch: LeafScratch) -> Bool {
         let two = leaf.count > 4
         let (block, high) = leafLanes(block: leaf.lowerBound >> 2, two: two, gathered: scratch.gathered)
-        return ray.intersect(block, high: high, tmin: tmin, tmax: tmax, uv: scratch.uv).hits & (two ? 0xff : 0x0f) != 0
+        return ray.intersect(block, high: high, tmin: tmin, tmax: tmax, uv: scratch.uv).hits != 0
     }
 }
