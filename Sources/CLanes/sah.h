@@ -52,24 +52,30 @@ static inline fathom_sah_split fathom_sah_best_split(const void *primitives, int
                                                      int32_t bins, uint32_t axes) {
 #pragma clang fp contract(off)
     const float *prims = (const float *)primitives;
-    fathom_lanes_f8 box[3][FATHOM_SAH_MAX_BINS];
-    int32_t counts[3][FATHOM_SAH_MAX_BINS];
-    for (int a = 0; a < 3; a++) {
-        for (int k = 0; k < bins; k++) {
-            box[a][k] = (fathom_lanes_f8)__builtin_inff();
-            counts[a][k] = 0;
+    // Two sets of bins, taking every other primitive: neighbours in a range often fall in the same bin, and with one set
+    // each would wait for the other's store to the bin.
+    fathom_lanes_f8 box[2][3][FATHOM_SAH_MAX_BINS];
+    int32_t counts[2][3][FATHOM_SAH_MAX_BINS];
+    for (int s = 0; s < 2; s++) {
+        for (int a = 0; a < 3; a++) {
+            for (int k = 0; k < bins; k++) {
+                box[s][a][k] = (fathom_lanes_f8)__builtin_inff();
+                counts[s][a][k] = 0;
+            }
         }
     }
+    int set = 0;
     for (intptr_t i = begin; i < end; i += step) {
         fathom_lanes_f4 c;
         fathom_lanes_f8 b = fathom_sah_box(prims + 8 * i, &c);
         fathom_lanes_i4 k = fathom_lanes_cells4((c - centroidLo) * scale, (float)(bins - 1));
-        box[0][k.x] = fathom_lanes_min(box[0][k.x], b);
-        box[1][k.y] = fathom_lanes_min(box[1][k.y], b);
-        box[2][k.z] = fathom_lanes_min(box[2][k.z], b);
-        counts[0][k.x] += 1;
-        counts[1][k.y] += 1;
-        counts[2][k.z] += 1;
+        box[set][0][k.x] = fathom_lanes_min(box[set][0][k.x], b);
+        box[set][1][k.y] = fathom_lanes_min(box[set][1][k.y], b);
+        box[set][2][k.z] = fathom_lanes_min(box[set][2][k.z], b);
+        counts[set][0][k.x] += 1;
+        counts[set][1][k.y] += 1;
+        counts[set][2][k.z] += 1;
+        set ^= 1;
     }
     fathom_sah_split best = {__builtin_inff(), -1, 0};
     float rightArea[FATHOM_SAH_MAX_BINS];
@@ -77,14 +83,14 @@ static inline fathom_sah_split fathom_sah_best_split(const void *primitives, int
         if (!(axes >> a & 1)) continue;
         fathom_lanes_f8 grown = (fathom_lanes_f8)__builtin_inff();
         for (int k = bins - 1; k > 0; k--) {
-            grown = fathom_lanes_min(box[a][k], grown);
+            grown = fathom_lanes_min(fathom_lanes_min(box[0][a][k], box[1][a][k]), grown);
             rightArea[k] = fathom_sah_area(grown);
         }
         grown = (fathom_lanes_f8)__builtin_inff();
         intptr_t left = 0;
         for (int k = 0; k < bins - 1; k++) {
-            grown = fathom_lanes_min(box[a][k], grown);
-            left += (intptr_t)counts[a][k] * step;
+            grown = fathom_lanes_min(fathom_lanes_min(box[0][a][k], box[1][a][k]), grown);
+            left += (intptr_t)(counts[0][a][k] + counts[1][a][k]) * step;
             intptr_t right = count - left;
             if (left <= 0 || right <= 0) continue;
             float cost = fathom_sah_area(grown) * (float)((left + 3) >> 2) + rightArea[k + 1] * (float)((right + 3) >> 2);

@@ -1,7 +1,7 @@
 import CLanes
 
 /// Builds an 8-wide BVH with the surface-area heuristic over binned centroids (16 bins, all three axes
-/// binned in one pass; ranges of 2^16 or more binned from every 4th primitive).
+/// binned in one pass; ranges of 2^12 or more binned from every 4th primitive).
 ///
 /// Each node starts with its whole primitive range as one child and splits the child of largest area
 /// (of most triangles among equal areas) among those with more than `leafSize` triangles until it has
@@ -15,7 +15,7 @@ struct BVHBuilder {
     static let binCount = Int(FATHOM_SAH_MAX_BINS)
     static let sahDepthLimit = 16
     /// Ranges of this many primitives or more are binned from a sample (`bestSAHSplit`).
-    static let sampledBinning = 1 << 16
+    static let sampledBinning = 1 << 12
     /// The deepest tree this builder can make (see above).
     static let maxDepth = sahDepthLimit + 10
 
@@ -164,8 +164,8 @@ struct BVHBuilder {
         var axes: UInt32 = 0
         for axis in 0..<3 where extent[axis] > 0 && extent[axis].isFinite { axes |= 1 << UInt32(axis) }
         guard axes != 0 else { return nil }
-        // A range of 2^16 or more is binned from every 4th primitive (counts scaled to match): the top levels'
-        // SAH hardly changes, their binning passes take a quarter of the time.
+        // A range of 2^12 or more is binned from every 4th primitive (counts scaled to match): the top levels'
+        // SAH hardly changes, and their binning passes read a quarter of the primitives.
         let step = s.range.count >= BVHBuilder.sampledBinning ? 4 : 1
         let best = fathom_sah_best_split(primBase, s.range.lowerBound, s.range.upperBound, step, s.range.count, s.cLo, scale,
                                          Int32(n), axes)
