@@ -65,8 +65,8 @@ extension Mesh {
     /// 1 KiB, so Swift allocates it on the machine stack, not the heap.
     @usableFromInline static let stackSize = 7 * BVHBuilder.maxDepth + 1
 
-    /// Asks for the node of `code` (if it is one, not a leaf) to be brought into the caches: the farther of two
-    /// children met, pushed while the nearer is entered, is then at hand when popped (bench/README.md,
+    /// Asks for the node of `code` (if it is one, not a leaf) to be brought into the caches: the children pushed while
+    /// the nearest is entered are then at hand when popped (bench/README.md,
     /// "What limits Fathom's ray casting today", has what it gains and why leaf blocks are not prefetched).
     @inline(__always)
     func prefetch(_ code: Int32) {
@@ -76,7 +76,8 @@ extension Mesh {
     }
 
     /// A traversal's step at an inner node: the child to visit next at once (the only one met, or the nearer of
-    /// two, the farther pushed), or nil after pushing all met (none, or three and more) nearest on top.
+    /// two, the farther pushed), or nil after pushing all met (none, or three and more) nearest on top. Pushed nodes
+    /// are prefetched.
     @inline(__always)
     func step(_ node: UnsafePointer<BVHNode>, _ ray: NodeRay, tmin: Float, tmax: Float, _ stack: inout TraversalStack) -> Int32? {
         let (near, met) = ray.test(node, tmin: tmin, tmax: tmax)
@@ -87,6 +88,11 @@ extension Mesh {
             return nearer
         }
         stack.push(childrenOf: node, near: near, lanes: lanes)
+        var bits = lanes
+        while bits != 0 {
+            prefetch(BVHNode.child(bits.trailingZeroBitCount, of: node))
+            bits &= bits &- 1
+        }
         return nil
     }
 
