@@ -36,10 +36,11 @@ static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_differ
 /// `block`, lanes 4-7 from the block `high` bytes after it (0: the same block again). A block holds v0's x, y, z, then
 /// v1's and v2's, four lanes (16 bytes) each. The ray is given in its shear frame: axes kx, ky, kz (0-2), origin
 /// o = (o[kx], o[ky], o[kz], -) and factors s = (sx, sy, sz, -) (see `fathom_lanes_shear_frame`). Returns t per lane,
-/// writes u to uv[0..<8] and v to uv[8..<16], and the lanes hit within [lo, hi] as bits 0-7 to *hits (0-3 when high is 0). Each lane runs
-/// the operations of `ShearedRay.intersect` in the same order (no contraction into fused multiply-adds), with an edge
-/// function that is exactly 0 recomputed in double, so its results are bit-identical to it. In C because Swift's lane
-/// arithmetic with vectors read at run-time offsets compiled to partly scalar code.
+/// writes u to uv[0..<8] and v to uv[8..<16], and the lanes hit within [lo, hi] as bits 0-7 to *hits (bits 0-3 only
+/// when high is 0). Each lane runs the operations of `ShearedRay.intersect` in the same order (no contraction into
+/// fused multiply-adds), with an edge function that is exactly 0 recomputed in double, so its results are
+/// bit-identical to it. In C because Swift's lane arithmetic with vectors read at run-time offsets compiled to partly
+/// scalar code.
 static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_lanes_watertight8(const void *block, intptr_t high, int kx, int ky,
                                                                                      int kz, fathom_lanes_f4 o, fathom_lanes_f4 s,
                                                                                      float lo, float hi, float *uv,

@@ -6,8 +6,8 @@ import CLanes
 /// Each node starts with its whole primitive range as one child and splits the child of largest area
 /// (of most triangles among equal areas) among those with more than `leafSize` triangles until it has
 /// eight; then children with at most `leafSize` become leaves, which the leaf test runs at once (free
-/// slots are not spent splitting them further). Ranges whose centroids
-/// coincide are halved by count instead. From depth `sahDepthLimit` on, every split halves by count the
+/// slots are not spent splitting them further). Ranges whose centroids coincide are halved by count
+/// instead. From depth `sahDepthLimit` on, every split halves by count the
 /// child of most triangles, so each level divides the count by 8: for up to 2^28 triangles the tree is
 /// at most sahDepthLimit + 10 levels deep (traversal stacks are sized for that).
 struct BVHBuilder {

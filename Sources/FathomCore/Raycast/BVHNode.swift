@@ -4,8 +4,9 @@
 /// Child encoding: >= 0 is an inner node, by its byte offset from the root / 32 (7 per node: the traversal
 /// finds it with a shift, not a multiply); < 0 is a leaf, -(1 + (block << 3 | (count - 1))),
 /// covering leaf positions 4 block ..< 4 block + count (1...8): every leaf starts a block of four
-/// positions (padding fills the rest of its last block), and the leaf test runs a leaf's one or two blocks at once. An unused
-/// slot has inverted bounds (min = +inf, max = -inf), which no ray passes, and child 0.
+/// positions (padding fills the rest of its last block), and the leaf test runs a leaf's one or two
+/// blocks at once. An unused slot has inverted bounds (min = +inf, max = -inf), which no ray passes,
+/// and child 0.
 @frozen
 public struct BVHNode: Sendable {
     public var minX: SIMD8<Float>, minY: SIMD8<Float>, minZ: SIMD8<Float>

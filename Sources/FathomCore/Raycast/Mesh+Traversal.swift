@@ -66,8 +66,8 @@ extension Mesh {
     @usableFromInline static let stackSize = 7 * BVHBuilder.maxDepth + 1
 
     /// Asks for the node of `code` (if it is one, not a leaf) to be brought into the caches: the children pushed while
-    /// the nearest is entered are then at hand when popped (bench/README.md,
-    /// "What limits Fathom's ray casting today", has what it gains and why leaf blocks are not prefetched).
+    /// the nearest is entered are then at hand when popped (bench/README.md, "What limits Fathom's ray casting today"
+    /// and "One test per leaf", has what it gains and why leaf blocks are not prefetched).
     @inline(__always)
     func prefetch(_ code: Int32) {
         guard code >= 0 else { return }

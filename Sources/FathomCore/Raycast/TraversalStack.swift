@@ -88,7 +88,7 @@ struct TraversalStack {
 /// Scratch memory of the leaf test, on the machine stack with the traversal stack.
 @usableFromInline
 struct LeafScratch {
-    /// A borrowed mesh's leaf (two blocks of four triangles), gathered through their indices.
+    /// A borrowed mesh's leaf (one or two blocks of four triangles), gathered through their indices.
     @usableFromInline let gathered: UnsafeMutablePointer<TriangleLanes>
     /// u of the eight lanes of the leaf last tested, then v.
     @usableFromInline let uv: UnsafeMutablePointer<Float>

@@ -33,9 +33,9 @@ extension TriangleLanes {
 extension ShearedRay {
     /// `intersect` on eight triangles at once (`fathom_lanes_watertight8`): lanes 0-3 from the block at `tri`, lanes 4-7
     /// from the block `high` bytes after it (0 for the same block again). Per lane, t, and the lanes whose triangle is
-    /// hit within [tmin, tmax] as bits 0-7 (0-3 when `high` is 0); u and v of every lane go to uv[0..<8] and uv[8..<16]. Every lane runs
-    /// exactly the scalar test's operations in the same order (including the Double recomputation of an edge function
-    /// that is 0), so t and the hit/miss decision are bit-identical to `intersect`'s.
+    /// hit within [tmin, tmax] as bits 0-7 (0-3 when `high` is 0); u and v of every lane go to uv[0..<8] and
+    /// uv[8..<16]. Every lane runs exactly the scalar test's operations in the same order (including the Double
+    /// recomputation of an edge function that is 0), so t and the hit/miss decision are bit-identical to `intersect`'s.
     @inlinable @inline(__always)
     func intersect(_ tri: UnsafeRawPointer, high: Int, tmin: Float, tmax: Float, uv: UnsafeMutablePointer<Float>) -> (t: SIMD8<Float>, hits: Int) {
         var hits: UInt32 = 0
