@@ -157,4 +157,9 @@ static inline __attribute__((always_inline)) void fathom_lanes_prefetch(const vo
     __builtin_prefetch((const void *)((uintptr_t)base + (uintptr_t)offset), 0, 3);
 }
 
+/// The same for a line about to be written (prefetchw where the CPU has it).
+static inline __attribute__((always_inline)) void fathom_lanes_prefetch_write(const void *base, intptr_t offset) {
+    __builtin_prefetch((const void *)((uintptr_t)base + (uintptr_t)offset), 1, 3);
+}
+
 #endif

@@ -152,7 +152,8 @@ public func fathom_mesh_intersect_batch(_ handle: OpaquePointer?, _ rays: Unsafe
         let buffer = try rayBuffer(rays, count)
         let o = try batchOptions(options)
         nonisolated(unsafe) let out = try required(out, "out")
-        m.intersect(buffer, tmin: o.tmin, tmax: o.tmax, threads: o.threads) { i, hit in out[i] = fathom_hit(hit) }
+        m.intersect(buffer, tmin: o.tmin, tmax: o.tmax, threads: o.threads,
+                    output: (UnsafeMutableRawPointer(out), MemoryLayout<fathom_hit>.stride)) { i, hit in out[i] = fathom_hit(hit) }
     }
 }
 

@@ -1,3 +1,5 @@
+import CLanes
+
 /// Batch queries: many rays, all cores. Results depend only on each ray, never on the thread count or
 /// on the order in which the rays are traced (`tracingOrder`).
 extension Mesh {
@@ -32,11 +34,19 @@ extension Mesh {
     }
 
     /// Closest hits: calls write(i, hit or nil) once per ray, from any thread. `window`: rays ordered and
-    /// traced together (see `orderingWindow`).
+    /// traced together (see `orderingWindow`). `output`: where write stores ray i's result, if it does (`stride` bytes
+    /// at base + i x stride): the batch asks for those bytes to be brought into the caches a few rays ahead, as a
+    /// batch in its own order writes its results out of order.
     public func intersect(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int = Mesh.orderingWindow,
-                          _ write: @escaping (Int, Hit?) -> Void) {
+                          output: (base: UnsafeMutableRawPointer, stride: Int)? = nil, _ write: @escaping (Int, Hit?) -> Void) {
         let mesh = self
+        nonisolated(unsafe) let output = output
         traceNearest(rays, tmin: tmin, tmax: tmax, threads: threads, window: window,
+                     ahead: { i in
+                         guard let (base, stride) = output else { return }
+                         fathom_lanes_prefetch_write(base, i &* stride)
+                         fathom_lanes_prefetch_write(base, i &* stride &+ stride &- 1)
+                     },
                      single: { ray, i in write(i, mesh.intersect(ray, tmin: tmin, tmax: tmax)) },
                      packed: { ray, i, nearest in write(i, nearest.map { mesh.makeHit(ray, leaf: $0.leaf, t: $0.t, u: $0.u, v: $0.v) }) })
     }
@@ -48,6 +58,10 @@ extension Mesh {
         let mesh = self
         nonisolated(unsafe) let t = t, primitive = primitive
         traceNearest(rays, tmin: tmin, tmax: tmax, threads: threads, window: window,
+                     ahead: { i in
+                         if let t { fathom_lanes_prefetch_write(t, 4 &* i) }
+                         if let primitive { fathom_lanes_prefetch_write(primitive, 4 &* i) }
+                     },
                      single: { ray, i in
                          let hit = mesh.intersectDistance(ray, tmin: tmin, tmax: tmax)
                          t?[i] = hit?.t ?? .infinity
@@ -110,14 +124,21 @@ extension Mesh {
 
     /// As `trace`, for closest hits: eight rays in a row of the tracing order that make a packet (`Mesh.packet`) are
     /// traced together, each passed to packed(ray, its index, its closest hit as `nearest` gives it); the others are
-    /// passed to single(ray, its index) one at a time.
+    /// passed to single(ray, its index) one at a time. ahead(i) is called for each ray i eight positions before it is
+    /// traced (for its result's memory to be prefetched).
     private func traceNearest(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int, window: Int,
+                              ahead: @escaping (Int) -> Void,
                               single: @escaping (Ray, Int) -> Void,
                               packed: @escaping (Ray, Int, (t: Float, leaf: Int, u: Float, v: Float)?) -> Void) {
         forEachWindow(rays, tmin: tmin, tmax: tmax, threads: threads, window: window) { order, offset in
             ParallelFor.run(count: order.rays.count, threads: threads, chunk: 256) { range in
                 withUnsafeTemporaryAllocation(of: Ray.self, capacity: 8) { group in
                     let group = group.baseAddress.unsafelyUnwrapped
+                    /// Prefetches the ray traced at `position`, and its result's memory when results go out of order.
+                    @inline(__always) func prefetch(_ position: Int) {
+                        order.prefetch(position)
+                        if let i = order.reorderedIndex(position) { ahead(offset &+ i) }
+                    }
                     var j = range.lowerBound
                     while j < range.upperBound {
                         let end = Swift.min(j &+ 8, range.upperBound)
@@ -125,7 +146,7 @@ extension Mesh {
                         if end &- j == 8, Mesh.mayPack(order.ray(j), order.ray(j &+ 7)) {
                             for lane in 0..<8 {
                                 (group + lane).initialize(to: order.ray(j &+ lane))
-                                order.prefetch(j &+ lane &+ 8)
+                                prefetch(j &+ lane &+ 8)
                             }
                             if let packet = Mesh.packet(group) {
                                 let hits = self.nearest(packet, group, tmin: tmin, tmax: tmax)
@@ -139,7 +160,7 @@ extension Mesh {
                             }
                         }
                         for k in j..<end {
-                            order.prefetch(k &+ 8)
+                            prefetch(k &+ 8)
                             single(order.ray(k), offset + order.index(k))
                         }
                         j = end

@@ -108,5 +108,13 @@ public struct TracingOrder: @unchecked Sendable {
         fathom_lanes_prefetch(rays.base, 24 &* Int(UInt32(truncatingIfNeeded: indices[j])))
     }
 
+    /// The caller's index of the ray traced at position j, when the rays are reordered and j is in range (nil for the
+    /// caller's order, whose results go out in order).
+    @inline(__always)
+    func reorderedIndex(_ j: Int) -> Int? {
+        guard let indices, j < indices.count else { return nil }
+        return Int(UInt32(truncatingIfNeeded: indices[j]))
+    }
+
     public func release() { indices?.deallocate() }
 }
