@@ -104,8 +104,8 @@ public struct TracingOrder: @unchecked Sendable {
     /// out of order, one cache miss each, which a prefetch a few rays ahead hides behind the traversal.
     @inline(__always)
     func prefetch(_ j: Int) {
-        guard let indices, j < indices.count else { return }
-        fathom_lanes_prefetch(rays.base, 24 &* Int(UInt32(truncatingIfNeeded: indices[j])))
+        guard let i = reorderedIndex(j) else { return }
+        fathom_lanes_prefetch(rays.base, 24 &* i)
     }
 
     /// The caller's index of the ray traced at position j, when the rays are reordered and j is in range (nil for the
