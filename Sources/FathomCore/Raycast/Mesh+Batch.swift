@@ -136,8 +136,7 @@ extension Mesh {
                     let group = group.baseAddress.unsafelyUnwrapped
                     /// Prefetches the ray traced at `position`, and its result's memory when results go out of order.
                     @inline(__always) func prefetch(_ position: Int) {
-                        order.prefetch(position)
-                        if let i = order.reorderedIndex(position) { ahead(offset &+ i) }
+                        if let i = order.prefetch(position) { ahead(offset &+ i) }
                     }
                     var j = range.lowerBound
                     while j < range.upperBound {

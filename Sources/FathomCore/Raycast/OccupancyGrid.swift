@@ -112,24 +112,25 @@ public struct OccupancyGrid: Sendable {
     /// `firstOccupied` of each ray of `rays` (at most Int32.max), marched together as the batch ray order marches them:
     /// the same points as one ray at a time.
     public func firstOccupied(_ rays: [Ray], tmin: Float, tmax: Float) -> [SIMD3<Float>?] {
-        let packed = rays.flatMap { [$0.origin.x, $0.origin.y, $0.origin.z, $0.direction.x, $0.direction.y, $0.direction.z] }
-        var x = [Float](repeating: 0, count: rays.count), y = x, z = x
-        var found = [UInt8](repeating: 0, count: rays.count)
+        let n = rays.count
+        var packed = [Float]()
+        packed.reserveCapacity(6 * n)
+        for r in rays {
+            packed.append(r.origin.x); packed.append(r.origin.y); packed.append(r.origin.z)
+            packed.append(r.direction.x); packed.append(r.direction.y); packed.append(r.direction.z)
+        }
+        // The points' x, y and z one after another.
+        var points = [Float](repeating: 0, count: 3 * n)
+        var found = [UInt8](repeating: 0, count: n)
         packed.withUnsafeBufferPointer { r in
-            x.withUnsafeMutableBufferPointer { x in
-                y.withUnsafeMutableBufferPointer { y in
-                    z.withUnsafeMutableBufferPointer { z in
-                        found.withUnsafeMutableBufferPointer { f in
-                            guard let base = r.baseAddress else { return }
-                            firstOccupied(RayBuffer(base: base, count: rays.count), tmin: tmin, tmax: tmax,
-                                          x: x.baseAddress.unsafelyUnwrapped, y: y.baseAddress.unsafelyUnwrapped,
-                                          z: z.baseAddress.unsafelyUnwrapped, found: f.baseAddress.unsafelyUnwrapped)
-                        }
-                    }
+            points.withUnsafeMutableBufferPointer { p in
+                found.withUnsafeMutableBufferPointer { f in
+                    guard let base = r.baseAddress, let x = p.baseAddress, let found = f.baseAddress else { return }
+                    firstOccupied(RayBuffer(base: base, count: n), tmin: tmin, tmax: tmax, x: x, y: x + n, z: x + 2 * n, found: found)
                 }
             }
         }
-        return rays.indices.map { found[$0] != 0 ? SIMD3(x[$0], y[$0], z[$0]) : nil }
+        return (0..<n).map { found[$0] != 0 ? SIMD3(points[$0], points[n + $0], points[2 * n + $0]) : nil }
     }
 
     /// `firstOccupied` of every ray of `rays` (at most Int32.max): found[i] = 1 with the point (x[i], y[i], z[i]) when

@@ -101,11 +101,13 @@ public struct TracingOrder: @unchecked Sendable {
     public func ray(_ j: Int) -> Ray { rays[index(j)] }
 
     /// Asks for the ray traced at position j to be brought into the caches (j may be past the end): rays are read
-    /// out of order, one cache miss each, which a prefetch a few rays ahead hides behind the traversal.
-    @inline(__always)
-    func prefetch(_ j: Int) {
-        guard let i = reorderedIndex(j) else { return }
+    /// out of order, one cache miss each, which a prefetch a few rays ahead hides behind the traversal. Returns the
+    /// ray's index when it did (`reorderedIndex`).
+    @inline(__always) @discardableResult
+    func prefetch(_ j: Int) -> Int? {
+        guard let i = reorderedIndex(j) else { return nil }
         fathom_lanes_prefetch(rays.base, 24 &* i)
+        return i
     }
 
     /// The caller's index of the ray traced at position j, when the rays are reordered and j is in range (nil for the
