@@ -40,25 +40,89 @@ static inline __attribute__((always_inline)) fathom_lanes_i8 fathom_march_cells(
 /// Eight rays' march. Each axis along which a ray runs backward is mirrored (coordinate 32 - x), so every ray runs
 /// forward and leaves a cell through its upper faces: the ray in those grid coordinates (cell units, the grid spanning
 /// [0, 32] on each axis, with the ray's own parameter t) and the reciprocals of its direction, the range of t left, the
-/// current cell (mirrored; `flip` turns it into the real cell's index), and which lanes still march.
+/// current cell (mirrored, as its octant's table is), the offset of that table (`octant`), and which lanes still march.
 typedef struct {
     fathom_lanes_f8 gx, gy, gz, vx, vy, vz, ix, iy, iz, t, end;
-    fathom_lanes_i8 cx, cy, cz, flip, active;
+    fathom_lanes_i8 cx, cy, cz, octant, active;
     /// Where the lanes that stopped in an occupied cell (`found`) stopped: the t in the middle of their way through it.
     fathom_lanes_f8 middle;
     fathom_lanes_i8 found;
 } fathom_march_lanes;
 
+/// Eight rays in lanes: origin and direction, one vector per coordinate.
+typedef struct {
+    fathom_lanes_f8 ox, oy, oz, dx, dy, dz;
+} fathom_march_ray_lanes;
+
+/// Words w ..< w + 4 of the ray at `ray` and of the one four rays on, as one 8-lane row (a 16-byte load inserted into
+/// the high half).
+static inline __attribute__((always_inline)) fathom_lanes_f8 fathom_march_row(const float *ray, int w) {
+    fathom_lanes_f4 low, high;
+    __builtin_memcpy(&low, ray + w, 16);
+    __builtin_memcpy(&high, ray + 24 + w, 16);
+    return __builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+/// `count` (0...8) rays, rays[6 i ..< 6 i + 6] = origin xyz, direction xyz, in lanes; lanes from `count` on hold ray 0
+/// (none read past ray count - 1). Eight rays: the first four words of rays k and k + 4 loaded as one 8-lane row, and
+/// the last four as another, then both halves' 4 x 4 transposes at once, in-lane shuffles (inserting the 48 words lane
+/// by lane was a chain of blends per coordinate). Fewer: word by word. With AVX the rows pass an empty asm statement,
+/// so that LLVM does not fold the shuffles back into scalar loads and blends (`fathom_lanes_transposed`).
+static inline __attribute__((always_inline)) fathom_march_ray_lanes fathom_march_load_rays(const float *rays, int count) {
+    fathom_march_ray_lanes l;
+    if (count < 8) {
+        for (int i = 0; i < 8; i++) {
+            const float *r = rays + 6 * (i < count ? i : 0);
+            l.ox[i] = r[0]; l.oy[i] = r[1]; l.oz[i] = r[2];
+            l.dx[i] = r[3]; l.dy[i] = r[4]; l.dz[i] = r[5];
+        }
+        return l;
+    }
+    fathom_lanes_f8 h[4] = {fathom_march_row(rays, 0), fathom_march_row(rays + 6, 0), fathom_march_row(rays + 12, 0),
+                            fathom_march_row(rays + 18, 0)};
+    fathom_lanes_f8 t[4] = {fathom_march_row(rays, 2), fathom_march_row(rays + 6, 2), fathom_march_row(rays + 12, 2),
+                            fathom_march_row(rays + 18, 2)};
+    // (ox0 ox1 oy0 oy1 | ox4 ox5 oy4 oy5) and the same for rays 2, 3 | 6, 7; then words 2 and 3 of each.
+    fathom_lanes_f8 a = __builtin_shufflevector(h[0], h[1], 0, 8, 1, 9, 4, 12, 5, 13);
+    fathom_lanes_f8 b = __builtin_shufflevector(h[2], h[3], 0, 8, 1, 9, 4, 12, 5, 13);
+    fathom_lanes_f8 c = __builtin_shufflevector(h[0], h[1], 2, 10, 3, 11, 6, 14, 7, 15);
+    fathom_lanes_f8 d = __builtin_shufflevector(h[2], h[3], 2, 10, 3, 11, 6, 14, 7, 15);
+    fathom_lanes_f8 e = __builtin_shufflevector(t[0], t[1], 2, 10, 3, 11, 6, 14, 7, 15);
+    fathom_lanes_f8 f = __builtin_shufflevector(t[2], t[3], 2, 10, 3, 11, 6, 14, 7, 15);
+    l.ox = __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13);
+    l.oy = __builtin_shufflevector(a, b, 2, 3, 10, 11, 6, 7, 14, 15);
+    l.oz = __builtin_shufflevector(c, d, 0, 1, 8, 9, 4, 5, 12, 13);
+    l.dx = __builtin_shufflevector(c, d, 2, 3, 10, 11, 6, 7, 14, 15);
+    l.dy = __builtin_shufflevector(e, f, 0, 1, 8, 9, 4, 5, 12, 13);
+    l.dz = __builtin_shufflevector(e, f, 2, 3, 10, 11, 6, 7, 14, 15);
+#if defined(__AVX__)
+    __asm__("" : "+x"(l.ox), "+x"(l.oy), "+x"(l.oz), "+x"(l.dx), "+x"(l.dy), "+x"(l.dz));
+#endif
+    return l;
+}
+
+/// The points origin + t x direction of `count` (0...8) rays, rays[6 i ..< 6 i + 6] = origin xyz, direction xyz, with
+/// t in lane i: to x[i], y[i], z[i] for i < count.
+static inline __attribute__((always_inline)) void fathom_march_points(const float *rays, int count, fathom_lanes_f8 t,
+                                                                     float *x, float *y, float *z) {
+    if (count < 8) {
+        for (int i = 0; i < count; i++) {
+            const float *r = rays + 6 * i;
+            x[i] = r[0] + t[i] * r[3]; y[i] = r[1] + t[i] * r[4]; z[i] = r[2] + t[i] * r[5];
+        }
+        return;
+    }
+    fathom_march_ray_lanes l = fathom_march_load_rays(rays, 8);
+    fathom_lanes_f8 px = l.ox + t * l.dx, py = l.oy + t * l.dy, pz = l.oz + t * l.dz;
+    __builtin_memcpy(x, &px, 32); __builtin_memcpy(y, &py, 32); __builtin_memcpy(z, &pz, 32);
+}
+
 /// Starts the march of `count` (0...8) rays, rays[6 i ..< 6 i + 6] = origin xyz, direction xyz (world frame), within
 /// [tmin, tmax]: lane i at the cell where ray i enters the grid, inactive when it does not.
 static inline __attribute__((always_inline)) void fathom_march_start(fathom_march_lanes *m, const float *frame,
                                                                     const float *rays, int count, float tmin, float tmax) {
-    fathom_lanes_f8 ox, oy, oz, dx, dy, dz;
-    for (int i = 0; i < 8; i++) {
-        const float *r = rays + 6 * (i < count ? i : 0);
-        ox[i] = r[0]; oy[i] = r[1]; oz[i] = r[2];
-        dx[i] = r[3]; dy[i] = r[4]; dz[i] = r[5];
-    }
+    fathom_march_ray_lanes ray = fathom_march_load_rays(rays, count);
+    fathom_lanes_f8 ox = ray.ox, oy = ray.oy, oz = ray.oz, dx = ray.dx, dy = ray.dy, dz = ray.dz;
     const fathom_lanes_f8 size = (fathom_lanes_f8)(float)FATHOM_GRID_CELLS;
     fathom_lanes_f8 gx = (ox - frame[0]) * frame[3], gy = (oy - frame[1]) * frame[4], gz = (oz - frame[2]) * frame[5];
     fathom_lanes_f8 vx = dx * frame[3], vy = dy * frame[4], vz = dz * frame[5];
@@ -67,7 +131,7 @@ static inline __attribute__((always_inline)) void fathom_march_start(fathom_marc
     m->gx = fathom_lanes_select(negX, size - gx, gx); m->vx = fathom_lanes_select(negX, -vx, vx);
     m->gy = fathom_lanes_select(negY, size - gy, gy); m->vy = fathom_lanes_select(negY, -vy, vy);
     m->gz = fathom_lanes_select(negZ, size - gz, gz); m->vz = fathom_lanes_select(negZ, -vz, vz);
-    m->flip = (negX & 31) | (negY & 31) << 5 | (negZ & 31) << 10;
+    m->octant = (negX & 1 << 15) | (negY & 1 << 16) | (negZ & 1 << 17);
     m->ix = 1 / m->vx; m->iy = 1 / m->vy; m->iz = 1 / m->vz;
     // The range of t inside the grid: from the lower faces to the upper ones.
     fathom_lanes_f8 ax = (0 - m->gx) * m->ix, bx = (size - m->gx) * m->ix;
@@ -87,12 +151,12 @@ static inline __attribute__((always_inline)) void fathom_march_start(fathom_marc
 }
 
 /// One step of every active lane: a lane in an occupied cell stops there, keeping the t in the middle of its way
-/// through the cell; the others jump past the cube of empty cells the distance promises, and stop when they leave the
-/// grid or the range of t. No branch on the lanes: which ones stop is as good as random.
+/// through the cell; the others jump past the cube of empty cells ahead of them that the distance promises, and stop
+/// when they leave the grid or the range of t. No branch on the lanes: which ones stop is as good as random.
 static inline __attribute__((always_inline)) void fathom_march_step(fathom_march_lanes *m, const uint8_t *distance) {
-    fathom_lanes_i8 k = fathom_march_gather(distance, (m->cx | m->cy << 5 | m->cz << 10) ^ m->flip);
-    // Every cell less than k away is empty (none when k = 0): the ray leaves the cube of them through the first of its
-    // upper faces, cell + max(k, 1) on each axis.
+    fathom_lanes_i8 k = fathom_march_gather(distance, m->cx | m->cy << 5 | m->cz << 10 | m->octant);
+    // The cube of k cells a side from the cell on, ahead of the ray, is empty (none when k = 0): the ray leaves it
+    // through the first of its upper faces, cell + max(k, 1) on each axis.
     fathom_lanes_i8 occupied = k == 0;
     fathom_lanes_i8 above = k - occupied;  // occupied is -1 or 0: k, or 1 for k = 0
     fathom_lanes_i8 highX = m->cx + above, highY = m->cy + above, highZ = m->cz + above;
@@ -128,12 +192,8 @@ static inline __attribute__((always_inline)) void fathom_march_finish(const fath
                                                                      int lanes, float *x, float *y, float *z,
                                                                      uint8_t *found) {
     uint32_t bits = fathom_lanes_sign_bits(m->found);
-    for (int i = 0; i < lanes; i++) {
-        const float *r = rays + 6 * i;
-        float t = m->middle[i];
-        found[i] = bits >> i & 1;
-        x[i] = r[0] + t * r[3]; y[i] = r[1] + t * r[4]; z[i] = r[2] + t * r[5];
-    }
+    for (int i = 0; i < lanes; i++) found[i] = bits >> i & 1;
+    fathom_march_points(rays, lanes, m->middle, x, y, z);
 }
 
 /// `fathom_grid_march` for a grid whose cells nearly all hold a triangle, where most rays stop in their first cell:
@@ -182,8 +242,9 @@ static inline __attribute__((always_inline)) fathom_lanes_i8 fathom_march_permut
 /// found), ray r at column r, and 8 more columns of inactive lanes, so that 8 columns read from any ray on lie inside.
 typedef struct {
     int32_t field[16][FATHOM_MARCH_STAGE + 8];
-    /// The results of the rays, as a lane last held them (ray FATHOM_MARCH_STAGE: a lane holding none).
-    float middle[FATHOM_MARCH_STAGE + 1];
+    /// The results of the rays, as a lane last held them (ray FATHOM_MARCH_STAGE: a lane holding none). 7 more columns
+    /// of middle, so that 8 read from any ray on lie inside (those past the rays are not used).
+    float middle[FATHOM_MARCH_STAGE + 8];
     int32_t found[FATHOM_MARCH_STAGE + 1];
 } fathom_march_stage;
 
@@ -196,7 +257,7 @@ typedef struct {
 
 #define FATHOM_MARCH_FIELDS(X) \
     X(0, gx, f) X(1, gy, f) X(2, gz, f) X(3, vx, f) X(4, vy, f) X(5, vz, f) X(6, ix, f) X(7, iy, f) X(8, iz, f) \
-    X(9, t, f) X(10, end, f) X(11, cx, i) X(12, cy, i) X(13, cz, i) X(14, flip, i) X(15, active, i)
+    X(9, t, f) X(10, end, f) X(11, cx, i) X(12, cy, i) X(13, cz, i) X(14, octant, i) X(15, active, i)
 
 /// Stages the starts of `count` rays (1...FATHOM_MARCH_STAGE) of `rays`, 8 at a time.
 static inline __attribute__((always_inline)) void fathom_march_stage_rays(fathom_march_stage *stage, const float *frame,
@@ -274,15 +335,18 @@ static inline __attribute__((always_inline)) int fathom_march_refill(fathom_marc
 }
 
 /// The first occupied cell of each of `count` rays, rays[6 i ..< 6 i + 6] = origin xyz, direction xyz (world frame),
-/// within [tmin, tmax]. `distance` has one byte per cell (x, y, z) at x + 32 y + 1024 z: 0 where a triangle lies, else
-/// the Chebyshev distance in cells to the nearest such cell (any value above 31 when there is none), and 3 more bytes
-/// after the last cell (read, not used). `frame`: the grid's corner xyz and its cells per unit along each axis. For
+/// within [tmin, tmax]. `distance` has eight tables of one byte per cell, one per octant o of directions (bit 0 set for
+/// rays toward lower x, bit 1 lower y, bit 2 lower z), in the octant's mirrored coordinates (x' = 31 - x where bit 0 is
+/// set, ...): cell (x', y', z') at o x 32768 + x' + 32 y' + 1024 z' holds 0 where a triangle lies, else the Chebyshev
+/// distance in cells to the nearest such cell at equal or higher mirrored coordinates on every axis (any value above
+/// 31 when there is none); and 3 more bytes after the last table (read, not used). `frame`: the grid's corner xyz and its cells per unit along each axis. For
 /// ray i, found[i] = 1 when it meets an occupied cell within [tmin, tmax] (in FATHOM_GRID_MAX_STEPS steps), with
 /// (x[i], y[i], z[i]) the point in the middle of its way through that cell (world frame); found[i] = 0 otherwise, the
 /// point then written but meaningless.
 ///
-/// From a cell at distance k >= 1, every cell less than k away is empty: a lane jumps to where the ray leaves that cube
-/// and enters the cell beyond it, so it meets the same first occupied cell as a cell-by-cell march. Plane distances
+/// From a cell at distance k >= 1, the cube of k cells a side from it on, ahead of the ray on every axis, is empty: the
+/// ray (running forward in mirrored coordinates) stays in it until it leaves through an upper face, and a lane jumps
+/// to there and the cell beyond, so it meets the same first occupied cell as a cell-by-cell march. Plane distances
 /// that are NaN (a ray lying in a cell's bounding plane: 0 x infinity) bound nothing, as in the BVH's box test.
 ///
 /// Rays take from 1 to dozens of steps, so a group of eight that ran until its last lane stopped would keep most lanes
@@ -307,7 +371,16 @@ static inline void fathom_grid_march(const uint8_t *distance, const float *frame
         int next = 0;
         int active = fathom_march_refill(&a, &stage, &next, staged) | fathom_march_refill(&b, &stage, &next, staged) |
                      fathom_march_refill(&c, &stage, &next, staged);
+        // The rays after these, which the next stage (or the caller's next call) reads, are prefetched two lines per
+        // round of steps: the stepping reads no rays, so the hardware's prefetcher falls behind while it runs.
+        const char *after = (const char *)(r + 6 * staged);
+        intptr_t ahead = 0;
         while (active | (next < staged)) {
+            if (ahead < 24 * FATHOM_MARCH_STAGE) {
+                fathom_lanes_prefetch(after, ahead);
+                fathom_lanes_prefetch(after, ahead + 64);
+                ahead += 128;
+            }
             fathom_march_group_step(&a, distance);
             fathom_march_group_step(&b, distance);
             fathom_march_group_step(&c, distance);
@@ -318,11 +391,12 @@ static inline void fathom_grid_march(const uint8_t *distance, const float *frame
         fathom_march_record(&a, &stage);
         fathom_march_record(&b, &stage);
         fathom_march_record(&c, &stage);
-        for (int i = 0; i < staged; i++) {
-            const float *ray = r + 6 * i;
-            float t = stage.middle[i];
-            found[first + i] = stage.found[i] != 0;
-            x[first + i] = ray[0] + t * ray[3]; y[first + i] = ray[1] + t * ray[4]; z[first + i] = ray[2] + t * ray[5];
+        for (int i = 0; i < staged; i += 8) {
+            int lanes = staged - i < 8 ? staged - i : 8;
+            fathom_lanes_f8 t;
+            __builtin_memcpy(&t, &stage.middle[i], 32);
+            for (int j = 0; j < lanes; j++) found[first + i + j] = stage.found[i + j] != 0;
+            fathom_march_points(r + 6 * i, lanes, t, x + first + i, y + first + i, z + first + i);
         }
     }
 }

@@ -2,7 +2,8 @@ import FathomCore
 import Testing
 
 /// The batch ray order's occupancy grid, against references computed here in Double: which cells small triangles
-/// occupy, every cell's Chebyshev distance by brute force, and each ray's first occupied cell by a cell-by-cell walk.
+/// occupy, every cell's Chebyshev distance to the nearest occupied cell ahead of it in each octant of directions by brute
+/// force, and each ray's first occupied cell by a cell-by-cell walk.
 @Suite("Occupancy grid")
 struct OccupancyGridTests {
     static let cells = 32
@@ -63,24 +64,38 @@ struct OccupancyGridTests {
         return (triangles, grid, occupied)
     }
 
-    @Test("distances are each cell's Chebyshev distance to the nearest occupied cell")
+    @Test("distances are, for each octant of directions, each cell's Chebyshev distance to the nearest occupied cell ahead")
     func distances() {
         var rng = SplitMix64(seed: 71)
         let (triangles, grid, occupied) = OccupancyGridTests.fixture(&rng)
         #expect(occupied.count > 50 && occupied.count < 3000)
-        var largest = 0
-        for z in 0..<32 {
-            for y in 0..<32 {
-                for x in 0..<32 {
-                    let expected = occupied.map { o in Swift.max(abs(o.x - x), Swift.max(abs(o.y - y), abs(o.z - z))) }.min() ?? 255
-                    largest = Swift.max(largest, expected)
-                    #expect(grid.distance(x, y, z) == expected, "cell \(x), \(y), \(z)")
+        let cells = occupied.map { SIMD3<Int32>(Int32($0.x), Int32($0.y), Int32($0.z)) }
+        var largest = 0, differ = 0
+        for octant in 0..<8 {
+            // +1 along an axis the octant's rays run up, -1 where they run down.
+            let sign = SIMD3<Int32>(octant & 1 != 0 ? -1 : 1, octant & 2 != 0 ? -1 : 1, octant & 4 != 0 ? -1 : 1)
+            for z in 0..<32 {
+                for y in 0..<32 {
+                    for x in 0..<32 {
+                        let c = SIMD3<Int32>(Int32(x), Int32(y), Int32(z))
+                        var expected: Int32 = 255
+                        for o in cells {
+                            let ahead = (o &- c) &* sign
+                            if ahead.min() >= 0 { expected = Swift.min(expected, ahead.max()) }
+                        }
+                        if expected < 255 { largest = Swift.max(largest, Int(expected)) }
+                        if grid.distance(x, y, z, octant: octant) != Int(expected) {
+                            differ += 1
+                            if differ <= 5 { Issue.record("octant \(octant), cell \(x), \(y), \(z): \(grid.distance(x, y, z, octant: octant)), expected \(expected)") }
+                        }
+                    }
                 }
             }
         }
-        #expect(largest >= 8)  // the jumps are tested over long empty stretches
+        #expect(differ == 0)
+        #expect(largest >= 16)  // the jumps are tested over long empty stretches
         let empty = OccupancyGrid(lo: SIMD3(repeating: -1), hi: SIMD3(repeating: 1), count: 0) { triangles[$0] }
-        #expect(empty.distance(0, 0, 0) == 255 && empty.distance(31, 17, 5) == 255)
+        #expect((0..<8).allSatisfy { empty.distance(0, 0, 0, octant: $0) == 255 && empty.distance(31, 17, 5, octant: $0) == 255 })
     }
 
     /// The first occupied cell along a ray within [tmin, tmax], walking cell by cell in Double; nil when none.

@@ -1,22 +1,27 @@
 import CLanes
 
-/// A coarse picture of where a mesh's triangles lie: 32 x 32 x 32 cells over the mesh's bounds, each holding its
-/// Chebyshev distance in cells to the nearest cell a triangle passes (0 for such a cell; a cell is marked at the
-/// triangle's vertices, and for a triangle wider than a cell at points of a lattice on it no farther apart than a cell).
-/// The batch ray order marches rays through it to predict where they end, for a fraction of a traversal's cost
-/// (bench/README.md, "Batch ray order"): eight rays at a time, each jumping over the cube of empty cells the distance
-/// promises, a lane taking a new ray as soon as its own stops (`fathom_grid_march`, Sources/CLanes/march.h). A
-/// prediction only: a cell a thin triangle crosses between lattice points may be left empty, which changes the order of
-/// the work, never a result.
+/// A coarse picture of where a mesh's triangles lie: 32 x 32 x 32 cells over the mesh's bounds, of which those a
+/// triangle passes are occupied (a cell is marked at the triangle's vertices, and for a triangle wider than a cell at
+/// points of a lattice on it no farther apart than a cell). For each of the eight octants of directions, every cell
+/// holds its distance in cells to the nearest occupied cell ahead of it in that octant (`distance`). The batch ray
+/// order marches rays through it to predict where they end, for a fraction of a traversal's cost (bench/README.md,
+/// "Batch ray order"): eight rays at a time, each jumping over the cube of empty cells ahead of it that its octant's
+/// distance promises, a lane taking a new ray as soon as its own stops (`fathom_grid_march`,
+/// Sources/CLanes/march.h). A prediction only: a cell a thin triangle crosses between lattice points may be left
+/// empty, which changes the order of the work, never a result.
 public struct OccupancyGrid: Sendable {
     public static let resolution = Int(FATHOM_GRID_CELLS)
-    /// One byte per cell.
-    public static let bytes = resolution * resolution * resolution
+    /// Cells of the grid.
+    static let cells = resolution * resolution * resolution
+    /// Bytes of the distances: one per cell and octant.
+    public static let bytes = 8 * cells
 
     /// The grid's corner, then its cells per meter along each axis.
     private let frame: [Float]
-    /// Cell (x, y, z) at x + 32 y + 1024 z: its distance in cells (the largest of the three axes' differences) to the
-    /// nearest occupied cell; 255 in a grid with none.
+    /// Octant o's distances at o x 32768 + x + 32 y + 1024 z, in the octant's mirrored coordinates (x is 31 - the
+    /// cell's x where o's bit 0 is set, the direction running toward lower x; y by bit 1, z by bit 2), so that its rays
+    /// run toward higher coordinates: the Chebyshev distance (the largest of the three axes' differences) to the nearest
+    /// occupied cell at equal or higher coordinates on every axis, 0 for an occupied cell, 255 where there is none.
     private let distances: [UInt8]
     /// Whether more than 7/8 of the cells hold a triangle (a soup of small triangles, say): rays then stop in their
     /// first cell, and the march steps groups of eight together (`fathom_grid_march_dense`) rather than giving each lane
@@ -40,13 +45,15 @@ public struct OccupancyGrid: Sendable {
         let smallest = cellSize.min(), most = OccupancyGrid.maxLatticeSteps(triangles: count)
         // Marked through a buffer pointer: the array's own subscript checked its index and its uniqueness per mark.
         // 3 bytes more, which the march's gather reads past the last cell.
+        var occupied = 0
         distances = [UInt8](unsafeUninitializedCapacity: OccupancyGrid.bytes + 3) { all, initialized in
             all.initialize(repeating: .max)
             initialized = all.count
-            let cells = UnsafeMutableBufferPointer(rebasing: all[0..<OccupancyGrid.bytes])
+            // Octant 0's table, whose coordinates are the cells' own, holds the marks first (0: occupied).
+            let marks = UnsafeMutableBufferPointer(rebasing: all[0..<OccupancyGrid.cells])
             @inline(__always) func mark(_ p: SIMD3<Float>) {
                 let q = OccupancyGrid.cell(p, lo, scale)
-                cells[OccupancyGrid.index(q.x, q.y, q.z)] = 0  // < 32768: the cells are clamped to 0...31
+                marks[OccupancyGrid.index(q.x, q.y, q.z)] = 0  // < 32768: the cells are clamped to 0...31
             }
             for t in 0..<count {
                 let (a, b, c) = triangle(t)
@@ -63,34 +70,63 @@ public struct OccupancyGrid: Sendable {
                     for j in 0...(steps - i) { mark(a + Float(i) * inverse * (b - a) + Float(j) * inverse * (c - a)) }
                 }
             }
-            OccupancyGrid.distanceTransform(cells)
+            occupied = marks.lazy.filter { $0 == 0 }.count
+            OccupancyGrid.distanceTransform(all)
         }
-        mostlyOccupied = distances[0..<OccupancyGrid.bytes].lazy.filter { $0 == 0 }.count > OccupancyGrid.bytes / 8 * 7
+        mostlyOccupied = occupied > OccupancyGrid.cells / 8 * 7
     }
 
-    /// Replaces 0 (occupied) and 255 (empty) cells by each cell's Chebyshev distance to the nearest occupied cell, one
-    /// axis at a time: along each line of cells, d(i) = min over j of max(|i - j|, d(j)), which after the three axes is
-    /// the smallest largest axis difference to an occupied cell (the distance is separable). Lines of 32: the direct
-    /// minimum is 32 x 32 steps per line, a few milliseconds for the grid.
-    private static func distanceTransform(_ cells: UnsafeMutableBufferPointer<UInt8>) {
-        let n = resolution
-        var line = [Int](repeating: 0, count: n)
-        for stride in [1, n, n * n] {
-            for first in 0..<(n * n * n) where (first / stride) % n == 0 {
-                for i in 0..<n { line[i] = Int(cells[first + i * stride]) }
-                for i in 0..<n {
-                    var nearest = line[i]
-                    for j in 0..<n { nearest = Swift.min(nearest, Swift.max(abs(i - j), line[j])) }
-                    cells[first + i * stride] = UInt8(nearest)
+    /// Fills the eight octants' tables from the marks in octant 0's (0 occupied, 255 empty). In an octant's mirrored
+    /// coordinates, the distance d of an empty cell c is 1 + the least d of its seven neighbours c + e (e in {0, 1}^3,
+    /// not 0): the nearest occupied cell q ahead of c is ahead of the neighbour e with e_i = 1 where q_i > c_i, and
+    /// one cell nearer to it. Cells past the grid count as empty. So each table is one sweep from its highest corner
+    /// down, a row of 32 cells at a time: the neighbours in the rows above and behind first, then along the row.
+    private static func distanceTransform(_ all: UnsafeMutableBufferPointer<UInt8>) {
+        let n = resolution, none = Int(UInt8.max)
+        // Copied out: octant 0's sweep overwrites the marks.
+        let occupied = [Bool](unsafeUninitializedCapacity: cells) { flags, initialized in
+            for i in 0..<cells { flags[i] = all[i] == 0 }
+            initialized = cells
+        }
+        // The row above (y + 1) and the rows behind (z + 1) of the sweep's current row, 33 cells each (the last past
+        // the grid), and the current row's values.
+        var above = [Int](repeating: none, count: n + 1), behind = [Int](repeating: none, count: n + 1)
+        var behindAbove = [Int](repeating: none, count: n + 1), row = [Int](repeating: none, count: n + 1)
+        for octant in 0..<8 {
+            let table = all.baseAddress.unsafelyUnwrapped + octant * cells
+            // Mirrored coordinate m on an axis is the cell 31 - m where the octant's bit for it is set.
+            @inline(__always) func cell(_ m: Int, _ bit: Int) -> Int { octant & bit != 0 ? n - 1 - m : m }
+            for z in (0..<n).reversed() {
+                for y in (0..<n).reversed() {
+                    for x in 0...n {
+                        above[x] = y + 1 < n && x < n ? Int(table[x | (y + 1) << 5 | z << 10]) : none
+                        behind[x] = z + 1 < n && x < n ? Int(table[x | y << 5 | (z + 1) << 10]) : none
+                        behindAbove[x] = y + 1 < n && z + 1 < n && x < n ? Int(table[x | (y + 1) << 5 | (z + 1) << 10]) : none
+                    }
+                    row[n] = none
+                    let cy = cell(y, 2), cz = cell(z, 4)
+                    for x in (0..<n).reversed() {
+                        var nearest = Swift.min(row[x + 1], Swift.min(above[x], Swift.min(above[x + 1], behind[x])))
+                        nearest = Swift.min(nearest, Swift.min(behind[x + 1], Swift.min(behindAbove[x], behindAbove[x + 1])))
+                        row[x] = occupied[cell(x, 1) | cy << 5 | cz << 10] ? 0 : Swift.min(none, nearest + 1)
+                        table[x | y << 5 | z << 10] = UInt8(truncatingIfNeeded: row[x])
+                    }
                 }
             }
         }
     }
 
-    /// The Chebyshev distance of cell (x, y, z) (each 0...31) to the nearest occupied cell: 0 for an occupied one, 255
-    /// when the grid has none.
-    public func distance(_ x: Int, _ y: Int, _ z: Int) -> Int {
-        Int(distances[OccupancyGrid.index(Int32(truncatingIfNeeded: x), Int32(truncatingIfNeeded: y), Int32(truncatingIfNeeded: z))])
+    /// The Chebyshev distance of cell (x, y, z) (each 0...31) to the nearest occupied cell ahead of it for rays of
+    /// `octant` (0...7: bit 0 set for rays toward lower x, bit 1 lower y, bit 2 lower z), that is at equal or lower x
+    /// where bit 0 is set and at equal or higher x where it is not, and likewise for y and z: 0 for an occupied cell,
+    /// 255 when there is none.
+    public func distance(_ x: Int, _ y: Int, _ z: Int, octant: Int) -> Int {
+        let n = Int32(OccupancyGrid.resolution - 1)
+        @inline(__always) func mirrored(_ c: Int, _ bit: Int) -> Int32 {
+            let c = Int32(truncatingIfNeeded: c) & n
+            return octant & bit != 0 ? n - c : c
+        }
+        return Int(distances[(octant & 7) * OccupancyGrid.cells + OccupancyGrid.index(mirrored(x, 1), mirrored(y, 2), mirrored(z, 4))])
     }
 
     /// The cell of a point: clamped to the grid, NaN counting as 0 (`gridCell`).
