@@ -726,7 +726,8 @@ fathom_status fathom_batch_options_init(fathom_batch_options *options);
  *  rays or more on a mesh of 1 MB or more (fathom_mesh_info.memory_bytes) are traced in an order of their own,
  *  sorted by where each ray is likely to end (predicted from 1024 sample rays traced first: the point at their
  *  median hit distance when those agree, else the first cell of a coarse 32^3 grid over the mesh that holds a
- *  triangle), so rays bound for the same part of the mesh share the cache (bench/README.md, "Batch ray order", has
+ *  triangle, unless that median point lies nearer the sample's hits, as in a volume full of triangles), so rays
+ *  bound for the same part of the mesh share the cache (bench/README.md, "Batch ray order", has
  *  what it gains and costs).
  *  Longer batches are ordered in windows of 4,194,304 rays, so the ordering holds at most 64 MiB (16 bytes per
  *  ray) at a time. Eight rays in a row of that order (or of the caller's) that leave one point in directions within

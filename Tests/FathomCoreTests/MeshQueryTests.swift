@@ -458,6 +458,44 @@ struct MeshQueryTests {
         }
     }
 
+    @Test("batch order: rays in a volume full of triangles are predicted at their median hit distance, rays around a closed surface by the grid")
+    func batchOrderVolume() throws {
+        var rng = SplitMix64(seed: 2006)
+        // 250,000 triangles with edges of 0.01-0.02 filling [-1, 1]^3: every cell of the occupancy grid (1/16 wide) holds
+        // some, and a ray goes about 0.5 before its hit, far past its first cell.
+        var volume = Soup()
+        for _ in 0..<250_000 {
+            let c = rng.vector(-0.98...0.98)
+            volume.add(c, c + SIMD3<Float>(rng.direction()) * rng.float(0.01...0.02), c + SIMD3<Float>(rng.direction()) * rng.float(0.01...0.02))
+        }
+        let volumeMesh = try volume.mesh(), sphere = try Mesh.make(from: MeshData.icosphere(subdivisions: 6))
+        // From all over the cube, every way: inside and outside the sphere.
+        let rays = (0..<20_000).map { _ in Ray(origin: rng.vector(-1...1), direction: SIMD3<Float>(rng.direction())) }
+        let packed = packRays(rays)
+        try packed.withUnsafeBufferPointer { p in
+            let buffer = RayBuffer(base: p.baseAddress!, count: rays.count)
+            #expect(sphere.rayDestination(buffer, tmin: 0, tmax: .infinity) == .firstOccupiedCell)
+            guard case .alongRay(let distance)? = volumeMesh.rayDestination(buffer, tmin: 0, tmax: .infinity) else {
+                Issue.record("the volume's rays are not predicted along them")
+                return
+            }
+            // The sample's median, against the median of every ray's hit distance.
+            let all = rays.compactMap { volumeMesh.intersect($0, tmin: 0, tmax: .infinity)?.t }.sorted()
+            #expect(all.count > rays.count / 2 && abs(distance - all[all.count / 2]) < 0.2 * all[all.count / 2], "\(distance)")
+            // The order follows that prediction: consecutive rays' points at that distance lie close together (ordered by
+            // the grid's prediction, near each ray's origin, they lie a quarter as far apart as in the given order).
+            let order = volumeMesh.tracingOrder(buffer, tmin: 0, tmax: .infinity, threads: 1)
+            defer { order.release() }
+            func meanStep(_ ray: (Int) -> Ray) -> Float {
+                (1..<rays.count).map { length(ray($0).at(distance) - ray($0 - 1).at(distance)) }.reduce(0, +) / Float(rays.count - 1)
+            }
+            let ordered = meanStep(order.ray), given = meanStep { rays[$0] }
+            #expect(ordered < given / 6, "\(ordered) apart in order, \(given) as given")
+            let batch = batchHits(volumeMesh, buffer, tmin: 0, tmax: .infinity, threads: 2)
+            #expect((0..<rays.count).allSatisfy { hitBits(batch[$0]) == hitBits(volumeMesh.intersect(rays[$0], tmin: 0, tmax: .infinity)) })
+        }
+    }
+
     @Test("batch order: flat meshes (no extent on an axis) and triangles wider than the whole grid answer as single rays")
     func batchOrderFlatAndWide() throws {
         var rng = SplitMix64(seed: 2005)

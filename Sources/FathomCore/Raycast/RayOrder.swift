@@ -5,13 +5,10 @@ import CLanes
 /// what it gains and costs). Results do not change (each ray's result depends only on the ray), only the order
 /// of the work.
 ///
-/// A sample of the rays (evenly spaced) is traced first. When their hit distances agree (interquartile
-/// range below half the median: rays from a camera at a surface), each ray's destination is predicted
-/// as the point at the median hit distance along it. When they spread (rays from all over, inside and around
-/// the mesh), it is predicted by a march through the mesh's occupancy grid (`OccupancyGrid`), eight rays at a time:
-/// the middle of the ray's way through the first cell that holds a triangle. Rays are sorted by the Morton code of
-/// the predicted point (7 bits per axis over the bounds of the sample's points: fine enough for a camera's rays to
-/// form packets, and a 22-bit key sorts in two passes); rays that meet no occupied cell go last.
+/// A sample of the rays (evenly spaced) is traced first, and each ray's destination predicted as the sample shows
+/// best (`RayDestination`). Rays are sorted by the Morton code of the predicted point (7 bits per axis over the bounds
+/// of the sample's points: fine enough for a camera's rays to form packets, and a 22-bit key sorts in two passes);
+/// rays that meet no occupied cell go last.
 extension Mesh {
     /// Batches smaller than this are traced in the caller's order.
     static let orderingMinimumRays = 4096
@@ -23,21 +20,46 @@ extension Mesh {
     /// Bits per axis of the sort key's Morton code (`fathom_order_keys`).
     static let orderingBits = Int(FATHOM_ORDER_BITS)
 
-    /// The order in which to trace `rays`: sorted by predicted destination, or the caller's order for a
-    /// small batch or mesh. The caller releases it.
-    public func tracingOrder(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int) -> TracingOrder {
+    /// How the destinations of `rays` are predicted, from a sample of them (evenly spaced) traced first; nil when the
+    /// batch is traced in the caller's order (a small batch or mesh):
+    /// - when the sample's hit distances agree (interquartile range below half the median: rays from a camera at a
+    ///   surface), at the median hit distance along each ray;
+    /// - when they spread (rays from all over, inside and around the mesh), by the march through the mesh's
+    ///   occupancy grid, unless the point at the median distance lies nearer the sample's hits (the median over the
+    ///   rays that hit of each prediction's distance to the hit): so it does where triangles fill a volume (a soup,
+    ///   foliage), and rays end about as far from where they start whichever way they go, past the first occupied cell.
+    public func rayDestination(_ rays: RayBuffer, tmin: Float, tmax: Float) -> RayDestination? {
         let n = rays.count
-        guard n >= Mesh.orderingMinimumRays, let grid = occupancy, n <= Int(UInt32.max) else {
+        guard n >= Mesh.orderingMinimumRays, let grid = occupancy, n <= Int(UInt32.max) else { return nil }
+        let sample = stride(from: 0, to: n, by: Swift.max(1, n / Mesh.orderingSampleSize)).map { rays[$0] }
+        let hits = sample.compactMap { ray in nearest(ray, tmin: tmin, tmax: tmax).map { (ray: ray, t: $0.t) } }
+        guard !hits.isEmpty else { return .firstOccupiedCell }
+        let distances = hits.map(\.t).sorted(), middle = hits.count / 2
+        let distance = distances[middle]
+        if distances[3 * hits.count / 4] - distances[hits.count / 4] < distance / 2 { return .alongRay(distance) }
+        let marched = grid.firstOccupied(hits.map(\.ray), tmin: tmin, tmax: tmax)
+        var alongError = [Float](), gridError = [Float]()
+        for ((ray, t), predicted) in zip(hits, marched) {
+            let hit = ray.at(t)
+            alongError.append(length(ray.at(distance) - hit))
+            gridError.append(predicted.map { length($0 - hit) } ?? .infinity)
+        }
+        return alongError.sorted()[middle] < gridError.sorted()[middle] ? .alongRay(distance) : .firstOccupiedCell
+    }
+
+    /// The order in which to trace `rays`: sorted by predicted destination (`rayDestination`), or the caller's order
+    /// for a small batch or mesh. The caller releases it.
+    public func tracingOrder(_ rays: RayBuffer, tmin: Float, tmax: Float, threads: Int) -> TracingOrder {
+        guard let destination = rayDestination(rays, tmin: tmin, tmax: tmax), let grid = occupancy else {
             return TracingOrder(rays: rays, indices: nil)
         }
-        let sample = stride(from: 0, to: n, by: Swift.max(1, n / Mesh.orderingSampleSize))
-        let distances = sample.compactMap { nearest(rays[$0], tmin: tmin, tmax: tmax)?.t }.sorted()
-        let distance = distances.isEmpty ? 0 : distances[distances.count / 2]
-        let agree = !distances.isEmpty && distances[3 * distances.count / 4] - distances[distances.count / 4] < distance / 2
+        let n = rays.count
+        var distance: Float = 0, alongRays = false
+        if case .alongRay(let d) = destination { distance = d; alongRays = true }
         // The Morton grid spans the sample's destinations; the others' clamp to its faces.
         var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
-        let sampleRays = sample.map { rays[$0] }
-        let destinations = agree ? sampleRays.map { $0.at(distance) } : grid.firstOccupied(sampleRays, tmin: tmin, tmax: tmax)
+        let sample = stride(from: 0, to: n, by: Swift.max(1, n / Mesh.orderingSampleSize)).map { rays[$0] }
+        let destinations = alongRays ? sample.map { $0.at(distance) } : grid.firstOccupied(sample, tmin: tmin, tmax: tmax)
         for case let p? in destinations {
             lo = lanesMin(lo, p); hi = lanesMax(hi, p)
         }
@@ -59,7 +81,7 @@ extension Mesh {
                     let f = found.baseAddress.unsafelyUnwrapped
                     for first in stride(from: range.lowerBound, to: range.upperBound, by: block) {
                         let count = Swift.min(block, range.upperBound - first)
-                        if agree {
+                        if alongRays {
                             for j in 0..<count {
                                 let q = rays[first &+ j].at(distance)
                                 x[j] = q.x; y[j] = q.y; z[j] = q.z
@@ -82,6 +104,14 @@ extension Mesh {
         scratch.deallocate()
         return TracingOrder(rays: rays, indices: values)
     }
+}
+
+/// Where a batch's rays are predicted to end (`Mesh.rayDestination`).
+public enum RayDestination: Equatable, Sendable {
+    /// The point at this distance along each ray (the sample's median hit distance, in units of the ray's direction).
+    case alongRay(Float)
+    /// The middle of the ray's way through the first cell of the mesh's occupancy grid that holds a triangle.
+    case firstOccupiedCell
 }
 
 /// The rays of a batch in tracing order: position j traces the caller's ray `index(j)`. Holds the sorted
