@@ -50,7 +50,7 @@ public final class Mesh: @unchecked Sendable {
     public let bvhDepth: Int
     public let boundsMin: SIMD3<Float>
     public let boundsMax: SIMD3<Float>
-    /// Where the triangles lie, coarsely: the batch ray order's predictor (32 KiB), for a mesh large enough that its
+    /// Where the triangles lie, coarsely: the batch ray order's predictor (256 KiB), for a mesh large enough that its
     /// batches are ordered (`orderingMinimumBytes`), else nil.
     private(set) var occupancy: OccupancyGrid?
 
