@@ -339,10 +339,10 @@ static inline __attribute__((always_inline)) int fathom_march_refill(fathom_marc
 /// rays toward lower x, bit 1 lower y, bit 2 lower z), in the octant's mirrored coordinates (x' = 31 - x where bit 0 is
 /// set, ...): cell (x', y', z') at o x 32768 + x' + 32 y' + 1024 z' holds 0 where a triangle lies, else the Chebyshev
 /// distance in cells to the nearest such cell at equal or higher mirrored coordinates on every axis (any value above
-/// 31 when there is none); and 3 more bytes after the last table (read, not used). `frame`: the grid's corner xyz and its cells per unit along each axis. For
-/// ray i, found[i] = 1 when it meets an occupied cell within [tmin, tmax] (in FATHOM_GRID_MAX_STEPS steps), with
-/// (x[i], y[i], z[i]) the point in the middle of its way through that cell (world frame); found[i] = 0 otherwise, the
-/// point then written but meaningless.
+/// 31 when there is none); and 3 more bytes after the last table (read, not used). `frame`: the grid's corner xyz and
+/// its cells per unit along each axis. For ray i, found[i] = 1 when it meets an occupied cell within [tmin, tmax] (in
+/// FATHOM_GRID_MAX_STEPS steps), with (x[i], y[i], z[i]) the point in the middle of its way through that cell (world
+/// frame); found[i] = 0 otherwise, the point then written but meaningless.
 ///
 /// From a cell at distance k >= 1, the cube of k cells a side from it on, ahead of the ray on every axis, is empty: the
 /// ray (running forward in mirrored coordinates) stays in it until it leaves through an upper face, and a lane jumps

@@ -20,19 +20,25 @@ extension Mesh {
     /// Bits per axis of the sort key's Morton code (`fathom_order_keys`).
     static let orderingBits = Int(FATHOM_ORDER_BITS)
 
+    /// The rays traced first, evenly spaced: from `orderingSampleSize` of them to twice as many, for a batch of at least
+    /// as many.
+    static func orderingSample(_ rays: RayBuffer) -> [Ray] {
+        stride(from: 0, to: rays.count, by: Swift.max(1, rays.count / Mesh.orderingSampleSize)).map { rays[$0] }
+    }
+
     /// How the destinations of `rays` are predicted, from a sample of them (evenly spaced) traced first; nil when the
     /// batch is traced in the caller's order (a small batch or mesh):
     /// - when the sample's hit distances agree (interquartile range below half the median: rays from a camera at a
     ///   surface), at the median hit distance along each ray;
     /// - when they spread (rays from all over, inside and around the mesh), by the march through the mesh's
     ///   occupancy grid, unless the point at the median distance lies nearer the sample's hits (the median over the
-    ///   rays that hit of each prediction's distance to the hit): so it does where triangles fill a volume (a soup,
-    ///   foliage), and rays end about as far from where they start whichever way they go, past the first occupied cell.
+    ///   rays that hit of each prediction's distance to the hit). It does where triangles fill a volume (a soup,
+    ///   foliage): there rays end about as far from where they start whichever way they go, past the first occupied
+    ///   cell.
     public func rayDestination(_ rays: RayBuffer, tmin: Float, tmax: Float) -> RayDestination? {
         let n = rays.count
         guard n >= Mesh.orderingMinimumRays, let grid = occupancy, n <= Int(UInt32.max) else { return nil }
-        let sample = stride(from: 0, to: n, by: Swift.max(1, n / Mesh.orderingSampleSize)).map { rays[$0] }
-        let hits = sample.compactMap { ray in nearest(ray, tmin: tmin, tmax: tmax).map { (ray: ray, t: $0.t) } }
+        let hits = Mesh.orderingSample(rays).compactMap { ray in nearest(ray, tmin: tmin, tmax: tmax).map { (ray: ray, t: $0.t) } }
         guard !hits.isEmpty else { return .firstOccupiedCell }
         let distances = hits.map(\.t).sorted(), middle = hits.count / 2
         let distance = distances[middle]
@@ -58,7 +64,7 @@ extension Mesh {
         if case .alongRay(let d) = destination { distance = d; alongRays = true }
         // The Morton grid spans the sample's destinations; the others' clamp to its faces.
         var lo = SIMD3<Float>(repeating: .infinity), hi = SIMD3<Float>(repeating: -.infinity)
-        let sample = stride(from: 0, to: n, by: Swift.max(1, n / Mesh.orderingSampleSize)).map { rays[$0] }
+        let sample = Mesh.orderingSample(rays)
         let destinations = alongRays ? sample.map { $0.at(distance) } : grid.firstOccupied(sample, tmin: tmin, tmax: tmax)
         for case let p? in destinations {
             lo = lanesMin(lo, p); hi = lanesMax(hi, p)
