@@ -80,36 +80,33 @@ public struct OccupancyGrid: Sendable {
     /// coordinates, the distance d of an empty cell c is 1 + the least d of its seven neighbours c + e (e in {0, 1}^3,
     /// not 0): the nearest occupied cell q ahead of c is ahead of the neighbour e with e_i = 1 where q_i > c_i, and
     /// one cell nearer to it. Cells past the grid count as empty. So each table is one sweep from its highest corner
-    /// down, a row of 32 cells at a time: the neighbours in the rows above and behind first, then along the row.
+    /// down.
     private static func distanceTransform(_ all: UnsafeMutableBufferPointer<UInt8>) {
-        let n = resolution, none = Int(UInt8.max)
+        let n = resolution, side = n + 1, layer = side * side
         // Copied out: octant 0's sweep overwrites the marks.
         let occupied = [Bool](unsafeUninitializedCapacity: cells) { flags, initialized in
             for i in 0..<cells { flags[i] = all[i] == 0 }
             initialized = cells
         }
-        // The row above (y + 1) and the rows behind (z + 1) of the sweep's current row, 33 cells each (the last past
-        // the grid), and the current row's values.
-        var above = [Int](repeating: none, count: n + 1), behind = [Int](repeating: none, count: n + 1)
-        var behindAbove = [Int](repeating: none, count: n + 1), row = [Int](repeating: none, count: n + 1)
-        for octant in 0..<8 {
-            let table = all.baseAddress.unsafelyUnwrapped + octant * cells
-            // Mirrored coordinate m on an axis is the cell 31 - m where the octant's bit for it is set.
-            @inline(__always) func cell(_ m: Int, _ bit: Int) -> Int { octant & bit != 0 ? n - 1 - m : m }
-            for z in (0..<n).reversed() {
-                for y in (0..<n).reversed() {
-                    for x in 0...n {
-                        above[x] = y + 1 < n && x < n ? Int(table[x | (y + 1) << 5 | z << 10]) : none
-                        behind[x] = z + 1 < n && x < n ? Int(table[x | y << 5 | (z + 1) << 10]) : none
-                        behindAbove[x] = y + 1 < n && z + 1 < n && x < n ? Int(table[x | (y + 1) << 5 | (z + 1) << 10]) : none
-                    }
-                    row[n] = none
-                    let cy = cell(y, 2), cz = cell(z, 4)
-                    for x in (0..<n).reversed() {
-                        var nearest = Swift.min(row[x + 1], Swift.min(above[x], Swift.min(above[x + 1], behind[x])))
-                        nearest = Swift.min(nearest, Swift.min(behind[x + 1], Swift.min(behindAbove[x], behindAbove[x + 1])))
-                        row[x] = occupied[cell(x, 1) | cy << 5 | cz << 10] ? 0 : Swift.min(none, nearest + 1)
-                        table[x | y << 5 | z << 10] = UInt8(truncatingIfNeeded: row[x])
+        // The sweep's distances with one more layer of cells past the grid's upper faces, empty (255) and never
+        // written, so that every cell's neighbours ahead are inside it.
+        var padded = [UInt8](repeating: .max, count: side * layer)
+        padded.withUnsafeMutableBufferPointer { d in
+            for octant in 0..<8 {
+                let table = all.baseAddress.unsafelyUnwrapped + octant * cells
+                // Mirrored coordinate m on an axis is the cell 31 - m where the octant's bit for it is set.
+                @inline(__always) func cell(_ m: Int, _ bit: Int) -> Int { octant & bit != 0 ? n - 1 - m : m }
+                for z in (0..<n).reversed() {
+                    for y in (0..<n).reversed() {
+                        let cy = cell(y, 2), cz = cell(z, 4)
+                        for x in (0..<n).reversed() {
+                            let i = x + side * y + layer * z
+                            let ahead = Swift.min(Swift.min(d[i + 1], d[i + side], d[i + side + 1]),
+                                                  Swift.min(d[i + layer], d[i + layer + 1], d[i + layer + side], d[i + layer + side + 1]))
+                            let distance: UInt8 = occupied[cell(x, 1) | cy << 5 | cz << 10] ? 0 : ahead == .max ? .max : ahead &+ 1
+                            d[i] = distance
+                            table[x | y << 5 | z << 10] = distance
+                        }
                     }
                 }
             }
